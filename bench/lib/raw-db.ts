@@ -1,0 +1,86 @@
+// The bare baseline's database access: the server's driver and connection settings (openDatabase), but no
+// query builder — each captured statement goes straight to better-sqlite3 (prepared once) or to the pg pool.
+import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
+import { openDatabase } from '../../server/src/db/database.js';
+import type { ChildConfig } from './child.js';
+import type { Slots, SqlTemplate } from './sql-capture.js';
+
+export type Row = Record<string, unknown>;
+
+export interface RawDb {
+  all<T = Row>(t: SqlTemplate, values: Slots): Promise<T[]>;
+  run(t: SqlTemplate, values: Slots): Promise<void>;
+  /** The callback's statements in one transaction (begin/commit, as Kysely issues them). */
+  transaction<T>(work: (tx: RawDb) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export function openRawDb(cfg: ChildConfig): RawDb {
+  const database = openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, pgSchema: cfg.pgSchema, poolSize: cfg.poolSize });
+  const close = () => database.close();
+  if (database.pool) return pgDb(database.pool, close);
+  if (database.sqlite) return sqliteDb(database.sqlite, close);
+  throw new Error('bare: openDatabase gave neither a pool nor a SQLite handle');
+}
+
+function sqliteDb(handle: SQLite.Database, close: () => Promise<void>): RawDb {
+  const prepared = new Map<string, SQLite.Statement>();
+  const stmt = (sql: string) => {
+    let st = prepared.get(sql);
+    if (!st) prepared.set(sql, (st = handle.prepare(sql)));
+    return st;
+  };
+  const self: RawDb = {
+    async all<T>(t: SqlTemplate, v: Slots) {
+      const st = stmt(t.sql);
+      if (st.reader) return st.all(t.bind(v)) as T[];
+      st.run(t.bind(v));
+      return [];
+    },
+    async run(t, v) {
+      stmt(t.sql).run(t.bind(v));
+    },
+    async transaction(work) {
+      // better-sqlite3 is synchronous, so nothing else runs between begin and commit unless `work` awaits I/O.
+      stmt('begin').run();
+      try {
+        const result = await work(self);
+        stmt('commit').run();
+        return result;
+      } catch (err) {
+        stmt('rollback').run();
+        throw err;
+      }
+    },
+    close,
+  };
+  return self;
+}
+
+function pgDb(pool: pg.Pool, close: () => Promise<void>): RawDb {
+  const on = (q: pg.Pool | pg.PoolClient): RawDb => ({
+    async all<T>(t: SqlTemplate, v: Slots) {
+      return (await q.query(t.sql, t.bind(v))).rows as T[];
+    },
+    async run(t, v) {
+      await q.query(t.sql, t.bind(v));
+    },
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work(on(client));
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close,
+  });
+  return on(pool);
+}

@@ -1,0 +1,44 @@
+// Every knob of the bench, from the environment, with defaults that keep a full run to a few minutes on a
+// 2-core machine.
+const num = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
+  return value;
+};
+
+const list = (name: string, fallback: string): string[] =>
+  (process.env[name] || fallback).split(',').map((e) => e.trim()).filter(Boolean);
+
+export const settings = {
+  /** Seconds of measured load per server per case, split over `rounds`. */
+  seconds: num('BENCH_SECONDS', 8),
+  /**
+   * Measured rounds per case, alternating which server goes first (bare-app, app-bare, …), so a burst of
+   * other work on a shared machine lands on both sides rather than on one.
+   */
+  rounds: Math.max(1, Math.round(num('BENCH_ROUNDS', 4))),
+  /** Seconds of unmeasured load first (JIT, statement caches, pool connections). */
+  warmupSeconds: num('BENCH_WARMUP_SECONDS', 2),
+  connections: num('BENCH_CONNECTIONS', 20),
+  /** Runs of the startup measurement; the median is reported. */
+  startupRuns: num('BENCH_STARTUP_RUNS', 5),
+  /** The whole run is stopped (and cleaned up) after this long, whatever happens. */
+  timeoutSeconds: num('BENCH_TIMEOUT_SECONDS', 900),
+  /** The app's log level under load; `info` is what `npm start` runs with (one line per request). */
+  appLogLevel: process.env.BENCH_LOG_LEVEL || 'info',
+  /** Pool size for both servers on PostgreSQL (the server's default DB_POOL_SIZE). */
+  poolSize: num('BENCH_POOL_SIZE', 10),
+  engines: list('BENCH_ENGINES', 'sqlite,postgres'),
+  /** Which cases to run: read (GetWarehouseClient), login, startup. */
+  cases: list('BENCH_CASES', 'read,login,startup'),
+  /** PostgreSQL server to use; the bench makes and drops its own schema there. */
+  pgUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+  ci: !!process.env.CI,
+  /** The demo user of the authenticated read: not a Super Administrator, so the scope queries run. */
+  user: { username: 'manager', password: 'bolx-demo-manager' },
+  targets: { readRatio: 0.5, startupMs: 3000 },
+};
+
+export type Settings = typeof settings;

@@ -1,0 +1,196 @@
+// The customers area's request and response schemas: customers, their carrier accounts, sales-channel
+// integrations and documents (spec section 7, Customer).
+import { z } from 'zod';
+import { MSG } from './messages.js';
+import { listRequest, listResponse } from './common.js';
+import { activeFilter } from './lists.js';
+
+const id = z.coerce.number().int().positive();
+const optionalText = (max: number, message = 'Text is too long') => z.string().trim().max(max, message).nullable().optional();
+const email = (required: string) => z.string({ error: required }).trim().min(1, required).max(254, MSG.emailFormat).email(MSG.emailFormat);
+
+// ----- customers -----
+
+/** A customer-warehouse entry: the entry is keyed by (customer, warehouse), so its uniqueid is the warehouse id. */
+export const customerWarehouseSchema = z.object({
+  uniqueid: z.number().int(),
+  warehouseid: z.number().int(),
+  customerId: z.number().int(),
+  warehouseCode: z.string(),
+  warehouseName: z.string(),
+});
+export type CustomerWarehouse = z.infer<typeof customerWarehouseSchema>;
+
+export const customerSchema = z.object({
+  uniqueid: z.number().int(),
+  customerId: z.number().int(),
+  customerCode: z.string(),
+  customerName: z.string(),
+  contactPerson: z.string().nullable(),
+  email: z.string().nullable(),
+  billingEmail: z.string().nullable(),
+  phone: z.string().nullable(),
+  address1: z.string().nullable(),
+  address2: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zip: z.string().nullable(),
+  country: z.string().nullable(),
+  /** Adjustments of more units than this need an approval; null means no approval step. */
+  adjustmentApprovalThreshold: z.number().int().nullable(),
+  isActive: z.boolean(),
+  warehouses: z.array(customerWarehouseSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Customer = z.infer<typeof customerSchema>;
+
+export const customerInput = z.object({
+  customerCode: z.string({ error: 'Please enter customer code!' }).trim().min(1, 'Please enter customer code!').max(32)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Use letters, digits, - and _ only'),
+  customerName: z.string({ error: MSG.name }).trim().min(1, MSG.name).max(150),
+  contactPerson: optionalText(150),
+  email: email(MSG.email),
+  billingEmail: z.union([z.literal(''), z.string().trim().max(254, MSG.emailFormat).email(MSG.emailFormat)]).nullable().optional(),
+  phone: z.string({ error: MSG.phone }).trim().min(1, MSG.phone).regex(/^\+?[0-9 ()-]{7,20}$/, MSG.phoneValid),
+  address1: optionalText(200),
+  address2: optionalText(200),
+  city: z.string({ error: MSG.city }).trim().min(1, MSG.city).max(100, MSG.cityValid).regex(/^[\p{L} .'-]+$/u, MSG.cityValid),
+  state: z.string({ error: MSG.state }).trim().min(1, MSG.state).max(100, MSG.stateValid),
+  zip: z.string({ error: MSG.zip }).trim().min(1, MSG.zip).regex(/^[A-Za-z0-9 -]{3,10}$/, MSG.zipValid),
+  country: z.string({ error: MSG.country }).trim().min(1, MSG.country).max(100, MSG.countryValid),
+  adjustmentApprovalThreshold: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
+  isActive: z.boolean().optional().default(true),
+  /** The warehouses that serve the customer; each must be within the caller's warehouses. */
+  warehouseIds: z.array(z.number().int().positive(), { error: 'Please select a warehouse!' })
+    .min(1, 'Please select a warehouse!').max(500),
+});
+export type CustomerInput = z.infer<typeof customerInput>;
+export const updateCustomerInput = customerInput.extend({ customerId: z.number().int().positive() });
+
+export const customerFilters = z.object({
+  isActive: activeFilter,
+  warehouseId: z.coerce.number().int().min(0).optional(),
+  country: z.string().max(100).optional(),
+});
+export const customerListRequest = listRequest(customerFilters);
+export const customerListResponse = listResponse(customerSchema);
+/** GetCustomerInfoById?customerid (the spec's lower-case spelling). */
+export const customerInfoQuery = z.object({ customerid: id });
+export const customerOfQuery = z.object({ customerId: id });
+
+// ----- integrations: carrier accounts and sales channels share one shape -----
+
+/** One field an integration type asks for (account number, API key…); secret ones are stored encrypted. */
+export const integrationPropertySchema = z.object({
+  uniqueid: z.number().int(),
+  integrationId: z.number().int(),
+  propertyKey: z.string(),
+  label: z.string(),
+  isSecret: z.boolean(),
+  isRequired: z.boolean(),
+});
+/** An integration type of the catalogue (UPS, FedEx…; Shopify, Amazon…): the spec's carrier type entry (uId). */
+export const integrationTypeSchema = z.object({
+  uId: z.number().int(),
+  integrationId: z.number().int(),
+  integrationCode: z.string(),
+  integrationName: z.string(),
+});
+
+/** A property value as answered: a secret comes back masked (e.g. '••••1234'), never in full. */
+export const integrationValueSchema = z.object({
+  propertyId: z.number().int(),
+  propertyKey: z.string(),
+  label: z.string(),
+  isSecret: z.boolean(),
+  value: z.string(),
+});
+export const customerIntegrationSchema = z.object({
+  uniqueid: z.number().int(),
+  customerId: z.number().int(),
+  integrationId: z.number().int(),
+  integrationCode: z.string(),
+  integrationName: z.string(),
+  accountName: z.string(),
+  isActive: z.boolean(),
+  properties: z.array(integrationValueSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CustomerIntegration = z.infer<typeof customerIntegrationSchema>;
+
+/** One customer's integrations of a kind, and the catalogue to add more from. */
+export const customerIntegrationsResponse = z.object({
+  items: z.array(customerIntegrationSchema),
+  integrations: z.array(integrationTypeSchema),
+});
+
+const propertyValue = z.object({
+  propertyId: z.number().int().positive(),
+  value: z.string().max(2000, 'Value is too long'),
+});
+const integrationFields = {
+  accountName: z.string({ error: MSG.name }).trim().min(1, MSG.name).max(100),
+  isActive: z.boolean().optional().default(true),
+  /** Every property of the type; a secret sent back masked (as answered) keeps the stored value. */
+  properties: z.array(propertyValue).max(50),
+};
+export const createIntegrationInput = z.object({
+  customerId: z.number().int().positive(),
+  integrationId: z.number().int().positive(),
+  ...integrationFields,
+});
+export const updateIntegrationInput = z.object(integrationFields);
+export type IntegrationFieldsInput = z.infer<typeof updateIntegrationInput>;
+
+export const integrationIdQuery = z.object({ integrationId: id });
+export const customerIntegrationQuery = z.object({ integrationId: id, customerId: id });
+export const carrierCustomerIdQuery = z.object({ CarrierCustomerId: id });
+export const customerChannelIdQuery = z.object({ CustomerChannelId: id });
+export const deleteCarrierQuery = z.object({ customerId: id, id });
+export const deleteChannelQuery = z.object({ customerId: id, integrationId: id, uniqueid: id });
+
+/** The spec's carrier-deletion toast texts (section 8). */
+export const CARRIER_DELETED = 'Carrier deleted successfully';
+export const CARRIER_DELETE_FAILED = 'Failed to delete carrier';
+
+// ----- documents -----
+
+export const documentTypeSchema = z.object({ uniqueid: z.number().int(), documentTypeId: z.number().int(), documentTypeName: z.string() });
+
+export const customerDocumentSchema = z.object({
+  uniqueid: z.number().int(),
+  documentId: z.number().int(),
+  customerId: z.number().int(),
+  documentTypeId: z.number().int(),
+  documentTypeName: z.string(),
+  fileName: z.string(),
+  mimeType: z.string(),
+  sizeBytes: z.number().int(),
+  sha256: z.string(),
+  notes: z.string().nullable(),
+  uploadedBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CustomerDocument = z.infer<typeof customerDocumentSchema>;
+
+/** Upload rules for customer documents. */
+export const CUSTOMER_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const CUSTOMER_DOCUMENT_TYPES = ['pdf', 'png', 'jpeg', 'xlsx', 'csv', 'docx'] as const;
+
+/** AddCustomerDocument's multipart fields (besides `file`). */
+export const addCustomerDocumentFields = z.object({
+  customerId: id,
+  documentTypeId: z.coerce.number({ error: 'Please select a document type!' }).int().positive('Please select a document type!'),
+  notes: z.string().trim().max(1000, 'Notes are too long').optional(),
+});
+/** UpdateCustomerDocument's multipart fields; a `file` part is optional and replaces the stored file. */
+export const updateCustomerDocumentFields = z.object({
+  documentId: id,
+  documentTypeId: z.coerce.number({ error: 'Please select a document type!' }).int().positive('Please select a document type!'),
+  notes: z.string().trim().max(1000, 'Notes are too long').optional(),
+});
+export const clientDocumentsQuery = z.object({ CustomerId: id });
+export const documentIdQuery = z.object({ documentId: id });

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, newPage, shot } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signIn(page: Page, username: string, password: string) {
+  await page.goto('/');
+  await page.getByLabel('Email/Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+describe('public screens', () => {
+  it('shows the sign-in page with the spec texts, and field messages on an empty submit', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await page.goto('/');
+    await expect.poll(() => page.title()).toBe('Sign In | BOLX-WMS');
+    await page.getByText('Sign in to BOLX').waitFor();
+    await page.getByText('Welcome back! Please sign in to continue').waitFor();
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByText('Please enter Email/Username!').waitFor();
+    await shot(page, 'shell-sign-in');
+    await page.context().close();
+  });
+
+  it('answers a wrong password with the server message and stays on the sign-in page', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, 'admin', 'not-the-password');
+    await page.locator('.ant-alert-error').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.context().close();
+  });
+
+  it('shows the forgot-password page', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await page.goto('/forget-password');
+    await page.getByText('Enter Your Email/Username to reset your password').waitFor();
+    await shot(page, 'shell-forgot-password');
+    await page.context().close();
+  });
+
+  it('sends unknown paths to the 404 page', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await page.goto('/no-such-screen');
+    await page.waitForURL('**/error-pages/error-404');
+    await page.getByText('Sorry, the page you visited does not exist.').waitFor();
+    await page.context().close();
+  });
+});
+
+describe('redirects after login', () => {
+  it('takes an administrator without a default service to ServiceSelection, then to the dashboard of all warehouses', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, 'admin', 'bolx-demo-admin');
+    await page.waitForURL('**/ServiceSelection');
+    await shot(page, 'shell-service-selection');
+    await page.getByText('Warehouse Management').first().click();
+    await page.waitForURL('**/Dashboard');
+    expect(await page.evaluate(() => localStorage.getItem('authtoken') ?? sessionStorage.getItem('authtoken'))).toBeTruthy();
+    await shot(page, 'shell-dashboard-admin');
+    await page.context().close();
+  });
+
+  it('takes a manager with two warehouses to WarehouseSelection', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, 'manager', 'bolx-demo-manager');
+    await page.waitForURL('**/WarehouseSelection');
+    await page.getByText('%').first().waitFor();
+    await shot(page, 'shell-warehouse-selection');
+    await page.locator('.ant-card').first().click();
+    await page.waitForURL('**/Dashboard');
+    await page.context().close();
+  });
+
+  it('takes staff with one warehouse straight to the dashboard', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, 'staff', 'bolx-demo-staff');
+    await page.waitForURL(/\/(Dashboard|ServiceSelection)$/);
+    if (page.url().endsWith('/ServiceSelection')) {
+      await page.getByText('Warehouse Management').first().click();
+      await page.waitForURL('**/Dashboard');
+    }
+    await shot(page, 'shell-dashboard-staff');
+    await page.context().close();
+  });
+
+  it('logs out, clearing every stored value, back to /', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, 'client', 'bolx-demo-client');
+    await page.waitForURL(/\/(Dashboard|ServiceSelection|WarehouseSelection)$/);
+    await page.locator('.ant-avatar').first().click();
+    await page.getByText('Logout').click();
+    await page.waitForURL((u) => u.pathname === '/');
+    expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+    await page.context().close();
+  });
+});

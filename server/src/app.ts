@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { accessPlugin } from './plugins/access.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
+import { registerOpenApi } from './plugins/swagger.js';
+import { registerWeb } from './plugins/web-static.js';
+import { registerHub } from './plugins/hub.js';
+import { createServices, type Services } from './services.js';
+import type { RouteModule } from './http.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { userModuleRoutes } from './modules/user-module/user-module.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { warehouseRoutes } from './modules/warehouses/warehouses.routes.js';
+import { userRoutes } from './modules/users/users.routes.js';
+import { customerRoutes } from './modules/customers/customers.routes.js';
+import { skuRoutes } from './modules/skus/skus.routes.js';
+import { locationRoutes } from './modules/locations/locations.routes.js';
+import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
+
+export const VERSION = '0.1.0';
+
+/** Every area's routes. A new module adds its line here. */
+const ROUTE_MODULES: RouteModule[] = [
+  healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes,
+  warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
+];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    database: Database;
+  }
+}
+
+export interface BuildOptions {
+  /** An already open database (tests, bench); otherwise one is opened from the config and closed with the app. */
+  database?: Database;
+  logger?: boolean;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,64}$/;
+
+/** Builds the HTTP app: plugins, then every module's routes. It never listens, so tests can inject into it. */
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = opts.database ?? openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  if (!opts.database) app.addHook('onClose', () => database.close());
+  const services = createServices(config, database, app.log);
+  app.decorate('services', services);
+  app.decorate('database', database);
+
+  // While shutting down, answers in flight close their keep-alive connection so the server can stop.
+  let closing = false;
+  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    services.health.httpDuration
+      .labels(request.method, request.routeOptions.url ?? 'unmatched', String(reply.statusCode))
+      .observe(reply.elapsedTime / 1000);
+  });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(accessPlugin, { resolve: (token: string) => services.auth.principalFromToken(token) });
+  await app.register(idempotencyPlugin, { db: database.db });
+  // Uploads (documents, location and SKU sheets): bounded so a request cannot exhaust memory or disk.
+  await app.register(fastifyMultipart, { limits: { fileSize: 20 * 1024 * 1024, files: 5, fields: 20, parts: 30 } });
+  await registerOpenApi(app, VERSION);
+
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  for (const register of ROUTE_MODULES) register(api, services);
+
+  await registerHub(app, services);
+  await registerWeb(app, config.webDist ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist'));
+  return app;
+}

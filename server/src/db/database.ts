@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+import { dialectFor, type Dialect } from './dialect.js';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** The pg pool (PostgreSQL only): for LISTEN/NOTIFY and bench baselines. */
+  pool?: pg.Pool;
+  /** The raw SQLite handle (SQLite only): for bench baselines. */
+  sqlite?: SQLite.Database;
+  /** The PostgreSQL schema in use when not the default (tests give each file its own). */
+  pgSchema?: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  /** SQLite file name inside dataDir. */
+  fileName?: string;
+  poolSize?: number;
+  /** PostgreSQL schema to use (tests give each worker its own). */
+  pgSchema?: string;
+}
+
+// pg returns int8 (count, sum) and numeric as strings and timestamptz as Date; we want numbers and ISO strings
+// on both engines so repositories need no engine checks.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
+pg.types.setTypeParser(1114, (v) => new Date(`${v}Z`).toISOString());
+pg.types.setTypeParser(1082, (v) => v);
+
+export function openDatabase(opts: DatabaseOptions): Database {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      options: opts.pgSchema ? `-c search_path=${opts.pgSchema}` : undefined,
+    });
+    pool.on('error', () => undefined); // an idle client's error is reported on its next use
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: dialectFor('postgres'), pool, pgSchema: opts.pgSchema, close: () => db.destroy() };
+  }
+  mkdirSync(opts.dataDir, { recursive: true });
+  const sqlite = new SQLite(join(opts.dataDir, opts.fileName ?? 'bolx.db'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: dialectFor('sqlite'), sqlite, close: () => db.destroy() };
+}
+
+export async function ping(db: Kysely<DB>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,64 @@
+import { sql, type ColumnDefinitionBuilder, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+
+/**
+ * The few places where SQLite and PostgreSQL differ. Everything else is plain Kysely and runs on both.
+ */
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Dialect {
+  engine: Engine;
+  /** Column type for ISO timestamps. */
+  timestampType: 'text' | 'timestamptz';
+  /** Column type for JSON documents stored as text. */
+  jsonType: 'text' | 'jsonb';
+  /** Adds an auto-increment primary key. */
+  identity(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /** Case-insensitive LIKE. */
+  ilike(column: Expression<unknown>, pattern: string): RawBuilder<SqlBool>;
+  /** The date part (YYYY-MM-DD) of a timestamp column, for day bucketing. */
+  day(column: Expression<unknown>): RawBuilder<string>;
+}
+
+export function dialectFor(engine: Engine): Dialect {
+  if (engine === 'postgres') {
+    return {
+      engine,
+      timestampType: 'timestamptz',
+      jsonType: 'jsonb',
+      identity: (col) => col.generatedByDefaultAsIdentity().primaryKey(),
+      ilike: (column, pattern) => sql<SqlBool>`${column} ILIKE ${pattern}`,
+      day: (column) => sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+    };
+  }
+  return {
+    engine,
+    timestampType: 'text',
+    jsonType: 'text',
+    identity: (col) => col.primaryKey().autoIncrement(),
+    // SQLite's LIKE is case-insensitive for ASCII already.
+    ilike: (column, pattern) => sql<SqlBool>`${column} LIKE ${pattern}`,
+    day: (column) => sql<string>`substr(${column}, 1, 10)`,
+  };
+}
+
+/** Escapes LIKE wildcards in user input and wraps it for a contains-search. */
+export function containsPattern(input: string): string {
+  return `%${input.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export type DbErrorKind = 'unique' | 'foreign_key' | 'check' | 'not_null' | 'busy' | 'serialization' | null;
+
+/** Classifies a driver error so the one error handler can answer 409/422 without leaking SQL. */
+export function classifyDbError(err: unknown): DbErrorKind {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== 'string') return null;
+  switch (code) {
+    case '23505': case 'SQLITE_CONSTRAINT_UNIQUE': case 'SQLITE_CONSTRAINT_PRIMARYKEY': return 'unique';
+    case '23503': case 'SQLITE_CONSTRAINT_FOREIGNKEY': return 'foreign_key';
+    case '23514': case 'SQLITE_CONSTRAINT_CHECK': return 'check';
+    case '23502': case 'SQLITE_CONSTRAINT_NOTNULL': return 'not_null';
+    case 'SQLITE_BUSY': case 'SQLITE_LOCKED': return 'busy';
+    case '40001': case '40P01': return 'serialization';
+    default: return null;
+  }
+}

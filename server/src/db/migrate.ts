@@ -1,0 +1,37 @@
+import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'kysely';
+import type { Dialect } from './dialect.js';
+import * as m0001 from './migrations/0001_foundation.js';
+import * as m0002 from './migrations/0002_catalog_inventory.js';
+import * as m0003 from './migrations/0003_customers.js';
+import * as m0004 from './migrations/0004_catalog.js';
+import * as m0005 from './migrations/0005_locations.js';
+import * as m0006 from './migrations/0006_user_indexes.js';
+
+type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
+/** Every migration in order. A new one is appended here; a landed one is never edited. */
+const STEPS: Record<string, Step> = {
+  '0001_foundation': m0001,
+  '0002_catalog_inventory': m0002,
+  '0003_customers': m0003,
+  '0004_catalog': m0004,
+  '0005_locations': m0005,
+  '0006_user_indexes': m0006,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(
+      Object.entries(STEPS).map(([name, step]) => [name, { up: (db: Kysely<any>) => step.up(db, this.dialect) }]),
+    );
+  }
+}
+
+/** Brings the schema up to date; throws on the first failing migration (which is rolled back). */
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect, pgSchema?: string): Promise<string[]> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), migrationTableSchema: pgSchema });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

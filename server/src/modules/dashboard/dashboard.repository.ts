@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/schema.js';
+import type { Scope } from '../../platform/scope.js';
+
+type Filter = { warehouseId: number; customerId: number };
+
+export const dashboardRepository = {
+  stockTotals(db: Executor, scope: Scope, f: Filter) {
+    return db.selectFrom('inventory_balance as b')
+      .select([
+        sql<number>`coalesce(sum(b.on_hand), 0)`.as('units'),
+        sql<number>`count(distinct case when b.on_hand > 0 then b.location_id end)`.as('locationsUsed'),
+      ])
+      .where(scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, f))
+      .executeTakeFirstOrThrow();
+  },
+
+  skuCount(db: Executor, scope: Scope, f: Filter) {
+    let q = db.selectFrom('sku as s').select(sql<number>`count(*)`.as('n')).where('s.is_active', '=', 1)
+      .where(scope.where({ customer: 's.customer_id' }, { customerId: f.customerId }));
+    if (f.warehouseId) {
+      q = q.where((eb) => eb.exists(eb.selectFrom('customer_warehouse as cw').select('cw.customer_id')
+        .whereRef('cw.customer_id', '=', 's.customer_id').where('cw.warehouse_id', '=', f.warehouseId)));
+    }
+    return q.executeTakeFirstOrThrow().then((r) => Number(r.n));
+  },
+
+  locationTotal(db: Executor, scope: Scope, f: Filter) {
+    return db.selectFrom('location as l').select(sql<number>`count(*)`.as('n')).where('l.is_active', '=', 1)
+      .where(scope.where({ warehouse: 'l.warehouse_id' }, { warehouseId: f.warehouseId }))
+      .executeTakeFirstOrThrow().then((r) => Number(r.n));
+  },
+
+  stockByWarehouse(db: Executor, scope: Scope, f: Filter) {
+    return db.selectFrom('inventory_balance as b').innerJoin('warehouse as w', 'w.id', 'b.warehouse_id')
+      .select(['w.name as warehouseName', sql<number>`sum(b.on_hand)`.as('units')])
+      .where(scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, f))
+      .groupBy('w.name').orderBy('w.name').execute();
+  },
+
+  stockByCustomer(db: Executor, scope: Scope, f: Filter) {
+    return db.selectFrom('inventory_balance as b').innerJoin('customer as c', 'c.id', 'b.customer_id')
+      .select(['c.name as customerName', sql<number>`sum(b.on_hand)`.as('units')])
+      .where(scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, f))
+      .groupBy('c.name').orderBy('c.name').execute();
+  },
+};

@@ -1,0 +1,37 @@
+import type { Db } from '../../db/schema.js';
+import type { ServiceDeps } from '../../services.js';
+import type { Principal } from '../../platform/principal.js';
+import { dashboardRepository as repo } from './dashboard.repository.js';
+
+export class DashboardService {
+  private readonly db: Db;
+  constructor(deps: ServiceDeps) {
+    this.db = deps.db;
+  }
+
+  /** KPI tiles for the header's warehouse and customer (0 = all in the caller's scope). */
+  async get(principal: Principal, filter: { warehouseId: number; customerId: number }) {
+    const scope = principal.scope;
+    scope.assert(filter);
+    const [totals, skuCount, locationsTotal, byWarehouse, byCustomer] = await Promise.all([
+      repo.stockTotals(this.db, scope, filter),
+      repo.skuCount(this.db, scope, filter),
+      repo.locationTotal(this.db, scope, filter),
+      repo.stockByWarehouse(this.db, scope, filter),
+      repo.stockByCustomer(this.db, scope, filter),
+    ]);
+    const locationsUsed = Number(totals.locationsUsed);
+    return {
+      stockUnits: Number(totals.units),
+      skuCount,
+      locationsUsed,
+      locationsTotal,
+      occupancy: locationsTotal > 0 ? Math.round((locationsUsed / locationsTotal) * 1000) / 10 : 0,
+      // Orders and receipts arrive with the outbound and inbound modules.
+      openOrders: null,
+      openReceipts: null,
+      stockByWarehouse: byWarehouse.map((r) => ({ warehouseName: r.warehouseName, units: Number(r.units) })),
+      stockByCustomer: byCustomer.map((r) => ({ customerName: r.customerName, units: Number(r.units) })),
+    };
+  }
+}

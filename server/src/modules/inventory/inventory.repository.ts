@@ -1,0 +1,121 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/schema.js';
+import type { Scope } from '../../platform/scope.js';
+
+/** The balance key: where a quantity sits. */
+export interface Place {
+  warehouseId: number;
+  customerId: number;
+  skuId: number;
+  locationId: number;
+  lot: string;
+  pallet: string;
+}
+
+export interface LedgerRow {
+  place: Place;
+  qtyChange: number;
+  txnType: string;
+  reason: string | null;
+  documentType: string;
+  documentId: string;
+  userId: number | null;
+  at: string;
+}
+
+const placeWhere = (p: Place) => sql`warehouse_id = ${p.warehouseId} AND customer_id = ${p.customerId} AND sku_id = ${p.skuId}
+  AND location_id = ${p.locationId} AND lot = ${p.lot} AND pallet = ${p.pallet}`;
+
+/**
+ * The only statements that change stock. Each is one conditional statement — race-free on both engines —
+ * and callers pair each with its ledger row in the same transaction (see InventoryService.post).
+ */
+export const inventoryRepository = {
+  /** Adds to a place, creating its balance row when new. */
+  async addStock(tx: Executor, place: Place, qty: number, expiryDate: string | null, at: string) {
+    return tx.insertInto('inventory_balance')
+      .values({
+        warehouse_id: place.warehouseId, customer_id: place.customerId, sku_id: place.skuId, location_id: place.locationId,
+        lot: place.lot, pallet: place.pallet, expiry_date: expiryDate, on_hand: qty, allocated: 0, updated_at: at,
+      })
+      .onConflict((oc) => oc.columns(['warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet']).doUpdateSet({
+        on_hand: sql`inventory_balance.on_hand + ${qty}`,
+        expiry_date: sql`coalesce(inventory_balance.expiry_date, excluded.expiry_date)`,
+        updated_at: at,
+      }))
+      .returning(['id', 'on_hand', 'expiry_date'])
+      .executeTakeFirstOrThrow();
+  },
+
+  /** Takes from a place only if that much is free (on hand less allocated); undefined when it is not. */
+  takeStock(tx: Executor, place: Place, qty: number, at: string) {
+    return tx.updateTable('inventory_balance')
+      .set({ on_hand: sql`on_hand - ${qty}`, updated_at: at })
+      .where(sql<boolean>`${placeWhere(place)} AND on_hand - allocated >= ${qty}`)
+      .returning(['id', 'on_hand', 'expiry_date'])
+      .executeTakeFirst();
+  },
+
+  async insertLedger(tx: Executor, rows: LedgerRow[]) {
+    return tx.insertInto('inventory_txn').values(rows.map((r) => ({
+      at: r.at, warehouse_id: r.place.warehouseId, customer_id: r.place.customerId, sku_id: r.place.skuId,
+      location_id: r.place.locationId, lot: r.place.lot, pallet: r.place.pallet, qty_change: r.qtyChange,
+      txn_type: r.txnType, reason: r.reason, document_type: r.documentType, document_id: r.documentId, user_id: r.userId,
+    }))).returning(['id', 'at', 'txn_type', 'qty_change', 'location_id', 'lot', 'pallet', 'document_type', 'document_id']).execute();
+  },
+
+  findBalance(db: Executor, place: Place) {
+    return db.selectFrom('inventory_balance').selectAll().where(placeWhere(place) as never).executeTakeFirst();
+  },
+
+  /** What a movement refers to, in one round trip: the SKU's owner, each location's warehouse, the customer's warehouses. */
+  async references(db: Executor, skuId: number, locationIds: number[], customerId: number) {
+    const [sku, locations, served] = await Promise.all([
+      db.selectFrom('sku').select(['id', 'customer_id', 'is_active']).where('id', '=', skuId).executeTakeFirst(),
+      db.selectFrom('location').select(['id', 'warehouse_id', 'is_active']).where('id', 'in', locationIds).execute(),
+      db.selectFrom('customer_warehouse').select('warehouse_id').where('customer_id', '=', customerId).execute(),
+    ]);
+    return { sku, locations, servedWarehouses: served.map((s) => s.warehouse_id) };
+  },
+
+  stockList(db: Executor, scope: Scope, f: { warehouseId?: number; customerId?: number; skuId?: number; locationId?: number; includeEmpty?: boolean }) {
+    let q = db.selectFrom('inventory_balance as b')
+      .innerJoin('warehouse as w', 'w.id', 'b.warehouse_id')
+      .innerJoin('customer as c', 'c.id', 'b.customer_id')
+      .innerJoin('sku as s', 's.id', 'b.sku_id')
+      .innerJoin('location as l', 'l.id', 'b.location_id')
+      .where(scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, { warehouseId: f.warehouseId, customerId: f.customerId }));
+    if (f.skuId) q = q.where('b.sku_id', '=', f.skuId);
+    if (f.locationId) q = q.where('b.location_id', '=', f.locationId);
+    if (!f.includeEmpty) q = q.where('b.on_hand', '>', 0);
+    return q;
+  },
+
+  /** Balances whose on-hand differs from the sum of their ledger rows (or ledger sums with no balance row). */
+  async reconcile(db: Executor, scope: Scope, filter: { warehouseId: number; customerId: number }) {
+    const inScope = scope.where({ warehouse: 'warehouse_id', customer: 'customer_id' }, filter);
+    const result = await sql<{
+      warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string;
+      on_hand: number | null; ledger_sum: number | null;
+    }>`
+      WITH ledger AS (
+        SELECT warehouse_id, customer_id, sku_id, location_id, lot, pallet, SUM(qty_change) AS ledger_sum
+        FROM inventory_txn WHERE ${inScope}
+        GROUP BY warehouse_id, customer_id, sku_id, location_id, lot, pallet
+      ), balances AS (
+        SELECT warehouse_id, customer_id, sku_id, location_id, lot, pallet, on_hand FROM inventory_balance WHERE ${inScope}
+      )
+      SELECT b.warehouse_id, b.customer_id, b.sku_id, b.location_id, b.lot, b.pallet, b.on_hand, l.ledger_sum
+      FROM balances b LEFT JOIN ledger l ON l.warehouse_id = b.warehouse_id AND l.customer_id = b.customer_id
+        AND l.sku_id = b.sku_id AND l.location_id = b.location_id AND l.lot = b.lot AND l.pallet = b.pallet
+      WHERE b.on_hand <> COALESCE(l.ledger_sum, 0)
+      UNION ALL
+      SELECT l.warehouse_id, l.customer_id, l.sku_id, l.location_id, l.lot, l.pallet, NULL, l.ledger_sum
+      FROM ledger l WHERE l.ledger_sum <> 0 AND NOT EXISTS (
+        SELECT 1 FROM balances b WHERE l.warehouse_id = b.warehouse_id AND l.customer_id = b.customer_id
+          AND l.sku_id = b.sku_id AND l.location_id = b.location_id AND l.lot = b.lot AND l.pallet = b.pallet)
+    `.execute(db);
+    const checked = await db.selectFrom('inventory_balance').select(sql<number>`count(*)`.as('n')).where(inScope).executeTakeFirstOrThrow();
+    return { differences: result.rows, checked: Number(checked.n) };
+  },
+};

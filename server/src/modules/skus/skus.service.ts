@@ -1,0 +1,180 @@
+import type { FilterLabel, Hazmat, Sku, SkuInput, UpdateSkuInput } from '@bolx/contracts';
+import type { Db, Executor } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Actor } from '../../platform/actor.js';
+import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { toXlsx } from '../../platform/excel.js';
+import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import type { Principal } from '../../platform/principal.js';
+import type { ServiceDeps } from '../../services.js';
+import { AttributeService } from './attributes.service.js';
+import { BarcodeService } from './barcodes.service.js';
+import { DimensionService } from './dimensions.service.js';
+import { KitService } from './kits.service.js';
+import { kitRepository } from './kits.repository.js';
+import { PackageService } from './packages.service.js';
+import { assertCodeFree, commitSkuChange, loadSku, toSku } from './sku-common.js';
+import { skuRepository as repo, type SkuListFilter } from './skus.repository.js';
+
+export const SKU_LIST: ListSpec = {
+  sortable: { skuCode: 's.sku_code', description: 's.description', category: 's.category', createdAt: 's.created_at' },
+  defaultSort: { column: 's.sku_code', direction: 'asc' },
+  searchable: ['s.sku_code', 's.description', 's.upc', 's.category'],
+  tieBreaker: 's.id',
+};
+
+/** A list row: the SKU with its customer's name and hazard class. */
+const selectSku = (q: ReturnType<typeof repo.filtered>) => q.selectAll('s').select(['c.name as customer_name', 'h.class_code as hazmat_class']);
+
+const flag = (b: boolean) => (b ? 1 : 0);
+
+function toHazmat(h: { id: number; class_code: string; hazard_class: number; division: string | null; name: string; packing_groups: string }): Hazmat {
+  return {
+    hazmatId: h.id, uniqueid: h.id, classCode: h.class_code, hazardClass: h.hazard_class, division: h.division, name: h.name,
+    packingGroups: (h.packing_groups ? h.packing_groups.split(',') : []) as Hazmat['packingGroups'],
+  };
+}
+
+type SkuFields = Omit<SkuInput, 'customerId'>;
+
+/** The SKU's columns from the form. */
+function columnsOf(input: SkuFields) {
+  return {
+    sku_code: input.skuCode, description: input.description, category: input.category, uom: input.uom, upc: input.upc,
+    is_kit: flag(input.iskititem), is_active: flag(input.isActive), weight_kg: input.weightKg, length_cm: input.lengthCm,
+    width_cm: input.widthCm, height_cm: input.heightCm, min_qty: input.minQty, max_qty: input.maxQty,
+    is_lot_tracked: flag(input.isLotTracked), is_expiry_tracked: flag(input.isExpiryTracked), shelf_life_days: input.shelfLifeDays,
+    abc_class: input.abcClass, hazmat_id: input.hazmatId, un_number: input.unNumber, packing_group: input.packingGroup,
+  };
+}
+
+/**
+ * The SKU catalogue. SKUs themselves are handled here; their kit components, packages, barcodes, attributes and
+ * dimensions by the part services below, which share the scope, audit and event rules of sku-common.ts.
+ */
+export class SkuService {
+  private readonly db: Db;
+  private readonly dialect: Dialect;
+  private readonly events: EventBus;
+  readonly kits: KitService;
+  readonly packages: PackageService;
+  readonly barcodes: BarcodeService;
+  readonly attributes: AttributeService;
+  readonly dimensions: DimensionService;
+
+  constructor(deps: ServiceDeps) {
+    this.db = deps.db;
+    this.dialect = deps.dialect;
+    this.events = deps.events;
+    this.kits = new KitService(deps);
+    this.packages = new PackageService(deps);
+    this.barcodes = new BarcodeService(deps);
+    this.attributes = new AttributeService(deps);
+    this.dimensions = new DimensionService(deps);
+  }
+
+  async uoms() {
+    return (await repo.uoms(this.db)).map((u) => ({ uomCode: u.code, uomName: u.name }));
+  }
+
+  async hazmats() {
+    return (await repo.hazmats(this.db)).map(toHazmat);
+  }
+
+  async list(principal: Principal, req: ListRequest<SkuListFilter>) {
+    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), selectSku, req, SKU_LIST);
+    return { totalCount: page.totalCount, items: page.items.map(toSku) };
+  }
+
+  async download(principal: Principal, req: Pick<ListRequest<SkuListFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    const rows = (await listAll(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), selectSku, req, SKU_LIST)).map(toSku);
+    return toXlsx<Sku>('SKUs', [
+      { header: 'Client', value: (s) => s.customerName, width: 24 }, { header: 'SKU', value: (s) => s.skuCode, width: 20 },
+      { header: 'Description', value: (s) => s.description, width: 40 }, { header: 'Category', value: (s) => s.category },
+      { header: 'UOM', value: (s) => s.uom }, { header: 'UPC', value: (s) => s.upc, width: 16 },
+      { header: 'Kit', value: (s) => (s.iskititem ? 'Yes' : 'No') }, { header: 'Status', value: (s) => (s.isActive ? 'Active' : 'Inactive') },
+      { header: 'Length (cm)', value: (s) => s.lengthCm }, { header: 'Width (cm)', value: (s) => s.widthCm },
+      { header: 'Height (cm)', value: (s) => s.heightCm }, { header: 'Weight (kg)', value: (s) => s.weightKg },
+      { header: 'Min Qty', value: (s) => s.minQty }, { header: 'Max Qty', value: (s) => s.maxQty },
+      { header: 'UN Number', value: (s) => s.unNumber }, { header: 'Hazard Class', value: (s) => s.hazmatClass },
+      { header: 'Packing Group', value: (s) => s.packingGroup },
+    ], rows);
+  }
+
+  async filterLabels(principal: Principal): Promise<FilterLabel[]> {
+    const [customers, categories] = await Promise.all([repo.customersInScope(this.db, principal.scope), repo.categoriesInScope(this.db, principal.scope)]);
+    return [
+      { key: 'customerId', label: 'Client', type: 'select', options: customers.map((c) => ({ label: c.name, value: c.id })) },
+      { key: 'category', label: 'Category', type: 'select', options: categories.map((c) => ({ label: c, value: c })) },
+      { key: 'isKit', label: 'Kit Item', type: 'boolean' },
+      { key: 'isActive', label: 'Status', type: 'select', options: [{ label: 'All', value: 'all' }, { label: 'Active', value: 'active' }, { label: 'Inactive', value: 'inactive' }] },
+    ];
+  }
+
+  get(principal: Principal, skuId: number) {
+    return loadSku(this.db, principal, skuId);
+  }
+
+  /** A customer's active kit SKUs, for the kit tab's picker. */
+  async kitItemsByCustomer(principal: Principal, customerId: number) {
+    principal.scope.assert({ customerId });
+    return (await repo.kitsOfCustomer(this.db, principal.scope, customerId)).map(toSku);
+  }
+
+  async add(principal: Principal, input: SkuInput, actor: Actor) {
+    principal.scope.assert({ customerId: input.customerId });
+    if (!(await repo.customer(this.db, input.customerId))) throw notFound('Customer');
+    await this.checkFields(this.db, input.customerId, input);
+    const now = new Date().toISOString();
+    const sku = await commitSkuChange({ db: this.db, events: this.events }, actor,
+      { action: 'create', entity: 'sku', subEvent: 'SkuAdd', customerId: input.customerId },
+      async (tx) => {
+        const id = await repo.insert(tx, { ...columnsOf(input), customer_id: input.customerId, created_at: now, updated_at: now });
+        return { id, after: toSku((await repo.findById(tx, principal.scope, id))!) };
+      });
+    return { message: 'SKU added successfully', data: sku! };
+  }
+
+  async update(principal: Principal, input: UpdateSkuInput, actor: Actor) {
+    const before = await loadSku(this.db, principal, input.skuId);
+    await this.checkFields(this.db, before.customerId, input, input.skuId);
+    if (before.iskititem && !input.iskititem && (await kitRepository.componentCount(this.db, input.skuId)) > 0) {
+      throw unprocessable(`Remove the kit components of ${before.skuCode} before making it a non-kit SKU`);
+    }
+    const sku = await commitSkuChange({ db: this.db, events: this.events }, actor,
+      { action: 'update', entity: 'sku', subEvent: 'SkuUpdate', customerId: before.customerId, skuId: before.skuId, before },
+      async (tx) => {
+        await repo.update(tx, input.skuId, { ...columnsOf(input), updated_at: new Date().toISOString() });
+        return { id: input.skuId, after: toSku((await repo.findById(tx, principal.scope, input.skuId))!) };
+      });
+    return { message: 'SKU updated successfully', data: sku! };
+  }
+
+  /** Rules that need the database: unique code, known UOM, hazard class and its packing groups, free UPC. */
+  private async checkFields(db: Executor, customerId: number, input: SkuFields, skuId?: number) {
+    if (await repo.codeTaken(db, customerId, input.skuCode, skuId)) {
+      throw conflict(`SKU code ${input.skuCode} already exists for this client`);
+    }
+    if (!(await repo.uomExists(db, input.uom))) throw badRequest('Unknown unit of measure', { uom: 'Unknown unit of measure' });
+    await this.checkHazmat(db, input);
+    await assertCodeFree(db, customerId, input.upc, { source: 'upc', id: skuId, skuId });
+  }
+
+  private async checkHazmat(db: Executor, input: SkuFields) {
+    if (input.hazmatId == null) {
+      if (input.packingGroup) throw badRequest('A packing group needs a hazard class', { packingGroup: 'A packing group needs a hazard class' });
+      return;
+    }
+    const hazmat = await repo.hazmat(db, input.hazmatId);
+    if (!hazmat) throw badRequest('Unknown hazard class', { hazmatId: 'Unknown hazard class' });
+    const groups = hazmat.packing_groups ? hazmat.packing_groups.split(',') : [];
+    if (groups.length && !input.packingGroup) {
+      throw badRequest(`Please choose a packing group for class ${hazmat.class_code}`, { packingGroup: `Please choose a packing group for class ${hazmat.class_code}` });
+    }
+    if (!groups.length && input.packingGroup) {
+      throw badRequest(`Class ${hazmat.class_code} has no packing groups`, { packingGroup: `Class ${hazmat.class_code} has no packing groups` });
+    }
+  }
+}
+

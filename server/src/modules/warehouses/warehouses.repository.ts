@@ -1,0 +1,37 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Executor, WarehouseTable } from '../../db/schema.js';
+import type { Scope } from '../../platform/scope.js';
+
+export type WarehouseFilter = { isActive?: 'all' | 'active' | 'inactive'; country?: string };
+
+export const warehouseRepository = {
+  /** The filtered, scoped list before paging; listPage adds search, order and paging. */
+  filtered(db: Executor, scope: Scope, f: WarehouseFilter) {
+    let q = db.selectFrom('warehouse as w').where(scope.where({ warehouse: 'w.id' }));
+    if (f.isActive === 'active') q = q.where('w.is_active', '=', 1);
+    if (f.isActive === 'inactive') q = q.where('w.is_active', '=', 0);
+    if (f.country) q = q.where('w.country', '=', f.country);
+    return q;
+  },
+
+  findById(db: Executor, id: number) {
+    return db.selectFrom('warehouse').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async insert(db: Executor, values: Insertable<WarehouseTable>) {
+    return (await db.insertInto('warehouse').values(values).returning('id').executeTakeFirstOrThrow()).id;
+  },
+
+  async update(db: Executor, id: number, values: Updateable<WarehouseTable>) {
+    await db.updateTable('warehouse').set(values).where('id', '=', id).execute();
+  },
+
+  async assignUser(db: Executor, userId: number, warehouseId: number) {
+    await db.insertInto('user_warehouse').values({ user_id: userId, warehouse_id: warehouseId }).onConflict((oc) => oc.doNothing()).execute();
+  },
+
+  countries(db: Executor, scope: Scope) {
+    return db.selectFrom('warehouse as w').select('w.country').distinct().where('w.country', 'is not', null)
+      .where(scope.where({ warehouse: 'w.id' })).orderBy('w.country').execute();
+  },
+};

@@ -1,0 +1,121 @@
+import type { Selectable } from 'kysely';
+import type { FilterLabel, Warehouse } from '@bolx/contracts';
+import type { Db, WarehouseTable } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Actor } from '../../platform/actor.js';
+import { writeAudit } from '../../platform/audit.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toXlsx } from '../../platform/excel.js';
+import type { Principal } from '../../platform/principal.js';
+import { inTransaction } from '../../platform/unit-of-work.js';
+import type { ServiceDeps } from '../../services.js';
+import { isTimeZone } from '../auth/auth.service.js';
+import { warehouseRepository as repo, type WarehouseFilter } from './warehouses.repository.js';
+
+export const WAREHOUSE_LIST: ListSpec = {
+  sortable: { warehouseName: 'w.name', warehouseCode: 'w.code', city: 'w.city', capacity: 'w.capacity', createdAt: 'w.created_at' },
+  defaultSort: { column: 'w.name', direction: 'asc' },
+  searchable: ['w.name', 'w.code', 'w.city', 'w.state'],
+  tieBreaker: 'w.id',
+};
+
+export const WAREHOUSE_COLUMNS = [
+  { key: 'warehouseCode', title: 'Code', sortable: true },
+  { key: 'warehouseName', title: 'Warehouse Name', sortable: true },
+  { key: 'city', title: 'City', sortable: true },
+  { key: 'state', title: 'State', sortable: false },
+  { key: 'country', title: 'Country', sortable: false },
+  { key: 'timezone', title: 'Time Zone', sortable: false },
+  { key: 'capacity', title: 'Capacity', sortable: true },
+  { key: 'isActive', title: 'Status', sortable: false },
+];
+
+type WarehouseInput = {
+  warehouseCode: string; warehouseName: string; address1?: string | null; address2?: string | null; city: string; state: string;
+  zip: string; country: string; timezone: string; capacity: number; isActive: boolean;
+};
+
+export function toWarehouse(w: Selectable<WarehouseTable>): Warehouse {
+  return {
+    uniqueid: w.id, warehouseId: w.id, warehouseCode: w.code, warehouseName: w.name, address1: w.address1, address2: w.address2,
+    city: w.city, state: w.state, zip: w.zip, country: w.country, timezone: w.timezone, capacity: w.capacity,
+    isActive: w.is_active === 1, createdAt: w.created_at, updatedAt: w.updated_at,
+  };
+}
+
+function columnsOf(input: WarehouseInput) {
+  if (!isTimeZone(input.timezone)) throw badRequest('Unknown time zone', { timezone: 'Unknown time zone' });
+  return {
+    code: input.warehouseCode.toUpperCase(), name: input.warehouseName, address1: input.address1 ?? null, address2: input.address2 ?? null,
+    city: input.city, state: input.state, zip: input.zip, country: input.country, timezone: input.timezone, capacity: input.capacity,
+    is_active: input.isActive ? 1 : 0,
+  };
+}
+
+export class WarehouseService {
+  private readonly db: Db;
+  private readonly dialect: Dialect;
+  private readonly events: EventBus;
+  constructor(deps: ServiceDeps) {
+    this.db = deps.db;
+    this.dialect = deps.dialect;
+    this.events = deps.events;
+  }
+
+  async list(principal: Principal, req: ListRequest<WarehouseFilter>) {
+    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), (q) => q.selectAll('w'), req, WAREHOUSE_LIST);
+    return { columns: WAREHOUSE_COLUMNS, totalCount: page.totalCount, items: page.items.map(toWarehouse) };
+  }
+
+  async get(principal: Principal, id: number) {
+    principal.scope.assert({ warehouseId: id });
+    const row = await repo.findById(this.db, id);
+    if (!row) throw notFound('Warehouse');
+    return toWarehouse(row);
+  }
+
+  async download(principal: Principal, req: Pick<ListRequest<WarehouseFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    const rows = (await listAll(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), (q) => q.selectAll('w'), req, WAREHOUSE_LIST)).map(toWarehouse);
+    return toXlsx('Warehouses', [
+      { header: 'Code', value: (w) => w.warehouseCode }, { header: 'Warehouse Name', value: (w) => w.warehouseName, width: 30 },
+      { header: 'Address', value: (w) => [w.address1, w.address2].filter(Boolean).join(', '), width: 30 },
+      { header: 'City', value: (w) => w.city }, { header: 'State', value: (w) => w.state }, { header: 'Zip', value: (w) => w.zip },
+      { header: 'Country', value: (w) => w.country }, { header: 'Time Zone', value: (w) => w.timezone, width: 22 },
+      { header: 'Capacity', value: (w) => w.capacity }, { header: 'Status', value: (w) => (w.isActive ? 'Active' : 'Inactive') },
+    ], rows);
+  }
+
+  filterLabels(): FilterLabel[] {
+    return [{ key: 'isActive', label: 'Status', type: 'select', options: [{ label: 'All', value: 'all' }, { label: 'Active', value: 'active' }, { label: 'Inactive', value: 'inactive' }] }];
+  }
+
+  /** A new warehouse; an Administrator who creates one is assigned to it, so it stays in their scope. */
+  async add(principal: Principal, input: WarehouseInput, actor: Actor) {
+    const now = new Date().toISOString();
+    const values = columnsOf(input);
+    const warehouse = await inTransaction(this.db, async ({ tx, afterCommit }) => {
+      const id = await repo.insert(tx, { ...values, created_at: now, updated_at: now });
+      if (principal.role !== 'SuperAdministrator') await repo.assignUser(tx, principal.userId, id);
+      const created = toWarehouse((await repo.findById(tx, id))!);
+      await writeAudit(tx, actor, { action: 'create', entity: 'warehouse', entityId: id, warehouseId: id, after: created });
+      await this.events.record(tx, { target: 'ReceiveWareHousedata', payload: { subEvent: 'AddWarehouse', payload: created }, warehouseId: id }, afterCommit);
+      return created;
+    });
+    return { message: 'Warehouse added successfully', data: warehouse };
+  }
+
+  async update(principal: Principal, input: WarehouseInput & { warehouseId: number }, actor: Actor) {
+    const before = await this.get(principal, input.warehouseId);
+    const values = columnsOf(input);
+    const warehouse = await inTransaction(this.db, async ({ tx, afterCommit }) => {
+      await repo.update(tx, input.warehouseId, { ...values, updated_at: new Date().toISOString() });
+      const after = toWarehouse((await repo.findById(tx, input.warehouseId))!);
+      await writeAudit(tx, actor, { action: 'update', entity: 'warehouse', entityId: input.warehouseId, warehouseId: input.warehouseId, before, after });
+      await this.events.record(tx, { target: 'ReceiveWareHousedata', payload: { subEvent: 'UpdateWarehouse', payload: after }, warehouseId: input.warehouseId }, afterCommit);
+      return after;
+    });
+    return { message: 'Warehouse updated successfully', data: warehouse };
+  }
+}

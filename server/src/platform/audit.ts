@@ -1,0 +1,47 @@
+import type { Executor } from '../db/schema.js';
+import type { Actor } from './actor.js';
+
+export interface AuditEntry {
+  action: string;
+  entity: string;
+  entityId?: string | number | null;
+  warehouseId?: number | null;
+  customerId?: number | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+const SECRET_KEYS = /password|secret|token|hash|pin/i;
+
+/** Never write credentials into the audit trail, whatever a caller passes. */
+function redact(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map(redact);
+  if (typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redact(v)]),
+    );
+  }
+  return value;
+}
+
+/** Writes one audit row. Call it with the transaction that makes the change, so both commit or neither. */
+export async function writeAudit(tx: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
+  await tx
+    .insertInto('audit_log')
+    .values({
+      at: new Date().toISOString(),
+      user_id: actor.userId,
+      username: actor.username,
+      action: entry.action,
+      entity: entry.entity,
+      entity_id: entry.entityId == null ? null : String(entry.entityId),
+      warehouse_id: entry.warehouseId ?? null,
+      customer_id: entry.customerId ?? null,
+      before_json: entry.before === undefined ? null : JSON.stringify(redact(entry.before)),
+      after_json: entry.after === undefined ? null : JSON.stringify(redact(entry.after)),
+      request_id: actor.requestId,
+      ip: actor.ip,
+    })
+    .execute();
+}

@@ -1,0 +1,93 @@
+import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
+import type { HubEventMap, HubEventName } from '@bolx/contracts';
+import type { Database } from '../db/database.js';
+import type { Executor } from '../db/schema.js';
+
+/**
+ * A domain event as the hub will deliver it: `target` is the hub method (contracts' HubEventMap), and the
+ * warehouse and customer decide who may receive it.
+ */
+export interface DomainEvent<K extends HubEventName = HubEventName> {
+  target: K;
+  payload: HubEventMap[K];
+  warehouseId?: number | null;
+  customerId?: number | null;
+}
+export interface DeliveredEvent extends DomainEvent {
+  id: number;
+}
+
+const PG_CHANNEL = 'bolx_events';
+
+/**
+ * The transactional outbox. `record` writes the event in the caller's transaction; it is delivered to local
+ * subscribers only after that transaction commits — on PostgreSQL through NOTIFY (which Postgres itself
+ * holds back until commit, and which every server node hears), on SQLite through `afterCommit`.
+ */
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+  private listenerClient: import('pg').PoolClient | undefined;
+
+  constructor(private readonly database: Database) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  async record<K extends HubEventName>(tx: Executor, event: DomainEvent<K>, afterCommit: (fn: () => void) => void): Promise<void> {
+    const row = await tx
+      .insertInto('event_outbox')
+      .values({
+        name: event.target,
+        payload_json: JSON.stringify(event.payload),
+        warehouse_id: event.warehouseId ?? null,
+        customer_id: event.customerId ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (this.database.dialect.engine === 'postgres') {
+      await sql`select pg_notify(${PG_CHANNEL}, ${String(row.id)})`.execute(tx);
+    } else {
+      afterCommit(() => this.emitter.emit('event', { ...event, id: row.id }));
+    }
+  }
+
+  subscribe(listener: (event: DeliveredEvent) => void): () => void {
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+
+  /** On PostgreSQL, listens for events committed by any node. */
+  async start(): Promise<void> {
+    const pool = this.database.pool;
+    if (!pool) return;
+    const client = await pool.connect();
+    this.listenerClient = client;
+    client.on('notification', (msg) => {
+      if (msg.channel !== PG_CHANNEL || !msg.payload) return;
+      void this.loadAndEmit(Number(msg.payload));
+    });
+    await client.query(`LISTEN ${PG_CHANNEL}`);
+  }
+
+  private async loadAndEmit(id: number): Promise<void> {
+    let row;
+    try {
+      row = await this.database.db.selectFrom('event_outbox').selectAll().where('id', '=', id).executeTakeFirst();
+    } catch {
+      return; // the database is closing; nothing is listening any more
+    }
+    if (!row) return;
+    this.emitter.emit('event', {
+      id: row.id,
+      target: row.name as HubEventName,
+      payload: JSON.parse(row.payload_json),
+      warehouseId: row.warehouse_id,
+      customerId: row.customer_id,
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.listenerClient?.release();
+    this.listenerClient = undefined;
+  }
+}

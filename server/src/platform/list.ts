@@ -1,0 +1,69 @@
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { containsPattern, type Dialect } from '../db/dialect.js';
+
+/** What every list call sends (contracts' listRequest, after defaults). */
+export interface ListRequest<F = Record<string, unknown>> {
+  filters?: F;
+  searchQuery: string;
+  pageNumber: number;
+  pageSize: number;
+  sort?: { field: string; order: 'ascend' | 'descend' };
+}
+
+export interface ListSpec {
+  /** API sort field → trusted SQL column. Anything else is ignored, never interpolated. */
+  sortable: Record<string, string>;
+  defaultSort: { column: string; direction: 'asc' | 'desc' };
+  /** Columns the search box looks in (contains, case-insensitive). */
+  searchable: string[];
+  /** Unique column that makes the order total, so pages never repeat or skip a row. */
+  tieBreaker: string;
+}
+
+/** Rows a download may hold; past this the caller is asked to filter. */
+export const EXPORT_ROW_LIMIT = 100_000;
+
+export function searchCondition(dialect: Dialect, columns: string[], query: string): Expression<SqlBool> | null {
+  const q = query.trim();
+  if (!q || columns.length === 0) return null;
+  const pattern = containsPattern(q);
+  return sql<SqlBool>`(${sql.join(columns.map((c) => sql`${dialect.ilike(sql.ref(c), pattern)} ESCAPE '\\'`), sql` OR `)})`;
+}
+
+function orderBy(spec: ListSpec, sort: ListRequest['sort']) {
+  const column = (sort && spec.sortable[sort.field]) || spec.defaultSort.column;
+  const direction = sort && spec.sortable[sort.field] ? (sort.order === 'ascend' ? sql`asc` : sql`desc`)
+    : spec.defaultSort.direction === 'asc' ? sql`asc` : sql`desc`;
+  return sql`${sql.ref(column)} ${direction}, ${sql.ref(spec.tieBreaker)} asc`;
+}
+
+/**
+ * One page of a filtered list and its total: two statements, whatever the page size. `base` carries the
+ * joins and WHERE (scope and filters); `select` adds the columns of an item.
+ */
+export async function listPage<DB, TB extends keyof DB, O>(
+  dialect: Dialect,
+  base: SelectQueryBuilder<DB, TB, {}>,
+  select: (qb: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, O>,
+  req: ListRequest<unknown>,
+  spec: ListSpec,
+): Promise<{ items: O[]; totalCount: number }> {
+  const search = searchCondition(dialect, spec.searchable, req.searchQuery);
+  const filtered = search ? base.where(search) : base;
+  const items = await select(filtered).orderBy(orderBy(spec, req.sort)).limit(req.pageSize).offset((req.pageNumber - 1) * req.pageSize).execute();
+  const total = (await filtered.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()) as { n: number };
+  return { items: items as O[], totalCount: Number(total.n) };
+}
+
+/** Every row of a filtered list in list order, for a download. */
+export async function listAll<DB, TB extends keyof DB, O>(
+  dialect: Dialect,
+  base: SelectQueryBuilder<DB, TB, {}>,
+  select: (qb: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, O>,
+  req: Pick<ListRequest<unknown>, 'searchQuery' | 'sort'>,
+  spec: ListSpec,
+): Promise<O[]> {
+  const search = searchCondition(dialect, spec.searchable, req.searchQuery);
+  const filtered = search ? base.where(search) : base;
+  return (await select(filtered).orderBy(orderBy(spec, req.sort)).limit(EXPORT_ROW_LIMIT).execute()) as O[];
+}

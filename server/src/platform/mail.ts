@@ -1,0 +1,50 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Executor } from '../db/schema.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  body: string;
+}
+
+/**
+ * Mail goes into the outbox table in the caller's transaction, then is sent after commit through SMTP_URL.
+ * Without SMTP_URL it stays in the outbox, which administrators can read (and, in demo mode, in the log).
+ */
+export class Mailer {
+  private readonly transport: Transporter | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly opts: { smtpUrl?: string; from: string; logBodies: boolean },
+  ) {
+    this.transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  }
+
+  async enqueue(tx: Executor, message: MailMessage, afterCommit: (fn: () => void) => void): Promise<void> {
+    const row = await tx
+      .insertInto('mail_outbox')
+      .values({ to_address: message.to, subject: message.subject, body: message.body, attempts: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    afterCommit(() => void this.deliver(row.id, message));
+  }
+
+  private async deliver(id: number, message: MailMessage): Promise<void> {
+    if (this.opts.logBodies) this.log.info({ mailTo: message.to, subject: message.subject, body: message.body }, 'mail (demo mode)');
+    if (!this.transport) return;
+    try {
+      await this.transport.sendMail({ from: this.opts.from, to: message.to, subject: message.subject, text: message.body });
+      await this.db.updateTable('mail_outbox').set({ sent_at: new Date().toISOString(), attempts: 1 }).where('id', '=', id).execute();
+    } catch (err) {
+      this.log.warn({ err, mailId: id }, 'mail delivery failed; it stays in the outbox');
+      await this.db
+        .updateTable('mail_outbox')
+        .set({ attempts: 1, error: String((err as Error).message).slice(0, 500) })
+        .where('id', '=', id)
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { Permission, Role } from '@bolx/contracts';
+import { forbidden, unauthenticated } from '../platform/errors.js';
+import { hasModule, type Principal } from '../platform/principal.js';
+import type { Actor } from '../platform/actor.js';
+
+/**
+ * How a route's data is held to the caller's warehouses and customers:
+ * - 'none': not tenant data (reference lists, the caller's own session);
+ * - 'self': only the caller's own record;
+ * - 'tenant': tenant data; the service applies `principal.scope` to every query and checks ids it is given.
+ */
+export type ScopeRule = 'none' | 'self' | 'tenant';
+
+export type RoutePolicy =
+  | { access: 'public' }
+  | { access: 'authenticated'; roles?: readonly Role[]; module?: { key: string; permission: Permission }; scope: ScopeRule };
+
+export const PUBLIC: RoutePolicy = { access: 'public' };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    policy?: RoutePolicy;
+    servesFiles?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyInstance {
+    /** Every route registered, for the policy walk and the docs. */
+    routeTable: RouteOptions[];
+  }
+}
+
+/**
+ * For a plugin context that only serves files (the API reader, the built web app): its routes carry no data,
+ * so they are declared public here, and marked so the route walk knows they have no API schema.
+ */
+export function declareFileRoutes(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), policy: PUBLIC, servesFiles: true };
+  });
+}
+
+/** Reads the bearer token (header, or ?access_token= for WebSockets) into a Principal. */
+export type PrincipalResolver = (token: string) => Promise<Principal | null>;
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null;
+  const q = (request.query as Record<string, unknown> | undefined)?.access_token;
+  return typeof q === 'string' && q ? q : null;
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  return {
+    userId: request.principal?.userId ?? null,
+    username: request.principal?.username ?? null,
+    ip: request.ip ?? null,
+    requestId: request.id,
+  };
+}
+
+/** The caller of an authenticated route (the policy hook has already refused anonymous calls). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthenticated();
+  return request.principal;
+}
+
+/**
+ * The one place access is enforced: every route's `config.policy` is checked before its body is even read.
+ * A route without a policy fails closed.
+ */
+export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: PrincipalResolver }) => {
+  app.decorateRequest('principal', null);
+  app.decorate('routeTable', [] as RouteOptions[]);
+  app.addHook('onRoute', (route) => {
+    app.routeTable.push(route);
+  });
+  app.addHook('onRequest', async (request) => {
+    const policy = request.routeOptions.config?.policy;
+    if (request.is404) return;
+    if (!policy) throw forbidden('This route has no access policy');
+    if (policy.access === 'public') return;
+    const token = bearerToken(request);
+    const principal = token ? await opts.resolve(token) : null;
+    if (!principal) throw unauthenticated(token ? 'Session expired or invalid token' : 'Authentication required');
+    request.principal = principal;
+    if (policy.roles && !policy.roles.includes(principal.role)) throw forbidden();
+    if (policy.module && !hasModule(principal, policy.module.key, policy.module.permission)) throw forbidden();
+  });
+});

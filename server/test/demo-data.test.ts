@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { buildTestApp, login, type TestApp } from './helpers.js';
+import { DEMO_USERS } from '../src/db/seed/demo.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await buildTestApp({ demo: true }); });
+afterAll(async () => { await t?.close(); });
+
+const count = async (table: 'warehouse' | 'customer' | 'sku' | 'location' | 'app_user') =>
+  Number((await t.database.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+
+describe('demo data', () => {
+  it('has 3 warehouses with capacities, 6 customers, about 200 SKUs and 1,000 locations', async () => {
+    expect(await count('warehouse')).toBe(3);
+    expect(await count('customer')).toBe(6);
+    expect(await count('sku')).toBeGreaterThanOrEqual(190);
+    expect(await count('location')).toBe(1000);
+    const caps = await t.database.db.selectFrom('warehouse').select('capacity').execute();
+    expect(caps.every((w) => w.capacity > 0)).toBe(true);
+  });
+
+  it('every demo sign-in works with its README password and role', async () => {
+    const expected = { admin: 'Super Administrator', manager: 'Warehouse Manager', staff: 'Warehouse Staff', client: 'Client' };
+    for (const [who, creds] of Object.entries(DEMO_USERS)) {
+      const s = (await login(t.app, creds.username, creds.password)) as unknown as { usertype: string };
+      expect(s.usertype).toBe(expected[who as keyof typeof expected]);
+    }
+  });
+
+  it('stock balances are exactly what the ledger sums to, with none negative', async () => {
+    const diff = await sql<{ n: number }>`
+      select count(*) as n from (
+        select b.id from inventory_balance b
+        left join (select warehouse_id, customer_id, sku_id, location_id, lot, pallet, sum(qty_change) as q
+                   from inventory_txn group by warehouse_id, customer_id, sku_id, location_id, lot, pallet) l
+          on l.warehouse_id = b.warehouse_id and l.customer_id = b.customer_id and l.sku_id = b.sku_id
+         and l.location_id = b.location_id and l.lot = b.lot and l.pallet = b.pallet
+        where coalesce(l.q, 0) <> b.on_hand or b.on_hand < 0
+      ) x`.execute(t.database.db);
+    expect(Number(diff.rows[0].n)).toBe(0);
+    const units = await sql<{ n: number }>`select sum(on_hand) as n from inventory_balance`.execute(t.database.db);
+    expect(Number(units.rows[0].n)).toBeGreaterThan(10_000);
+  });
+
+  it('the database refuses negative stock', async () => {
+    const row = await t.database.db.selectFrom('inventory_balance').select('id').limit(1).executeTakeFirstOrThrow();
+    await expect(t.database.db.updateTable('inventory_balance').set({ on_hand: -1 }).where('id', '=', row.id).execute()).rejects.toThrow();
+    await expect(t.database.db.updateTable('inventory_balance').set((eb) => ({ allocated: eb('on_hand', '+', 1) })).where('id', '=', row.id).execute()).rejects.toThrow();
+  });
+});

@@ -1,0 +1,148 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Permission, Role } from '@bolx/contracts';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { prepareDatabase } from '../src/db/prepare.js';
+import { insertUser } from '../src/db/seed/users.js';
+import type { DeliveredEvent } from '../src/platform/events.js';
+
+/** Which engine this run uses: PostgreSQL when TEST_DATABASE_URL is set, SQLite otherwise. */
+export const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * A real app on a real, empty database: a fresh SQLite file, or a fresh PostgreSQL schema. Migrated, with
+ * reference data; `demo: true` loads the demo data too.
+ */
+export async function buildTestApp(opts: { demo?: boolean; config?: Partial<Config> } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bolx-test-'));
+  const config = loadConfig({ LOG_LEVEL: 'silent' }, { dataDir, tokenSecret: randomBytes(32), webDist: join(dataDir, 'no-web'), ...opts.config });
+  let schema: string | undefined;
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    schema = `t_${randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`CREATE SCHEMA ${schema}`);
+    await client.end();
+  }
+  const database = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema, poolSize: 5 });
+  await prepareDatabase(database, { demoData: !!opts.demo, adminPassword: 'bolx-test-admin' }, { info: () => {}, warn: () => {} });
+  const app = await buildApp({ ...config, databaseUrl: url }, { database, logger: false });
+  await app.ready();
+  await app.services.events.start();
+  return {
+    app, config, database,
+    async close() {
+      await app.services.events.stop();
+      await app.close();
+      await database.close();
+      if (url && schema) {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        await client.end();
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const ADMIN = { username: 'admin', password: 'bolx-test-admin' };
+
+export interface Session { accesstoken: string; refreshtoken: string; userid: number }
+
+export async function login(app: FastifyInstance, username: string, password: string, extra: InjectOptions = {}): Promise<Session> {
+  const res = await app.inject({ method: 'POST', url: '/Common/Auth/login', payload: { username, password }, ...extra });
+  if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+/** Calls the API as a signed-in user. */
+export function as(app: FastifyInstance, session: Session | string) {
+  const token = typeof session === 'string' ? session : session.accesstoken;
+  const call = (method: InjectOptions['method'], url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> =>
+    app.inject({ method, url, payload: payload as InjectOptions['payload'], headers: { authorization: `Bearer ${token}`, ...headers } });
+  return {
+    get: (url: string, headers?: Record<string, string>) => call('GET', url, undefined, headers),
+    post: (url: string, payload?: unknown, headers?: Record<string, string>) => call('POST', url, payload ?? {}, headers),
+    put: (url: string, payload?: unknown, headers?: Record<string, string>) => call('PUT', url, payload ?? {}, headers),
+    delete: (url: string, headers?: Record<string, string>) => call('DELETE', url, undefined, headers),
+  };
+}
+
+let seq = 0;
+/** Makes a warehouse, optionally with customers served from it. */
+export async function makeWarehouse(database: Database, name = `Warehouse ${++seq}`) {
+  const now = new Date().toISOString();
+  return database.db.insertInto('warehouse').values({
+    code: `W${++seq}${randomBytes(2).toString('hex')}`, name, address1: null, address2: null, city: 'Testville', state: null, zip: null,
+    country: null, timezone: 'UTC', capacity: 10, is_active: 1, created_at: now, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+}
+
+export async function makeCustomer(database: Database, warehouseIds: number[], name = `Customer ${++seq}`) {
+  const now = new Date().toISOString();
+  const { id } = await database.db.insertInto('customer').values({
+    code: `C${++seq}${randomBytes(2).toString('hex')}`, name, email: null, phone: null, address1: null, city: null, state: null,
+    zip: null, country: null, is_active: 1, created_at: now, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow();
+  if (warehouseIds.length) await database.db.insertInto('customer_warehouse').values(warehouseIds.map((w) => ({ customer_id: id, warehouse_id: w }))).execute();
+  return id;
+}
+
+export async function makeUser(database: Database, u: {
+  role: Role; username?: string; password?: string; customerId?: number; warehouseIds?: number[]; customerIds?: number[];
+  modules?: Record<string, Permission>; defaultAppId?: number | null;
+}) {
+  const username = u.username ?? `user${++seq}${randomBytes(2).toString('hex')}`;
+  const password = u.password ?? 'correct horse battery';
+  const id = await database.db.transaction().execute((tx) => insertUser(tx, {
+    username, password, email: `${username}@example.com`, firstName: 'Test', lastName: 'User', role: u.role,
+    customerId: u.customerId, warehouseIds: u.warehouseIds, customerIds: u.customerIds, modules: u.modules, defaultAppId: u.defaultAppId,
+  }));
+  return { id, username, password };
+}
+
+/** Collects hub events delivered after commit (on PostgreSQL they arrive through NOTIFY, a moment later). */
+export function recordEvents(app: FastifyInstance) {
+  const seen: DeliveredEvent[] = [];
+  const stop = app.services.events.subscribe((e) => seen.push(e));
+  return {
+    seen,
+    async until(count: number, ms = 3000): Promise<DeliveredEvent[]> {
+      const deadline = Date.now() + ms;
+      while (seen.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      stop();
+      return seen;
+    },
+  };
+}
+
+export async function makeSku(database: Database, customerId: number, code = `SKU-${++seq}`) {
+  const now = new Date().toISOString();
+  return database.db.insertInto('sku').values({
+    customer_id: customerId, sku_code: code, description: `Test item ${code}`, uom: 'EA', upc: null, is_kit: 0, is_active: 1,
+    weight_kg: null, length_cm: null, width_cm: null, height_cm: null, created_at: now, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+}
+
+export async function makeLocation(database: Database, warehouseId: number, code = `L-${++seq}`, type = 'rack') {
+  const now = new Date().toISOString();
+  return database.db.insertInto('location').values({
+    warehouse_id: warehouseId, code, type, zone: null, aisle: null, rack: null, level: null, bin: null, capacity: 0, is_active: 1,
+    created_at: now, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+}

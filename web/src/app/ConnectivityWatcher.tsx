@@ -1,0 +1,47 @@
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useAppDispatch, useAppSelector } from './hooks';
+import { wentOffline, wentOnline } from './state/ui-slice';
+import { NO_INTERNET_PATH } from './router/routes';
+
+/**
+ * Spec section 2 and 4: the online flag follows browser events; going offline saves the current path as
+ * previousPath and shows the no-internet page; coming back online returns to previousPath.
+ */
+export function ConnectivityWatcher() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const previousPath = useAppSelector((s) => s.ui.previousPath);
+  const here = useRef('');
+  here.current = location.pathname + location.search;
+  const back = useRef<string | null>(null);
+  back.current = previousPath;
+
+  // Fetch the no-internet screen's code while the connection is still there.
+  useEffect(() => {
+    const id = setTimeout(() => void import('../features/errors/pages/ErrorPage'), 2000);
+    return () => clearTimeout(id);
+  }, []);
+
+  useEffect(() => {
+    const onOffline = () => {
+      if (here.current !== NO_INTERNET_PATH) dispatch(wentOffline(here.current));
+      navigate(NO_INTERNET_PATH);
+    };
+    const onOnline = () => {
+      const to = back.current;
+      dispatch(wentOnline());
+      if (to) navigate(to, { replace: true });
+    };
+    window.addEventListener('offline', onOffline);
+    window.addEventListener('online', onOnline);
+    if (!navigator.onLine) onOffline();
+    return () => {
+      window.removeEventListener('offline', onOffline);
+      window.removeEventListener('online', onOnline);
+    };
+  }, [dispatch, navigate]);
+
+  return null;
+}

@@ -1,0 +1,25 @@
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useGetWarehouseClientQuery } from '../../lib/api/user-module-api';
+import { useAppDispatch, useAppSelector } from '../hooks';
+import { warehouseSelected } from '../state/auth-slice';
+import { selectWarehouseId } from '../state/selectors';
+import { decideLanding } from '../router/landing';
+
+/** Applies the redirects after login (landing.ts) whenever the path or the selections change. */
+export function useLandingRedirect(): void {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const service = useAppSelector((s) => s.auth.selectedServiceManagement);
+  const usertype = useAppSelector((s) => s.auth.usertype);
+  const warehouseId = useAppSelector(selectWarehouseId);
+  const { data } = useGetWarehouseClientQuery();
+  const warehouses = data?.warehouseData ?? null;
+
+  useEffect(() => {
+    const decision = decideLanding({ path: pathname, service, warehouseId, usertype, warehouses });
+    if (decision.selectWarehouse !== null) dispatch(warehouseSelected(decision.selectWarehouse));
+    if (decision.navigateTo) navigate(decision.navigateTo, { replace: true });
+  }, [dispatch, navigate, pathname, service, warehouseId, usertype, warehouses]);
+}

@@ -1,0 +1,71 @@
+import type { ReactNode } from 'react';
+import { lazyScreen } from './lazy-screen';
+import type { RouteItem, RouteTable } from './route-types';
+
+/** Spec section 2: unknown paths go to the 404 page when this flag is on, otherwise to the sign-in page. */
+export const SHOW_NOT_FOUND_PAGE = true;
+export const NOT_FOUND_PATH = '/error-pages/error-404';
+export const NO_INTERNET_PATH = '/error-pages/nointernet';
+
+// Every screen is its own chunk.
+const SignInPage = lazyScreen(() => import('../../features/auth/pages/SignInPage'));
+const ForgotPasswordPage = lazyScreen(() => import('../../features/auth/pages/ForgotPasswordPage'));
+const ResetPasswordPage = lazyScreen(() => import('../../features/auth/pages/ResetPasswordPage'));
+const ServiceSelectionPage = lazyScreen(() => import('../../features/selection/pages/ServiceSelectionPage'));
+const WarehouseSelectionPage = lazyScreen(() => import('../../features/selection/pages/WarehouseSelectionPage'));
+const DashboardPage = lazyScreen(() => import('../../features/dashboard/pages/DashboardPage'));
+const ProfilePage = lazyScreen(() => import('../../features/profile/pages/ProfilePage'));
+const EmailVerificationPage = lazyScreen(() => import('../../features/profile/pages/EmailVerificationPage'));
+const ErrorPage = lazyScreen(() => import('../../features/errors/pages/ErrorPage'));
+const ComingSoonScreen = lazyScreen(() => import('../../features/errors/pages/ComingSoonScreen'));
+
+/** Spec section 2, the app routes (all need the role 'user'). Those without a screen yet show coming-soon. */
+export const SPEC_APP_PATHS = [
+  '/Dashboard', '/WarehouseSelection', '/ServiceSelection', '/InBound', '/OrderDashboard', '/Location', '/CreateLocation',
+  '/LocationUpload', '/OtherLocations', '/PrintLocations', '/BatchJob', '/BatchAllocation', '/BatchPrint', '/KitDashboard',
+  '/FreightShipment', '/Returns', '/ManualReturns', '/ShippingDashboard', '/RMA', '/Move', '/MovePallet', '/Adjustment',
+  '/ProductReplenishment', '/ProductExpire', '/QRCode', '/Dimensions', '/SKU', '/CycleCount', '/User', '/Customer',
+  '/Warehouse', '/BKO', '/InventoryReports', '/OrderReports', '/InboundReports', '/OtherReports', '/Billing',
+  '/ProductivityReport', '/JobTracking', '/Labor', '/ROReport', '/ROReportDetails', '/ROInward', '/BillingSummary',
+  '/InvoiceAudit', '/Return', '/HelpDesk',
+] as const;
+
+const BUILT_SCREENS: Record<string, ReactNode> = {
+  '/Dashboard': <DashboardPage />,
+  '/ServiceSelection': <ServiceSelectionPage />,
+  '/WarehouseSelection': <WarehouseSelectionPage />,
+};
+
+const routeId = (path: string) => path.slice(1);
+const titleIdOf = (path: string) => `routes.${routeId(path)}`;
+
+const appRoutes: RouteItem<ReactNode>[] = [
+  ...SPEC_APP_PATHS.map((path) => ({
+    id: routeId(path),
+    path,
+    titleId: titleIdOf(path),
+    element: BUILT_SCREENS[path] ?? <ComingSoonScreen titleId={titleIdOf(path)} />,
+  })),
+  { id: 'Profile', path: '/Profile', titleId: 'routes.Profile', element: <ProfilePage /> },
+  { id: 'EmailVerification', path: '/EmailVerification', titleId: 'routes.EmailVerification', element: <EmailVerificationPage /> },
+];
+
+export const ERROR_PAGES = ['error-401', 'error-403', 'error-404', 'error-500', 'error-504', 'coming-soon', 'nointernet'] as const;
+export type ErrorPageKind = (typeof ERROR_PAGES)[number];
+
+export const ROUTE_TABLE: RouteTable<ReactNode> = {
+  anonymous: {
+    fallbackPath: '/',
+    routes: [
+      // A signed-in user opening the sign-in page goes on to the landing rules (which start at the Dashboard).
+      { id: 'SignIn', path: '/', titleId: 'auth.signIn.pageTitle', element: <SignInPage />, redirectPath: '/Dashboard' },
+      { id: 'ForgotPassword', path: '/forget-password', titleId: 'auth.forgot.title', element: <ForgotPasswordPage /> },
+      { id: 'ResetPassword', path: '/reset-password', titleId: 'auth.reset.title', element: <ResetPasswordPage /> },
+    ],
+  },
+  authorised: { fallbackPath: '/', routes: appRoutes },
+  unauthorised: {
+    fallbackPath: '/',
+    routes: ERROR_PAGES.map((kind) => ({ id: kind, path: `/error-pages/${kind}`, element: <ErrorPage kind={kind} /> })),
+  },
+};

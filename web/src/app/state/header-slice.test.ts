@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { WarehouseClientResponse } from '@bolx/contracts';
+import { setDefaultAppActions, warehouseClientActions } from '../../test/fake-actions';
+import { loggedOut, warehouseSelected } from './auth-slice';
+import {
+  customerCleared, customerSelected, headerReducer, initialHeaderState, resetLinkFailed, resetLinkSent, RESET_LINK_TTL_MS,
+  type HeaderState,
+} from './header-slice';
+
+const data: WarehouseClientResponse = {
+  warehouseData: [
+    { uniqueid: 1, warehouseId: 1, warehouseName: 'Newark', warehouseCode: 'NJ1', city: 'Newark', capacity: 400, usedLocations: 372, occupancy: 93 },
+    { uniqueid: 2, warehouseId: 2, warehouseName: 'Dallas', warehouseCode: 'TX1', city: 'Dallas', capacity: 350, usedLocations: 263, occupancy: 75.1 },
+  ],
+  customerData: [
+    { customerId: 1, customerName: 'Acme', warehouseId: 1 },
+    { customerId: 2, customerName: 'Blue Harbor', warehouseId: 1 },
+    { customerId: 3, customerName: 'Cascade', warehouseId: 2 },
+  ],
+};
+const run = (state: HeaderState, ...actions: Parameters<typeof headerReducer>[1][]) => actions.reduce(headerReducer, state);
+const loaded = (stored: string | null) =>
+  run(initialHeaderState(stored), warehouseClientActions().pending(), warehouseClientActions().fulfilled(data));
+
+describe('header slice', () => {
+  it('takes the warehouse default from storage', () => {
+    expect(initialHeaderState('2').warehouseSelectedIDs).toBe(2);
+    expect(initialHeaderState(null)).toMatchObject({ warehouseSelectedIDs: null, clientsSelectedIDs: 0, customerName: '' });
+  });
+
+  it('loading clears the previous result and error; success stores the data and sets the header-call flag', () => {
+    const pending = run(loaded('1'), warehouseClientActions().pending());
+    expect(pending).toMatchObject({ loading: true, data: null, error: null });
+    const s = loaded('1');
+    expect(s).toMatchObject({ loading: false, data, skipHeaderCall: true });
+  });
+
+  it('a failed load stores the error and clears the result', () => {
+    const s = run(loaded('1'), warehouseClientActions().pending(), warehouseClientActions().rejected({ status: 500, data: { message: 'boom' } }));
+    expect(s.data).toBeNull();
+    expect(s.error).toMatchObject({ status: 500, details: 'boom' });
+  });
+
+  it('a warehouse with one customer auto-selects it', () => {
+    expect(loaded('2')).toMatchObject({ clientsSelectedIDs: 3, customerName: 'Cascade' });
+  });
+
+  it('a warehouse with several customers selects ALL (0)', () => {
+    expect(loaded('1')).toMatchObject({ clientsSelectedIDs: 0, customerName: '' });
+  });
+
+  it('choosing a customer stores its id and name; clearing goes back to ALL', () => {
+    const chosen = run(loaded('1'), customerSelected({ id: 2, name: 'Blue Harbor' }));
+    expect(chosen).toMatchObject({ clientsSelectedIDs: 2, customerName: 'Blue Harbor' });
+    expect(run(chosen, customerCleared())).toMatchObject({ clientsSelectedIDs: 0, customerName: '' });
+  });
+
+  it('a warehouse change pushes the selection and narrows the customer to it', () => {
+    const chosen = run(loaded('1'), customerSelected({ id: 2, name: 'Blue Harbor' }), warehouseSelected(2));
+    expect(chosen).toMatchObject({ warehouseSelectedIDs: 2, clientsSelectedIDs: 3, customerName: 'Cascade' });
+  });
+
+  it('setting the default app turns the header-call flag off', () => {
+    expect(run(loaded('1'), setDefaultAppActions(2).fulfilled({ message: 'ok' })).skipHeaderCall).toBe(false);
+  });
+
+  it('logout resets the header state', () => {
+    expect(run(loaded('1'), loggedOut())).toEqual(initialHeaderState());
+  });
+
+  describe('forgot flow', () => {
+    it('userId 0 sets the error and clears the id', () => {
+      const before = run(initialHeaderState(), resetLinkSent({ userId: 5, message: 'sent', invalidMessage: 'Invalid Email/Username!', now: 0 }));
+      const s = run(before, resetLinkSent({ userId: 0, message: 'sent', invalidMessage: 'Invalid Email/Username!', now: 0 }));
+      expect(s).toMatchObject({ resetLinkError: 'Invalid Email/Username!', userId: null, resetLinkMessage: null, expiryTime: null });
+    });
+    it('otherwise stores the message, the userId and the expiry', () => {
+      const s = run(initialHeaderState(), resetLinkSent({ userId: 5, message: 'sent', invalidMessage: 'x', now: 1000 }));
+      expect(s).toMatchObject({ resetLinkError: null, resetLinkMessage: 'sent', userId: 5, expiryTime: 1000 + RESET_LINK_TTL_MS });
+    });
+    it('a failed call stores its error', () => {
+      expect(run(initialHeaderState(), resetLinkFailed('No response from server')).resetLinkError).toBe('No response from server');
+    });
+  });
+});

@@ -1,0 +1,121 @@
+import { useMemo, useState } from 'react';
+import { Alert, Card, Col, Empty, Row, Segmented, Typography, theme } from 'antd';
+import { AppstoreOutlined, EnvironmentOutlined, ImportOutlined, InboxOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { useAppSelector } from '../../../app/hooks';
+import { selectWarehouseId } from '../../../app/state/selectors';
+import { themePresetById } from '../../../app/customizer/presets';
+import { useT } from '../../../lib/i18n/use-t';
+import { formatPercent, occupancyColor } from '../../../lib/occupancy';
+import { StockBarChart } from '../components/StockBarChart';
+import { KpiTile } from '../components/KpiTile';
+import { useGetDashboardQuery } from '../dashboard-api';
+import { formatKpi } from '../kpi';
+
+type Dimension = 'warehouse' | 'customer';
+
+/** KPI tiles and stock chart for the warehouse and customer chosen in the header. */
+export default function DashboardPage() {
+  const t = useT();
+  const { token } = theme.useToken();
+  const warehouseId = useAppSelector(selectWarehouseId) ?? 0;
+  const customerId = useAppSelector((s) => s.header.clientsSelectedIDs);
+  const customerName = useAppSelector((s) => s.header.customerName);
+  const warehouseName = useAppSelector((s) => s.header.data?.warehouseData.find((w) => w.warehouseId === warehouseId)?.warehouseName);
+  const dark = useAppSelector((s) => themePresetById(s.settings.themePresetId).mode === 'dark');
+  const { data, isFetching, isError } = useGetDashboardQuery({ warehouseId, customerId });
+  // Across all warehouses compare warehouses; within one, compare its clients — unless the user picked a view.
+  const [chosenDimension, setDimension] = useState<Dimension | null>(null);
+  const dimension: Dimension = chosenDimension ?? (warehouseId === 0 ? 'warehouse' : 'customer');
+
+  const chart = useMemo(() => {
+    const rows =
+      dimension === 'warehouse'
+        ? (data?.stockByWarehouse ?? []).map((r) => ({ name: r.warehouseName, units: r.units }))
+        : (data?.stockByCustomer ?? []).map((r) => ({ name: r.customerName, units: r.units }));
+    return { categories: rows.map((r) => r.name), values: rows.map((r) => r.units) };
+  }, [data, dimension]);
+
+  const loading = isFetching && !data;
+  const occupancy = data?.occupancy ?? 0;
+
+  return (
+    <div className="bolx-page">
+      <div className="bolx-page__heading">
+        <Typography.Title level={3}>{t('dashboard.title')}</Typography.Title>
+        <Typography.Text type="secondary">
+          {t('dashboard.subtitle', {
+            warehouse: warehouseId === 0 ? t('dashboard.allWarehouses') : warehouseName ?? '',
+            customer: customerId === 0 ? t('dashboard.allCustomers') : customerName,
+          })}
+        </Typography.Text>
+      </div>
+      {isError && <Alert type="error" showIcon message={t('dashboard.loadError')} style={{ marginBottom: 16 }} />}
+      <Row gutter={[16, 16]}>
+        <Col xs={24} sm={12} xl={8} xxl={5}>
+          <KpiTile loading={loading} label={t('dashboard.kpi.stockUnits')} value={formatKpi(data?.stockUnits)} icon={<InboxOutlined />} accent={token.colorPrimary} />
+        </Col>
+        <Col xs={24} sm={12} xl={8} xxl={5}>
+          <KpiTile loading={loading} label={t('dashboard.kpi.skus')} value={formatKpi(data?.skuCount)} icon={<AppstoreOutlined />} accent="#722ed1" />
+        </Col>
+        <Col xs={24} sm={12} xl={8} xxl={6}>
+          <KpiTile
+            loading={loading}
+            label={t('dashboard.kpi.locations')}
+            value={formatKpi(data?.locationsUsed)}
+            icon={<EnvironmentOutlined />}
+            accent={occupancyColor(occupancy)}
+            hint={
+              data && (
+                <span>
+                  {t('dashboard.kpi.locationsOf', { total: formatKpi(data.locationsTotal), occupancy: formatPercent(occupancy) })}
+                </span>
+              )
+            }
+          />
+        </Col>
+        <Col xs={24} sm={12} xl={12} xxl={4}>
+          <KpiTile
+            loading={loading}
+            label={t('dashboard.kpi.openOrders')}
+            value={formatKpi(data?.openOrders)}
+            icon={<ShoppingCartOutlined />}
+            accent="#fa8c16"
+            hint={data && data.openOrders === null ? t('dashboard.kpi.notYet') : undefined}
+          />
+        </Col>
+        <Col xs={24} sm={24} xl={12} xxl={4}>
+          <KpiTile
+            loading={loading}
+            label={t('dashboard.kpi.openReceipts')}
+            value={formatKpi(data?.openReceipts)}
+            icon={<ImportOutlined />}
+            accent="#13c2c2"
+            hint={data && data.openReceipts === null ? t('dashboard.kpi.notYet') : undefined}
+          />
+        </Col>
+      </Row>
+      <Card
+        className="bolx-chart-card"
+        title={t('dashboard.chart.title', { dimension: t(dimension === 'warehouse' ? 'dashboard.chart.byWarehouse' : 'dashboard.chart.byCustomer') })}
+        loading={loading}
+        extra={
+          <Segmented<Dimension>
+            size="small"
+            value={dimension}
+            onChange={setDimension}
+            options={[
+              { value: 'warehouse', label: t('dashboard.chart.byWarehouse') },
+              { value: 'customer', label: t('dashboard.chart.byCustomer') },
+            ]}
+          />
+        }
+      >
+        {chart.values.length ? (
+          <StockBarChart categories={chart.categories} values={chart.values} seriesName={t('dashboard.chart.units')} color={token.colorPrimary} dark={dark} />
+        ) : (
+          <Empty description={t('dashboard.chart.empty')} />
+        )}
+      </Card>
+    </div>
+  );
+}

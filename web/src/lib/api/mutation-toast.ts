@@ -1,0 +1,22 @@
+import { notifyError, notifySuccess } from '../toast';
+import { errorToastText, toApiError, type ApiError } from './api-error';
+
+/**
+ * The one way a screen runs a mutation: success toasts the server's message, failure toasts 'Error: ' + details.
+ * Resolves to the answer, or undefined after a failure (already shown).
+ */
+export async function runMutation<T extends { message?: string }>(
+  call: { unwrap(): Promise<T> },
+  options: { onError?: (error: ApiError) => void; silentSuccess?: boolean } = {},
+): Promise<T | undefined> {
+  try {
+    const result = await call.unwrap();
+    if (!options.silentSuccess && result?.message) notifySuccess(result.message);
+    return result;
+  } catch (raw) {
+    const error = toApiError(raw);
+    notifyError(errorToastText(error));
+    options.onError?.(error);
+    return undefined;
+  }
+}

@@ -1,0 +1,20 @@
+import type { FormRule } from 'antd';
+import { PASSWORD_MIN_LENGTH, PIN_LENGTH } from '@bolx/contracts';
+import type { Translate } from './i18n/use-t';
+
+/**
+ * The one form pattern: antd Form with rules from these helpers, each message a `validation.*` id whose text is
+ * the spec's (contracts' MSG).
+ */
+export const rules = (t: Translate) => ({
+  required: (key: string): FormRule => ({ required: true, whitespace: true, message: t(`validation.${key}`) }),
+  email: (): FormRule => ({ type: 'email', message: t('validation.emailFormat') }),
+  password: (): FormRule => ({ min: PASSWORD_MIN_LENGTH, message: t('validation.passwordPolicy') }),
+  pin: (): FormRule => ({ pattern: new RegExp(`^\\d{${PIN_LENGTH}}$`), message: t('validation.pinLength') }),
+  phone: (): FormRule => ({ pattern: /^\+?[0-9 ()-]{7,20}$/, message: t('validation.phoneValid') }),
+  /** The confirmation field must equal `field`. */
+  sameAs: (field: string): FormRule => ({ getFieldValue }) => ({
+    validator: (_rule, value) =>
+      !value || getFieldValue(field) === value ? Promise.resolve() : Promise.reject(new Error(t('validation.passwordMismatch'))),
+  }),
+});
