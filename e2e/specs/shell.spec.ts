@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, newPage, shot } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { landOnDashboard, signIn } from '../support/session.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -14,13 +15,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto('/');
-  await page.getByLabel('Email/Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
 
 describe('public screens', () => {
   it('shows the sign-in page with the spec texts, and field messages on an empty submit', async () => {
@@ -87,11 +81,7 @@ describe('redirects after login', () => {
   it('takes staff with one warehouse straight to the dashboard', async () => {
     const page = await newPage(browser, server.baseURL);
     await signIn(page, 'staff', 'bolx-demo-staff');
-    await page.waitForURL(/\/(Dashboard|ServiceSelection)$/);
-    if (page.url().endsWith('/ServiceSelection')) {
-      await page.getByText('Warehouse Management').first().click();
-      await page.waitForURL('**/Dashboard');
-    }
+    await landOnDashboard(page);
     await shot(page, 'shell-dashboard-staff');
     await page.context().close();
   });
@@ -99,7 +89,7 @@ describe('redirects after login', () => {
   it('logs out, clearing every stored value, back to /', async () => {
     const page = await newPage(browser, server.baseURL);
     await signIn(page, 'client', 'bolx-demo-client');
-    await page.waitForURL(/\/(Dashboard|ServiceSelection|WarehouseSelection)$/);
+    await landOnDashboard(page);
     await page.locator('.ant-avatar').first().click();
     await page.getByText('Logout').click();
     await page.waitForURL((u) => u.pathname === '/');

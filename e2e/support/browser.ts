@@ -20,10 +20,10 @@ export async function newPage(browser: Browser, baseURL: string, options: Browse
   return context.newPage();
 }
 
-/** Keeps a screenshot as a test artifact (look at them: e2e/artifacts/). */
+/** Keeps a screenshot of the viewport (what the user sees; the shell is fixed) as a test artifact: e2e/artifacts/. */
 export async function shot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: false });
   return path;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useAppDispatch, useAppSelector } from './hooks';
+import { useAppDispatch, useAppStore } from './hooks';
 import { wentOffline, wentOnline } from './state/ui-slice';
 import { NO_INTERNET_PATH } from './router/routes';
 
@@ -12,17 +12,9 @@ export function ConnectivityWatcher() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
-  const previousPath = useAppSelector((s) => s.ui.previousPath);
+  const store = useAppStore();
   const here = useRef('');
   here.current = location.pathname + location.search;
-  const back = useRef<string | null>(null);
-  back.current = previousPath;
-
-  // Fetch the no-internet screen's code while the connection is still there.
-  useEffect(() => {
-    const id = setTimeout(() => void import('../features/errors/pages/ErrorPage'), 2000);
-    return () => clearTimeout(id);
-  }, []);
 
   useEffect(() => {
     const onOffline = () => {
@@ -30,7 +22,8 @@ export function ConnectivityWatcher() {
       navigate(NO_INTERNET_PATH);
     };
     const onOnline = () => {
-      const to = back.current;
+      // Read from the store, not from a render: the online event can arrive before the offline one re-rendered.
+      const to = store.getState().ui.previousPath;
       dispatch(wentOnline());
       if (to) navigate(to, { replace: true });
     };
@@ -41,7 +34,7 @@ export function ConnectivityWatcher() {
       window.removeEventListener('offline', onOffline);
       window.removeEventListener('online', onOnline);
     };
-  }, [dispatch, navigate]);
+  }, [dispatch, navigate, store]);
 
   return null;
 }

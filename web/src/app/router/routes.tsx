@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { lazyScreen } from './lazy-screen';
+// Not lazy: the error pages (no-internet above all) must show when the network or a chunk load is what failed.
+import ErrorPage from '../../features/errors/pages/ErrorPage';
 import type { RouteItem, RouteTable } from './route-types';
 
 /** Spec section 2: unknown paths go to the 404 page when this flag is on, otherwise to the sign-in page. */
@@ -16,7 +18,6 @@ const WarehouseSelectionPage = lazyScreen(() => import('../../features/selection
 const DashboardPage = lazyScreen(() => import('../../features/dashboard/pages/DashboardPage'));
 const ProfilePage = lazyScreen(() => import('../../features/profile/pages/ProfilePage'));
 const EmailVerificationPage = lazyScreen(() => import('../../features/profile/pages/EmailVerificationPage'));
-const ErrorPage = lazyScreen(() => import('../../features/errors/pages/ErrorPage'));
 const ComingSoonScreen = lazyScreen(() => import('../../features/errors/pages/ComingSoonScreen'));
 
 /** Spec section 2, the app routes (all need the role 'user'). Those without a screen yet show coming-soon. */

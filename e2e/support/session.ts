@@ -1,0 +1,35 @@
+import type { Page } from 'playwright-core';
+
+export const DEMO = {
+  admin: ['admin', 'bolx-demo-admin'],
+  manager: ['manager', 'bolx-demo-manager'],
+  staff: ['staff', 'bolx-demo-staff'],
+  client: ['client', 'bolx-demo-client'],
+} as const;
+
+export async function signIn(page: Page, username: string, password: string, options: { remember?: boolean } = {}): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email/Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  if (options.remember) await page.getByText('Remember me').click();
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/**
+ * Follows the redirects after login to the dashboard, choosing Warehouse Management and the first warehouse
+ * when asked. The sign-in route passes through /Dashboard before the landing rules run, so this waits for
+ * what each screen shows rather than for a URL.
+ */
+export async function landOnDashboard(page: Page): Promise<void> {
+  const serviceCard = page.locator('.ant-card', { hasText: 'Warehouse Management' });
+  const warehouseCard = page.locator('.ant-card').first();
+  const kpi = page.locator('.bolx-kpi__value').first();
+  for (;;) {
+    await page.locator('.bolx-kpi__value, .ant-card').first().waitFor();
+    const path = new URL(page.url()).pathname;
+    if (path === '/Dashboard' && (await kpi.isVisible())) return;
+    if (path === '/ServiceSelection') await serviceCard.first().click();
+    else if (path === '/WarehouseSelection') await warehouseCard.click();
+    await page.waitForTimeout(100);
+  }
+}
