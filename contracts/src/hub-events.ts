@@ -10,7 +10,7 @@ export interface HubEventMap {
     subEvent:
       | 'SkuAdd' | 'SkuUpdate'
       | 'AddPackage' | 'UpdatePackage' | 'DeletePackage'
-      | 'AddAttribute' | 'UpdateAttribute'
+      | 'AddAttribute' | 'UpdateAttribute' | 'DeleteAttribute'
       | 'AddBarcode' | 'UpdateBarcode' | 'DeleteBarcode'
       | 'AddKitComponent' | 'UpdateKitComponent' | 'DeleteKitComponent';
     payload: unknown;
@@ -18,6 +18,21 @@ export interface HubEventMap {
     customerId?: number;
   };
   /** Stock changed: the balances of one document (move, adjustment, receipt…). */
-  ReceiveInventoryData: { subEvent: 'Move' | 'Adjust'; payload: { document: string; skuId: number; locationIds: number[] } };
+  ReceiveInventoryData: {
+    subEvent: 'Move' | 'Adjust' | 'MovePallet' | 'CycleCount' | 'Replenish' | 'Receive' | 'Putaway';
+    payload: { document: string; skuId: number | null; locationIds: number[] };
+  };
+  /** Adjustment requests above a customer's threshold: raised, approved, rejected. */
+  ReceiveAdjustmentData: { subEvent: 'AdjustmentRequested' | 'AdjustmentApproved' | 'AdjustmentRejected'; payload: { adjustmentId: number; status: string } };
+  /** Cycle counts: created, counted, sent to recount, approved, cancelled. */
+  ReceiveCycleCountData: { subEvent: 'AddCycleCount' | 'UpdateCycleCount'; payload: { cycleCountId: number; status: string } };
+  /** Replenishment rules and tasks. */
+  ReceiveReplenishmentData: { subEvent: 'UpdateRule' | 'AddTasks' | 'UpdateTask'; payload: { ruleId?: number; taskIds?: number[]; status?: string } };
+  /** Receiving orders: created, changed, goods received at the dock, put away, finalized, cancelled; payload is the RO summary. */
+  ReceiveReceivingData: {
+    subEvent: 'AddReceivingOrder' | 'UpdateReceivingOrder' | 'CancelReceivingOrder' | 'FinalizeReceivingOrder' | 'ReceiveItem' | 'Putaway' | 'AddDocument';
+    payload: unknown;
+    detail?: Record<string, unknown>;
+  };
 }
 export type HubEventName = keyof HubEventMap;

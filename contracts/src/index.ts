@@ -15,3 +15,5 @@ export * from './customers.js';
 export * from './skus.js';
 export * from './locations.js';
 export * from './inventory.js';
+export * from './inventory-operations.js';
+export * from './receiving.js';

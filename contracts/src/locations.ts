@@ -171,7 +171,11 @@ export const printLabelsRequest = z.object({
 });
 export type PrintLabelsRequest = z.infer<typeof printLabelsRequest>;
 
+/** What the /QRCode screen draws: a QR code, or a Code 128 with the text printed under it. */
+export const CODE_SYMBOLOGIES = ['qr', 'code128'] as const;
+export type CodeSymbology = (typeof CODE_SYMBOLOGIES)[number];
 export const qrCodeQuery = z.object({
   text: z.string({ error: 'Please enter text' }).min(1, 'Please enter text').max(MAX_QR_TEXT, `At most ${MAX_QR_TEXT} characters`),
   format: z.enum(['png', 'svg']).optional().default('png'),
+  symbology: z.enum(CODE_SYMBOLOGIES).optional().default('qr'),
 });

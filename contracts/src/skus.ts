@@ -161,10 +161,13 @@ export type SkuInput = z.infer<typeof skuInput>;
 export const updateSkuInput = skuFields.extend({ skuId: id }).superRefine(skuRules);
 export type UpdateSkuInput = z.infer<typeof updateSkuInput>;
 
+/** A yes/no filter: a boolean, or 'true'/'false' as a filter bar's select sends it (also in the Excel download's body). */
+const yesNoFilter = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).optional();
+
 export const skuFilters = z.object({
   customerId: id.optional(),
   category: z.string().max(64).optional(),
-  isKit: z.boolean().optional(),
+  isKit: yesNoFilter,
   isActive: activeFilter,
 });
 export type SkuFilters = z.infer<typeof skuFilters>;
@@ -327,7 +330,7 @@ export const dimensionFilters = z.object({
   skuId: id.optional(),
   kind: z.enum(['all', 'sku', 'package']).optional(),
   /** Only rows with a dimension or the weight not yet captured. */
-  missingOnly: z.boolean().optional(),
+  missingOnly: yesNoFilter,
 });
 export type DimensionFilters = z.infer<typeof dimensionFilters>;
 export const dimensionListRequest = listRequest(dimensionFilters);

@@ -57,6 +57,7 @@ export const countrySchema = z.object({
   states: z.array(z.object({ uniqueid: z.number().int(), name: z.string(), code: z.string() })),
 });
 export const countriesResponse = z.array(countrySchema);
+export type Country = z.infer<typeof countrySchema>;
 
 export const userAppSchema = z.object({
   appId: z.number().int(),

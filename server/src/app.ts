@@ -25,6 +25,11 @@ import { customerRoutes } from './modules/customers/customers.routes.js';
 import { skuRoutes } from './modules/skus/skus.routes.js';
 import { locationRoutes } from './modules/locations/locations.routes.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
+import { adjustmentRoutes } from './modules/adjustments/adjustments.routes.js';
+import { cycleCountRoutes } from './modules/cycle-counts/cycle-counts.routes.js';
+import { replenishmentRoutes } from './modules/replenishment/replenishment.routes.js';
+import { inventoryReportRoutes } from './modules/inventory-reports/inventory-reports.routes.js';
+import { receivingRoutes } from './modules/receiving/receiving.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -32,6 +37,7 @@ export const VERSION = '0.1.0';
 const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
+  adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
 ];
 
 declare module 'fastify' {

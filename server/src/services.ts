@@ -17,6 +17,11 @@ import { CustomerService } from './modules/customers/customers.service.js';
 import { SkuService } from './modules/skus/skus.service.js';
 import { LocationService } from './modules/locations/locations.service.js';
 import { InventoryService } from './modules/inventory/inventory.service.js';
+import { AdjustmentService } from './modules/adjustments/adjustments.service.js';
+import { CycleCountService } from './modules/cycle-counts/cycle-counts.service.js';
+import { ReplenishmentService } from './modules/replenishment/replenishment.service.js';
+import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
+import { ReceivingService } from './modules/receiving/receiving.service.js';
 
 /** What every service may depend on. Services take this one object, so wiring a new one is one line. */
 export interface ServiceDeps {
@@ -51,6 +56,11 @@ export function createServices(config: Config, database: Database, log: FastifyB
     skus: new SkuService(deps),
     locations: new LocationService(deps),
     inventory: new InventoryService(deps),
+    adjustments: new AdjustmentService(deps),
+    cycleCounts: new CycleCountService(deps),
+    replenishment: new ReplenishmentService(deps),
+    inventoryReports: new InventoryReportService(deps),
+    receiving: new ReceivingService(deps),
   };
 }
 

@@ -43,6 +43,14 @@ describe('demo data', () => {
     expect(Number(units.rows[0].n)).toBeGreaterThan(10_000);
   });
 
+  it('has receiving orders in each warehouse: one closed (its receipts are stock on hand), one at the dock, one due', async () => {
+    const rows = await t.database.db.selectFrom('receiving_order').select(['warehouse_id', 'status']).execute();
+    expect(rows).toHaveLength(9);
+    for (const status of ['Closed', 'Receiving', 'Open']) expect(rows.filter((r) => r.status === status)).toHaveLength(3);
+    const docks = await sql<{ n: number }>`select sum(b.on_hand) as n from inventory_balance b join location l on l.id = b.location_id where l.type = 'dock'`.execute(t.database.db);
+    expect(Number(docks.rows[0].n)).toBe(3 * 48);
+  });
+
   it('the database refuses negative stock', async () => {
     const row = await t.database.db.selectFrom('inventory_balance').select('id').limit(1).executeTakeFirstOrThrow();
     await expect(t.database.db.updateTable('inventory_balance').set({ on_hand: -1 }).where('id', '=', row.id).execute()).rejects.toThrow();

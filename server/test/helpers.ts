@@ -146,3 +146,18 @@ export async function makeLocation(database: Database, warehouseId: number, code
     created_at: now, updated_at: now,
   }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
 }
+
+/** A multipart/form-data body, as a browser's upload form sends it: text fields and an optional `file` part. */
+export function multipartBody(fields: Record<string, string | number>, file?: { name: string; bytes: Buffer; type?: string }) {
+  const boundary = `----bolx${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (file) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
+    chunks.push(file.bytes, Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

@@ -161,6 +161,18 @@ describe('outbox events', () => {
       expect(rows.map((r) => JSON.parse(r.payload_json).payload.n)).toEqual(['committed']);
     }
   });
+
+  it('are delivered in commit order, even when many commit at once', async () => {
+    const events = recordEvents(t.app);
+    const count = 60;
+    for (let n = 0; n < count; n++) {
+      await inTransaction(t.database.db, async ({ tx, afterCommit }) => {
+        await t.app.services.events.record(tx, { target: 'ReceiveWareHousedata', payload: { subEvent: 'UpdateWarehouse', payload: { n } } }, afterCommit);
+      });
+    }
+    const seen = await events.until(count, 10_000);
+    expect(seen.map((e) => (e.payload as { payload: { n: number } }).payload.n)).toEqual([...Array(count).keys()]);
+  });
 });
 
 describe('operations', () => {

@@ -62,3 +62,11 @@ export function classifyDbError(err: unknown): DbErrorKind {
     default: return null;
   }
 }
+
+/**
+ * A read whose rows must stay put until commit (a count's snapshot, a pallet about to move): FOR UPDATE on
+ * PostgreSQL. SQLite needs nothing: its one connection runs one transaction at a time.
+ */
+export function lockRows<Q extends { forUpdate(): Q }>(d: Dialect, q: Q): Q {
+  return d.engine === 'postgres' ? q.forUpdate() : q;
+}

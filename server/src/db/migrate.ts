@@ -6,6 +6,8 @@ import * as m0003 from './migrations/0003_customers.js';
 import * as m0004 from './migrations/0004_catalog.js';
 import * as m0005 from './migrations/0005_locations.js';
 import * as m0006 from './migrations/0006_user_indexes.js';
+import * as m0007 from './migrations/0007_receiving.js';
+import * as m0008 from './migrations/0008_inventory_operations.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -16,6 +18,8 @@ const STEPS: Record<string, Step> = {
   '0004_catalog': m0004,
   '0005_locations': m0005,
   '0006_user_indexes': m0006,
+  '0007_receiving': m0007,
+  '0008_inventory_operations': m0008,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,8 +1,10 @@
-import type { Insertable, Selectable, Transaction, Kysely } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Transaction, Kysely } from 'kysely';
 import type { CreatedAt, Flag, Id, Timestamp } from './column-types.js';
 import type { CustomerTables } from './tables/customers.js';
 import type { CatalogTables } from './tables/catalog.js';
 import type { LocationTables } from './tables/locations.js';
+import type { InventoryOperationTables } from './tables/inventory-operations.js';
+import type { ReceivingTables } from './tables/receiving.js';
 
 
 export interface AppTable { id: number; key: string; name: string; description: string; sort: number }
@@ -66,6 +68,8 @@ export interface IdempotencyKeyTable {
 export interface InventoryBalanceTable {
   id: Id; warehouse_id: number; customer_id: number; sku_id: number; location_id: number;
   lot: string; expiry_date: string | null; pallet: string; on_hand: number; allocated: number; updated_at: Timestamp;
+  /** When stock first arrived here (carried by moves), for aging; added in 0008. */
+  received_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 /** The append-only ledger: every quantity change, with who, when, why and its document. */
 export interface InventoryTxnTable {
@@ -75,7 +79,7 @@ export interface InventoryTxnTable {
 }
 
 /** Every table. The foundation's are listed here; each area adds its own through its tables file. */
-export interface DB extends CustomerTables, CatalogTables, LocationTables {
+export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables {
   app: AppTable;
   module: ModuleTable;
   country: CountryTable;

@@ -28,6 +28,8 @@ const PG_CHANNEL = 'bolx_events';
 export class EventBus {
   private readonly emitter = new EventEmitter();
   private listenerClient: import('pg').PoolClient | undefined;
+  private readonly pending: number[] = [];
+  private draining = false;
 
   constructor(private readonly database: Database) {
     this.emitter.setMaxListeners(0);
@@ -64,26 +66,44 @@ export class EventBus {
     this.listenerClient = client;
     client.on('notification', (msg) => {
       if (msg.channel !== PG_CHANNEL || !msg.payload) return;
-      void this.loadAndEmit(Number(msg.payload));
+      this.pending.push(Number(msg.payload));
+      void this.drain();
     });
     await client.query(`LISTEN ${PG_CHANNEL}`);
   }
 
-  private async loadAndEmit(id: number): Promise<void> {
-    let row;
+  /**
+   * Notifications arrive in commit order; loading each one on its own pooled query could emit them out of
+   * order, so one loader at a time takes every id waiting and emits them in that order.
+   */
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
     try {
-      row = await this.database.db.selectFrom('event_outbox').selectAll().where('id', '=', id).executeTakeFirst();
-    } catch {
-      return; // the database is closing; nothing is listening any more
+      while (this.pending.length > 0) {
+        const ids = this.pending.splice(0, 500);
+        let rows;
+        try {
+          rows = await this.database.db.selectFrom('event_outbox').selectAll().where('id', 'in', ids).execute();
+        } catch {
+          return; // the database is closing; nothing is listening any more
+        }
+        const byId = new Map(rows.map((r) => [Number(r.id), r]));
+        for (const id of ids) {
+          const row = byId.get(id);
+          if (!row) continue;
+          this.emitter.emit('event', {
+            id: row.id,
+            target: row.name as HubEventName,
+            payload: JSON.parse(row.payload_json),
+            warehouseId: row.warehouse_id,
+            customerId: row.customer_id,
+          });
+        }
+      }
+    } finally {
+      this.draining = false;
     }
-    if (!row) return;
-    this.emitter.emit('event', {
-      id: row.id,
-      target: row.name as HubEventName,
-      payload: JSON.parse(row.payload_json),
-      warehouseId: row.warehouse_id,
-      customerId: row.customer_id,
-    });
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Db } from '../schema.js';
 import { insertUser } from './users.js';
+import { seedReceivingOrders } from './demo-receiving.js';
 
 /** Demo sign-ins; the README lists them. */
 export const DEMO_USERS = {
@@ -77,7 +78,7 @@ export async function seedDemoData(db: Db): Promise<void> {
 
     for (const [wi, w] of WAREHOUSES.entries()) {
       const warehouseId = warehouseIds[wi];
-      const special = [['DOCK-01', 'zone'], ['DOCK-02', 'zone'], ['STAGE-01', 'zone'], ['RETURNS-01', 'zone'], ['QUARANTINE-01', 'zone']] as const;
+      const special = [['DOCK-01', 'dock'], ['DOCK-02', 'dock'], ['STAGE-01', 'staging'], ['RETURNS-01', 'returns'], ['QUARANTINE-01', 'quarantine']] as const;
       const storage = w.locations - special.length;
       const locationRows = [
         ...special.map(([code, type]) => ({ code, type, zone: code.split('-')[0], aisle: null, rack: null, level: null, bin: null, capacity: 0 })),
@@ -93,7 +94,7 @@ export async function seedDemoData(db: Db): Promise<void> {
       await insertChunks(locationRows, 200, (chunk) => tx.insertInto('location').values(chunk).execute());
 
       // Stock: fill the share of storage positions that gives each warehouse its demo occupancy.
-      const positions = await tx.selectFrom('location').select('id').where('warehouse_id', '=', warehouseId).where('type', '<>', 'zone').orderBy('id').execute();
+      const positions = await tx.selectFrom('location').select('id').where('warehouse_id', '=', warehouseId).where('type', 'in', ['rack', 'shelf']).orderBy('id').execute();
       const served = CUSTOMERS.map((c, ci) => ({ c, id: customerIds[ci] })).filter(({ c }) => c.warehouses.includes(wi));
       const filled = Math.round(w.locations * w.fill);
       const balances = positions.slice(0, filled).map((loc, i) => {
@@ -110,8 +111,14 @@ export async function seedDemoData(db: Db): Promise<void> {
         };
       });
       await insertChunks(balances, 200, (chunk) => tx.insertInto('inventory_balance').values(chunk).execute());
-      // Every balance is backed by its receipt in the ledger, so the ledger sums to the balances.
-      const ledger = balances.map((b) => ({
+      // Receiving orders: a closed one whose receipts are some of this stock, one at the dock, one due next week.
+      const dock = await tx.selectFrom('location').select('id').where('warehouse_id', '=', warehouseId).where('code', '=', 'DOCK-01').executeTakeFirstOrThrow();
+      const received = await seedReceivingOrders(tx, {
+        warehouseId, customerId: served[0].id, supplierIndex: wi, dockId: dock.id, balances, at: now,
+        skuIds: skus.filter((s) => s.customer_id === served[0].id).slice(0, 3).map((s) => s.id),
+      });
+      // Every other balance is backed by its receipt in the ledger, so the ledger sums to the balances.
+      const ledger = balances.filter((_, i) => !received.has(i)).map((b) => ({
         at: now, warehouse_id: b.warehouse_id, customer_id: b.customer_id, sku_id: b.sku_id, location_id: b.location_id,
         lot: b.lot, pallet: b.pallet, qty_change: b.on_hand, txn_type: 'receive', reason: 'Opening stock (demo data)',
         document_type: 'DEMO', document_id: 'opening-stock', user_id: null,

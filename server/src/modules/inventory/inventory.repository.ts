@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
+import { lockRows, type Dialect } from '../../db/dialect.js';
 
 /** The balance key: where a quantity sits. */
 export interface Place {
@@ -32,15 +33,17 @@ const placeWhere = (p: Place) => sql`warehouse_id = ${p.warehouseId} AND custome
  */
 export const inventoryRepository = {
   /** Adds to a place, creating its balance row when new. */
-  async addStock(tx: Executor, place: Place, qty: number, expiryDate: string | null, at: string) {
+  async addStock(tx: Executor, place: Place, qty: number, expiryDate: string | null, at: string, receivedAt: string | null = null) {
     return tx.insertInto('inventory_balance')
       .values({
         warehouse_id: place.warehouseId, customer_id: place.customerId, sku_id: place.skuId, location_id: place.locationId,
-        lot: place.lot, pallet: place.pallet, expiry_date: expiryDate, on_hand: qty, allocated: 0, updated_at: at,
+        lot: place.lot, pallet: place.pallet, expiry_date: expiryDate, on_hand: qty, allocated: 0, updated_at: at, received_at: receivedAt ?? at,
       })
       .onConflict((oc) => oc.columns(['warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet']).doUpdateSet({
         on_hand: sql`inventory_balance.on_hand + ${qty}`,
         expiry_date: sql`coalesce(inventory_balance.expiry_date, excluded.expiry_date)`,
+        // An emptied place that fills again starts aging afresh.
+        received_at: sql`CASE WHEN inventory_balance.on_hand = 0 THEN excluded.received_at ELSE coalesce(inventory_balance.received_at, excluded.received_at) END`,
         updated_at: at,
       }))
       .returning(['id', 'on_hand', 'expiry_date'])
@@ -62,6 +65,66 @@ export const inventoryRepository = {
       location_id: r.place.locationId, lot: r.place.lot, pallet: r.place.pallet, qty_change: r.qtyChange,
       txn_type: r.txnType, reason: r.reason, document_type: r.documentType, document_id: r.documentId, user_id: r.userId,
     }))).returning(['id', 'at', 'txn_type', 'qty_change', 'location_id', 'lot', 'pallet', 'document_type', 'document_id']).execute();
+  },
+
+  /** The open cycle counts holding any of these places' locations (for the places' customers). */
+  heldBy(tx: Executor, places: Place[]) {
+    return tx.selectFrom('cycle_count_location as h')
+      .innerJoin('cycle_count as cc', 'cc.id', 'h.cycle_count_id')
+      .innerJoin('location as l', 'l.id', 'h.location_id')
+      .select(['h.location_id', 'h.customer_id', 'l.code as location_code', 'cc.count_no'])
+      .where('h.is_open', '=', 1)
+      .where('h.location_id', 'in', places.map((p) => p.locationId))
+      .where('h.customer_id', 'in', places.map((p) => p.customerId))
+      .execute()
+      .then((rows) => rows.filter((r) => places.some((p) => p.locationId === r.location_id && p.customerId === r.customer_id)));
+  },
+
+  /** A pallet's stock at one location, locked until commit so it moves whole. */
+  palletRows(tx: Executor, dialect: Dialect, warehouseId: number, pallet: string, locationId: number) {
+    return lockRows(dialect, tx.selectFrom('inventory_balance').selectAll()
+      .where('warehouse_id', '=', warehouseId).where('pallet', '=', pallet).where('location_id', '=', locationId).where('on_hand', '>', 0)
+      .orderBy('id'));
+  },
+
+  /**
+   * Free, unexpired stock of a SKU in active locations, in FEFO order: earliest expiry first, undated stock
+   * last, then the oldest receipt. `locations` narrows to pick faces or to bulk storage (not pickable).
+   */
+  fefoCandidates(tx: Executor, f: { warehouseId: number; customerId: number; skuId: number; today: string; locations: 'all' | 'pickable' | 'bulk'; excludeLocationId?: number }) {
+    let q = tx.selectFrom('inventory_balance as b')
+      .innerJoin('location as l', 'l.id', 'b.location_id')
+      .select(['b.id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.on_hand', 'b.allocated', 'l.code as location_code'])
+      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', '=', f.skuId)
+      .where(sql<boolean>`b.on_hand - b.allocated > 0`)
+      .where((eb) => eb.or([eb('b.expiry_date', 'is', null), eb('b.expiry_date', '>=', f.today)]))
+      .where('l.is_active', '=', 1);
+    if (f.locations !== 'all') q = q.where('l.is_pickable', '=', f.locations === 'pickable' ? 1 : 0);
+    if (f.excludeLocationId) q = q.where('b.location_id', '<>', f.excludeLocationId);
+    return q.orderBy(sql`CASE WHEN b.expiry_date IS NULL THEN 1 ELSE 0 END`).orderBy('b.expiry_date').orderBy('b.received_at').orderBy('b.id').limit(200).execute();
+  },
+
+  /** Allocates up to `qty` of one balance only if that much is free and the lot is not expired: race-free. */
+  allocate(tx: Executor, balanceId: number, qty: number, today: string, at: string) {
+    return tx.updateTable('inventory_balance')
+      .set({ allocated: sql`allocated + ${qty}`, updated_at: at })
+      .where('id', '=', balanceId)
+      .where(sql<boolean>`on_hand - allocated >= ${qty} AND (expiry_date IS NULL OR expiry_date >= ${today})`)
+      .returning(['id', 'warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet', 'expiry_date', 'allocated'])
+      .executeTakeFirst();
+  },
+
+  /** Releases an allocation only if at least that much is allocated. */
+  deallocate(tx: Executor, place: Place, qty: number, at: string) {
+    return tx.updateTable('inventory_balance')
+      .set({ allocated: sql`allocated - ${qty}`, updated_at: at })
+      .where(sql<boolean>`${placeWhere(place)} AND allocated >= ${qty}`)
+      .returning(['id', 'allocated'])
+      .executeTakeFirst();
+  },
+
+  sku(db: Executor, skuId: number) {
+    return db.selectFrom('sku').select(['id', 'customer_id', 'sku_code', 'is_active']).where('id', '=', skuId).executeTakeFirst();
   },
 
   findBalance(db: Executor, place: Place) {

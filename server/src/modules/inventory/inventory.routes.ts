@@ -1,4 +1,4 @@
-import { STAFF_ROLES, adjustmentRequest, apiErrorSchema, moveItemsRequest, mutationResult, reconcileQuery, reconcileResponse, stockListRequest, stockListResponse, stockMovementResult } from '@bolx/contracts';
+import { STAFF_ROLES, apiErrorSchema, moveItemsRequest, movePalletRequest, mutationResult, reconcileQuery, reconcileResponse, stockListRequest, stockListResponse, stockMovementResult } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, type RouteModule } from '../../http.js';
 
@@ -24,8 +24,10 @@ export const inventoryRoutes: RouteModule = (api, { inventory }) => {
     config: { policy: writes('Move') },
   }, (req) => inventory.move(principalOf(req), req.body, actorOf(req)));
 
-  api.post('/Warehouse/Adjustment/CreateAdjustment', {
-    schema: { tags, summary: 'Add or remove stock with a reason', body: adjustmentRequest, response: { 200: mutationResult(stockMovementResult), ...movementErrors } },
-    config: { policy: writes('Adjustment') },
-  }, (req) => inventory.adjust(principalOf(req), req.body, actorOf(req)));
+  // CreateAdjustment lives in the adjustments module: above a client's threshold it waits for approval.
+
+  api.post('/Warehouse/MovePallet/MovePallet', {
+    schema: { tags, summary: 'Move a whole pallet (licence plate) between two locations in one transaction', body: movePalletRequest, response: { 200: mutationResult(stockMovementResult), ...movementErrors } },
+    config: { policy: writes('MovePallet') },
+  }, (req) => inventory.movePallet(principalOf(req), req.body, actorOf(req)));
 };

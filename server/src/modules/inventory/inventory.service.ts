@@ -3,13 +3,17 @@ import type { Db, Tx } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { writeAudit } from '../../platform/audit.js';
-import { badRequest, notFound, unprocessable } from '../../platform/errors.js';
+import type { HubEventMap } from '@bolx/contracts';
+import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
 import { inventoryRepository as repo, type Place } from './inventory.repository.js';
+
+/** The balance key, for modules that post through this service. */
+export type { Place };
 
 /** One side of a stock movement: a signed quantity at a place, with its ledger type. */
 export interface Leg {
@@ -18,13 +22,20 @@ export interface Leg {
   txnType: string;
   /** For stock arriving at a place: the lot's expiry (moves carry the source's along). */
   expiryDate?: string | null;
+  /** For stock arriving at a place: when it was first received, for aging (moves carry the source's along). */
+  receivedAt?: string | null;
 }
 
 export interface Movement {
   documentType: string;
+  /** The document's id (a count, a task…); a fresh one when omitted. */
+  documentId?: string;
   reason: string | null;
   legs: Leg[];
 }
+
+export type StockChangeKind = HubEventMap['ReceiveInventoryData']['subEvent'];
+export interface AdjustmentInput { quantityChange: number; reasonCode: string; expiryDate?: string; note?: string }
 
 export const STOCK_LIST: ListSpec = {
   sortable: {
@@ -53,19 +64,25 @@ export class InventoryService {
   /** Applies a movement inside an open transaction; throws 422 (rolling everything back) when stock is short. */
   async post(uow: UnitOfWork, movement: Movement, actor: Actor) {
     const at = new Date().toISOString();
-    const document = randomUUID();
-    // Stock arriving from another place keeps that place's lot expiry; read it before anything changes.
+    const document = movement.documentId ?? randomUUID();
+    // Stock arriving from another place keeps that place's lot expiry and age; read them before anything changes.
     const sources = movement.legs.filter((l) => l.qty < 0);
-    const carried = sources.length ? (await repo.findBalance(uow.tx, sources[0].place))?.expiry_date ?? null : null;
+    const source = sources.length ? await repo.findBalance(uow.tx, sources[0].place) : undefined;
+    const carried = source?.expiry_date ?? null;
     // Every transaction touches balance rows in the same order, so two opposite moves cannot deadlock.
     for (const leg of [...movement.legs].sort((x, y) => placeKey(x.place).localeCompare(placeKey(y.place)))) {
       if (leg.qty < 0) {
         const taken = await repo.takeStock(uow.tx, leg.place, -leg.qty, at);
         if (!taken) throw unprocessable('Not enough free stock at this place', 'The quantity is more than is on hand and not allocated');
       } else {
-        await repo.addStock(uow.tx, leg.place, leg.qty, leg.expiryDate ?? carried, at);
+        // An explicit null is kept (a leg that knows its lot has no expiry); only an absent one is carried.
+        await repo.addStock(uow.tx, leg.place, leg.qty, leg.expiryDate !== undefined ? leg.expiryDate : carried, at,
+          leg.receivedAt !== undefined ? leg.receivedAt : source?.received_at ?? null);
       }
     }
+    // Checked after taking, while this transaction holds the balance rows: a count created meanwhile is seen,
+    // so stock never leaves a location under count (409).
+    if (sources.length) await this.assertNotHeld(uow, sources.map((l) => l.place));
     const entries = await repo.insertLedger(uow.tx, movement.legs.map((leg) => ({
       place: leg.place, qtyChange: leg.qty, txnType: leg.txnType, reason: movement.reason,
       documentType: movement.documentType, documentId: document, userId: actor.userId, at,
@@ -79,8 +96,23 @@ export class InventoryService {
     };
   }
 
+  private async assertNotHeld(uow: UnitOfWork, places: Place[]) {
+    const [held] = await repo.heldBy(uow.tx, places);
+    if (held) {
+      throw conflict(`Location ${held.location_code} is being counted (cycle count ${held.count_no})`,
+        'Nothing can be moved or adjusted out of it until the count is approved or cancelled');
+    }
+  }
+
+  /** 404 unless the SKU is this customer's. */
+  async assertSku(customerId: number, skuId: number) {
+    const sku = await repo.sku(this.db, skuId);
+    if (!sku || sku.customer_id !== customerId) throw notFound('SKU');
+    return sku;
+  }
+
   /** Checks that the SKU is the customer's, the locations are the warehouse's and active, and all is in scope. */
-  private async assertReferences(principal: Principal, place: Place, locationIds: number[]) {
+  async assertReferences(principal: Principal, place: Place, locationIds: number[]) {
     principal.scope.assert({ warehouseId: place.warehouseId, customerId: place.customerId });
     const refs = await repo.references(this.db, place.skuId, locationIds, place.customerId);
     if (!refs.sku || refs.sku.customer_id !== place.customerId) throw notFound('SKU');
@@ -108,24 +140,105 @@ export class InventoryService {
     return { message: `Moved ${input.quantity} units`, data: result };
   }
 
-  async adjust(principal: Principal, input: Place & { quantityChange: number; reasonCode: string; expiryDate?: string; note?: string }, actor: Actor) {
+  async adjust(principal: Principal, input: Place & AdjustmentInput, actor: Actor) {
     const place = pick(input);
     await this.assertReferences(principal, place, [place.locationId]);
-    const result = await inTransaction(this.db, async (uow) => {
-      const posted = await this.post(uow, {
-        documentType: 'ADJUSTMENT', reason: [input.reasonCode, input.note].filter(Boolean).join(': '),
-        legs: [{ place, qty: input.quantityChange, txnType: 'adjust', expiryDate: input.expiryDate ?? null }],
-      }, actor);
-      await this.recordChange(uow, actor, 'Adjust', posted.document, place, [place.locationId], { place, quantityChange: input.quantityChange, reasonCode: input.reasonCode });
-      return posted;
-    });
+    const result = await inTransaction(this.db, (uow) => this.postAdjustment(uow, place, input, actor));
     return { message: `Adjusted by ${input.quantityChange > 0 ? '+' : ''}${input.quantityChange} units`, data: result };
   }
 
-  private async recordChange(uow: UnitOfWork, actor: Actor, kind: 'Move' | 'Adjust', document: string, place: Place, locationIds: number[], after: unknown) {
+  /** Posts an adjustment in an open transaction; the caller has checked its references (assertReferences). */
+  async postAdjustment(uow: UnitOfWork, place: Place, input: AdjustmentInput, actor: Actor, documentId?: string) {
+    const posted = await this.post(uow, {
+      documentType: 'ADJUSTMENT', documentId, reason: [input.reasonCode, input.note].filter(Boolean).join(': '),
+      legs: [{ place, qty: input.quantityChange, txnType: 'adjust', expiryDate: input.expiryDate ?? null }],
+    }, actor);
+    await this.recordChange(uow, actor, 'Adjust', posted.document, place, [place.locationId], { place, quantityChange: input.quantityChange, reasonCode: input.reasonCode });
+    return posted;
+  }
+
+  /** Moves every line of a pallet (licence plate) at one location to another, in one transaction. */
+  async movePallet(principal: Principal, input: { warehouseId: number; pallet: string; fromLocationId: number; toLocationId: number; note?: string }, actor: Actor) {
+    if (input.toLocationId === input.fromLocationId) throw badRequest('Choose a different destination location', { toLocationId: 'Same as the source location' });
+    principal.scope.assert({ warehouseId: input.warehouseId });
+    const refs = await repo.references(this.db, 0, [input.fromLocationId, input.toLocationId], 0);
+    for (const id of [input.fromLocationId, input.toLocationId]) {
+      const loc = refs.locations.find((l) => l.id === id);
+      if (!loc || loc.warehouse_id !== input.warehouseId) throw notFound('Location');
+      if (loc.is_active !== 1) throw unprocessable('This location is inactive');
+    }
+    const result = await inTransaction(this.db, async (uow) => {
+      const rows = await repo.palletRows(uow.tx, this.dialect, input.warehouseId, input.pallet, input.fromLocationId).execute();
+      if (rows.length === 0) throw notFound('Pallet at this location');
+      for (const r of rows) principal.scope.assert({ customerId: r.customer_id });
+      if (rows.some((r) => r.allocated > 0)) throw unprocessable('This pallet has allocated stock', 'Release or pick the allocated units before moving the whole pallet');
+      const legs: Leg[] = rows.flatMap((r) => {
+        const from: Place = { warehouseId: r.warehouse_id, customerId: r.customer_id, skuId: r.sku_id, locationId: r.location_id, lot: r.lot, pallet: r.pallet };
+        return [
+          { place: from, qty: -r.on_hand, txnType: 'move_out' },
+          { place: { ...from, locationId: input.toLocationId }, qty: r.on_hand, txnType: 'move_in', expiryDate: r.expiry_date, receivedAt: r.received_at },
+        ];
+      });
+      const posted = await this.post(uow, { documentType: 'PALLET_MOVE', reason: input.note ?? null, legs }, actor);
+      const first = legs[0].place;
+      const quantity = rows.reduce((n, r) => n + r.on_hand, 0);
+      await this.recordChange(uow, actor, 'MovePallet', posted.document, { ...first, skuId: rows.length === 1 ? first.skuId : 0 },
+        [input.fromLocationId, input.toLocationId], { pallet: input.pallet, from: input.fromLocationId, to: input.toLocationId, lines: rows.length, quantity });
+      return { ...posted, quantity };
+    });
+    return { message: `Moved pallet ${input.pallet} (${result.quantity} units)`, data: { document: result.document, entries: result.entries } };
+  }
+
+  /**
+   * The allocation primitive (orders use it): takes `quantity` of a SKU's free stock FEFO — earliest expiry
+   * first, never an expired lot — inside the caller's transaction. Each take is one conditional UPDATE; when
+   * another transaction got to a balance first, the candidates are read again, so parallel allocations never
+   * over-allocate. Short stock throws 422 (rolling the caller back) unless `allowPartial`.
+   */
+  async allocate(uow: UnitOfWork, req: {
+    warehouseId: number; customerId: number; skuId: number; quantity: number;
+    today?: string; locations?: 'all' | 'pickable' | 'bulk'; excludeLocationId?: number; allowPartial?: boolean;
+    /** Take from the first (FEFO) balance only: a replenishment task moves one source. */
+    singleSource?: boolean;
+  }) {
+    const today = req.today ?? new Date().toISOString().slice(0, 10);
+    const at = new Date().toISOString();
+    const lines: { balanceId: number; place: Place; expiryDate: string | null; quantity: number }[] = [];
+    let need = req.quantity;
+    for (let round = 0; need > 0 && round < 20; round++) {
+      const candidates = await repo.fefoCandidates(uow.tx, { ...req, today, locations: req.locations ?? 'all' });
+      if (candidates.length === 0) break;
+      let raced = false;
+      for (const c of candidates) {
+        const want = Math.min(need, c.on_hand - c.allocated);
+        const row = await repo.allocate(uow.tx, c.id, want, today, at);
+        if (!row) { raced = true; break; } // changed since read: read again, keeping FEFO order
+        lines.push({
+          balanceId: row.id, expiryDate: row.expiry_date, quantity: want,
+          place: { warehouseId: row.warehouse_id, customerId: row.customer_id, skuId: row.sku_id, locationId: row.location_id, lot: row.lot, pallet: row.pallet },
+        });
+        need -= want;
+        if (need === 0 || req.singleSource) break;
+      }
+      if (req.singleSource && lines.length > 0) break;
+      if (!raced && need > 0 && candidates.length < 200) break;
+    }
+    if (need > 0 && !req.allowPartial) throw unprocessable('Not enough stock to allocate', `${need} of ${req.quantity} units are not free in unexpired lots`);
+    return { allocated: req.quantity - need, short: need, lines };
+  }
+
+  /** Releases an allocation at a place inside the caller's transaction; 409 when less than that is allocated. */
+  async deallocate(uow: UnitOfWork, place: Place, quantity: number) {
+    const row = await repo.deallocate(uow.tx, place, quantity, new Date().toISOString());
+    if (!row) throw conflict('Less stock is allocated here than is being released');
+    return row;
+  }
+
+  /** Audit row and hub event for a stock change; every posting caller records one in its transaction. */
+  async recordChange(uow: UnitOfWork, actor: Actor, kind: StockChangeKind, document: string, place: Place, locationIds: number[], after: unknown) {
     await writeAudit(uow.tx as Tx, actor, { action: kind.toLowerCase(), entity: 'inventory', entityId: document, warehouseId: place.warehouseId, customerId: place.customerId, after });
     await this.events.record(uow.tx, {
-      target: 'ReceiveInventoryData', payload: { subEvent: kind, payload: { document, skuId: place.skuId, locationIds } },
+      target: 'ReceiveInventoryData', payload: { subEvent: kind, payload: { document, skuId: place.skuId || null, locationIds } },
       warehouseId: place.warehouseId, customerId: place.customerId,
     }, uow.afterCommit);
   }
@@ -161,6 +274,6 @@ export class InventoryService {
 const placeKey = (p: Place) =>
   [p.warehouseId, p.customerId, p.skuId, p.locationId].map((n) => String(n).padStart(10, '0')).join('|') + `|${p.lot}|${p.pallet}`;
 
-function pick(p: Place): Place {
+export function pick(p: Place): Place {
   return { warehouseId: p.warehouseId, customerId: p.customerId, skuId: p.skuId, locationId: p.locationId, lot: p.lot ?? '', pallet: p.pallet ?? '' };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, recordEvents, type TestApp,
 } from '../../../test/helpers.js';
+import { inTransaction } from '../../platform/unit-of-work.js';
 
 let t: TestApp;
 let admin: ReturnType<typeof as>;
@@ -155,5 +156,123 @@ describe('concurrency', () => {
     expect(qx + qy).toBe(expectedTotal);
     expect((await reconcile()).balanced).toBe(true);
     expect(results.some((r) => r.statusCode === 422)).toBe(true); // the hot stock did run out at times
+  });
+});
+
+describe('pallet moves', () => {
+  it('moves every line of a pallet (SKUs, lots, expiry, age) in one document', async () => {
+    const from = await makeLocation(t.database, wh);
+    const to = await makeLocation(t.database, wh);
+    const sku2 = await makeSku(t.database, cust);
+    await adjust(admin, from, 12, { lot: 'P1', pallet: 'LP-0001', expiryDate: '2030-01-01' });
+    await adjust(admin, from, 8, { skuId: sku2, pallet: 'LP-0001' });
+    await adjust(admin, from, 3, { lot: 'P1' }); // loose stock beside it stays
+    const received = await t.database.db.selectFrom('inventory_balance').select('received_at').where('location_id', '=', from).where('pallet', '=', 'LP-0001').where('lot', '=', 'P1').executeTakeFirstOrThrow();
+    const res = await admin.post('/Warehouse/MovePallet/MovePallet', { warehouseId: wh, pallet: 'LP-0001', fromLocationId: from, toLocationId: to });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('Moved pallet LP-0001 (20 units)');
+    expect(res.json().data.entries).toHaveLength(4);
+    expect(new Set(res.json().data.entries.map((e: { documentType: string }) => e.documentType))).toEqual(new Set(['PALLET_MOVE']));
+    const there = await t.database.db.selectFrom('inventory_balance').selectAll().where('location_id', '=', to).orderBy('sku_id').execute();
+    expect(there.map((b) => [b.sku_id, b.lot, b.pallet, b.on_hand, b.expiry_date])).toEqual([[sku, 'P1', 'LP-0001', 12, '2030-01-01'], [sku2, '', 'LP-0001', 8, null]]);
+    expect(there[0].received_at).toBe(received.received_at);
+    const left = await t.database.db.selectFrom('inventory_balance').select(['pallet', 'on_hand']).where('location_id', '=', from).where('on_hand', '>', 0).execute();
+    expect(left).toEqual([{ pallet: '', on_hand: 3 }]);
+    expect((await reconcile()).balanced).toBe(true);
+    const missing = await admin.post('/Warehouse/MovePallet/MovePallet', { warehouseId: wh, pallet: 'LP-0001', fromLocationId: from, toLocationId: to });
+    expect(missing.statusCode).toBe(404);
+    const pallets = (await admin.post('/Warehouse/MovePallet/GetPallets', { filters: { warehouseId: wh }, searchQuery: 'LP-0001' })).json();
+    expect(pallets.items).toEqual([expect.objectContaining({ pallet: 'LP-0001', locationId: to, skuCount: 2, onHand: 20 })]);
+  });
+
+  it('a client cannot move a pallet; a pallet with allocated stock does not move', async () => {
+    const from = await makeLocation(t.database, wh);
+    const to = await makeLocation(t.database, wh);
+    await adjust(admin, from, 10, { pallet: 'LP-0002' });
+    const client = await makeUser(t.database, { role: 'Client', customerId: cust, modules: { MovePallet: 'write' } });
+    const s = as(t.app, await login(t.app, client.username, client.password));
+    expect((await s.post('/Warehouse/MovePallet/MovePallet', { warehouseId: wh, pallet: 'LP-0002', fromLocationId: from, toLocationId: to })).statusCode).toBe(403);
+    await t.database.db.updateTable('inventory_balance').set({ allocated: 1 }).where('location_id', '=', from).execute();
+    const res = await admin.post('/Warehouse/MovePallet/MovePallet', { warehouseId: wh, pallet: 'LP-0002', fromLocationId: from, toLocationId: to });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('This pallet has allocated stock');
+    await t.database.db.updateTable('inventory_balance').set({ allocated: 0 }).where('location_id', '=', from).execute();
+  });
+});
+
+describe('allocation (FEFO)', () => {
+  let fefoSku: number;
+  const allocate = (quantity: number, over: Record<string, unknown> = {}) =>
+    inTransaction(t.database.db, (uow) => t.app.services.inventory.allocate(uow, { warehouseId: wh, customerId: cust, skuId: fefoSku, quantity, ...over }));
+
+  beforeAll(async () => {
+    fefoSku = await makeSku(t.database, cust);
+    const [l1, l2, l3, l4] = await Promise.all([1, 2, 3, 4].map(() => makeLocation(t.database, wh)));
+    const put = (loc: number, q: number, lot: string, expiryDate?: string) => adjust(admin, loc, q, { skuId: fefoSku, lot, ...(expiryDate ? { expiryDate } : {}) });
+    await put(l1, 10, 'UNDATED');
+    await put(l2, 10, 'LATER', '2031-06-01');
+    await put(l3, 10, 'SOONER', '2030-01-01');
+    await put(l4, 10, 'EXPIRED', '2020-01-01');
+  });
+
+  it('takes the earliest expiry first, undated stock last, and never an expired lot', async () => {
+    const res = await allocate(25);
+    expect(res.lines.map((l) => [l.place.lot, l.quantity])).toEqual([['SOONER', 10], ['LATER', 10], ['UNDATED', 5]]);
+    const expired = await t.database.db.selectFrom('inventory_balance').select('allocated').where('sku_id', '=', fefoSku).where('lot', '=', 'EXPIRED').executeTakeFirstOrThrow();
+    expect(expired.allocated).toBe(0);
+  });
+
+  it('refuses more than the unexpired free stock, allocating nothing', async () => {
+    await expect(allocate(6)).rejects.toMatchObject({ status: 422, message: 'Not enough stock to allocate' });
+    const partial = await allocate(6, { allowPartial: true });
+    expect(partial).toMatchObject({ allocated: 5, short: 1 });
+    const sum = await t.database.db.selectFrom('inventory_balance').select((eb) => eb.fn.sum<number>('allocated').as('n')).where('sku_id', '=', fefoSku).executeTakeFirstOrThrow();
+    expect(Number(sum.n)).toBe(30);
+  });
+
+  it('allocated stock cannot be moved or adjusted away; releasing it frees it', async () => {
+    const [line] = (await t.database.db.selectFrom('inventory_balance').selectAll().where('sku_id', '=', fefoSku).where('lot', '=', 'SOONER').execute());
+    const body = { warehouseId: wh, customerId: cust, skuId: fefoSku, locationId: line.location_id, lot: 'SOONER', toLocationId: a, quantity: 1 };
+    expect((await admin.post('/Warehouse/Move/MoveItems', body)).statusCode).toBe(422);
+    const place = { warehouseId: wh, customerId: cust, skuId: fefoSku, locationId: line.location_id, lot: 'SOONER', pallet: '' };
+    await inTransaction(t.database.db, (uow) => t.app.services.inventory.deallocate(uow, place, 4));
+    expect((await admin.post('/Warehouse/Move/MoveItems', { ...body, quantity: 4 })).statusCode).toBe(200);
+    await expect(inTransaction(t.database.db, (uow) => t.app.services.inventory.deallocate(uow, place, 7))).rejects.toMatchObject({ status: 409 });
+    expect((await reconcile()).balanced).toBe(true);
+  });
+});
+
+describe('concurrency with allocation', () => {
+  it('parallel moves, adjustments and allocations of the same hot stock: none negative, never over-allocated, ledger = balances', async () => {
+    const hotSku = await makeSku(t.database, cust);
+    const x = await makeLocation(t.database, wh);
+    const y = await makeLocation(t.database, wh);
+    await adjust(admin, x, 30, { skuId: hotSku, lot: 'HOT2', expiryDate: '2030-01-01' });
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => login(t.app, ADMIN.username, ADMIN.password)));
+    const hot = (loc: number) => ({ warehouseId: wh, customerId: cust, skuId: hotSku, locationId: loc, lot: 'HOT2' });
+    let allocatedOk = 0;
+    const ops = Array.from({ length: 80 }, (_, i) => {
+      const s = as(t.app, sessions[i % sessions.length]);
+      switch (i % 5) {
+        case 0: return s.post('/Warehouse/Move/MoveItems', { ...hot(x), toLocationId: y, quantity: 3 }).then((r) => r.statusCode);
+        case 1: return s.post('/Warehouse/Move/MoveItems', { ...hot(y), toLocationId: x, quantity: 2 }).then((r) => r.statusCode);
+        case 2: return s.post('/Warehouse/Adjustment/CreateAdjustment', { ...hot(x), quantityChange: -2, reasonCode: 'DAMAGED' }).then((r) => r.statusCode);
+        case 3: return s.post('/Warehouse/Adjustment/CreateAdjustment', { ...hot(y), quantityChange: 1, reasonCode: 'FOUND' }).then((r) => r.statusCode);
+        default: return inTransaction(t.database.db, (uow) => t.app.services.inventory.allocate(uow, { warehouseId: wh, customerId: cust, skuId: hotSku, quantity: 2 }))
+          .then(() => { allocatedOk++; return 200; }, (err: { status?: number }) => err.status ?? 500);
+      }
+    });
+    const codes = await Promise.all(ops);
+    expect(codes.filter((c) => c !== 200 && c !== 422)).toEqual([]);
+    const rows = await t.database.db.selectFrom('inventory_balance').select(['on_hand', 'allocated']).where('sku_id', '=', hotSku).execute();
+    for (const r of rows) {
+      expect(r.on_hand).toBeGreaterThanOrEqual(0);
+      expect(r.allocated).toBeLessThanOrEqual(r.on_hand);
+    }
+    const adjustedOk = (kind: number) => codes.filter((c, i) => c === 200 && i % 5 === kind).length;
+    expect(rows.reduce((n, r) => n + r.on_hand, 0)).toBe(30 - 2 * adjustedOk(2) + adjustedOk(3));
+    expect(rows.reduce((n, r) => n + r.allocated, 0)).toBe(2 * allocatedOk);
+    expect((await reconcile()).balanced).toBe(true);
+    expect(allocatedOk).toBeGreaterThan(0);
   });
 });

@@ -50,6 +50,20 @@ export function qrSvg(text: string): string {
   return bwipjs.toSVG({ bcid: 'qrcode', text, ...QR_QUIET });
 }
 
+/** A Code 128 with its quiet zones and the text printed under it, for the /QRCode screen. */
+const CODE128_READABLE = {
+  bcid: 'code128', height: 12, includetext: true, textxalign: 'center', textsize: 9,
+  paddingwidth: QUIET_MODULES, paddingheight: 2, backgroundcolor: 'FFFFFF',
+} as const;
+
+export function code128ReadablePng(text: string): Promise<Buffer> {
+  return bwipjs.toBuffer({ ...CODE128_READABLE, text, scale: CODE128_SCALE });
+}
+
+export function code128ReadableSvg(text: string): string {
+  return bwipjs.toSVG({ ...CODE128_READABLE, text });
+}
+
 /** The label boxes of one page of the stock, in reading order. */
 function cellsOf(size: LabelSize): Box[] {
   const s = STOCK[size];

@@ -121,10 +121,10 @@ export const locationRoutes: RouteModule = (api, { locations }) => {
   });
 
   api.get(`${BASE}/GetQRCode`, {
-    schema: { tags, summary: 'A QR code of the text, as PNG or SVG', querystring: qrCodeQuery, response: { 200: file('image/png or image/svg+xml'), ...authErrors } },
+    schema: { tags, summary: 'A QR code (or with symbology=code128 a Code 128 with the text under it) of the text, as PNG or SVG', querystring: qrCodeQuery, response: { 200: file('image/png or image/svg+xml'), ...authErrors } },
     config: { policy: { access: 'authenticated', module: { key: 'QRCode', permission: 'read' }, scope: 'none' } },
   }, async (req, reply) => {
-    const image = await locations.qrCode(req.query.text, req.query.format);
+    const image = await locations.qrCode(req.query.text, req.query.format, req.query.symbology);
     return reply.type(image.type).header('cache-control', 'private, max-age=3600').send(image.body);
   });
 };

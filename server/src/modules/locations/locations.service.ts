@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import {
   LOCATION_UPLOAD_COLUMNS, MAX_LABELS_PER_PRINT, MAX_LOCATIONS_PER_CALL, MSG_LOCATION,
   type FilterLabel, type Location, type LocationCategory, type LocationFilters, type LocationInput, type LocationPatternInput,
-  type LocationType, type PrintLabelsRequest, type UpdateLocationInput,
+  type CodeSymbology, type LocationType, type PrintLabelsRequest, type UpdateLocationInput,
 } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -15,7 +15,7 @@ import { listAll, listPage, type ListRequest, type ListSpec } from '../../platfo
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
-import { labelsPdf, qrPng, qrSvg } from './labels.js';
+import { code128ReadablePng, code128ReadableSvg, labelsPdf, qrPng, qrSvg } from './labels.js';
 import { expandPattern, patternCount } from './pattern.js';
 import { locationRepository as repo, type LocationQuery, type StockView } from './locations.repository.js';
 import { readSheet, rowErrorDetails, validateRows } from './upload.js';
@@ -256,11 +256,18 @@ export class LocationService {
     return labelsPdf(rows.map((r) => ({ code: r.code, warehouseName: warehouse.name })), req.labelSize, req.symbology);
   }
 
-  async qrCode(text: string, format: 'png' | 'svg'): Promise<{ type: string; body: Buffer | string }> {
+  /** The /QRCode screen's image of typed text: a QR code, or a Code 128 (which holds ASCII only). */
+  async qrCode(text: string, format: 'png' | 'svg', symbology: CodeSymbology = 'qr'): Promise<{ type: string; body: Buffer | string }> {
+    const code128Refused = badRequest('This text cannot be encoded as a Code 128 (printable ASCII only)');
+    // bwip-js would take other characters byte by byte, and a scanner would read back something else.
+    if (symbology === 'code128' && !/^[\x20-\x7E]+$/.test(text)) throw code128Refused;
     try {
+      if (symbology === 'code128') {
+        return format === 'svg' ? { type: 'image/svg+xml', body: code128ReadableSvg(text) } : { type: 'image/png', body: await code128ReadablePng(text) };
+      }
       return format === 'svg' ? { type: 'image/svg+xml', body: qrSvg(text) } : { type: 'image/png', body: await qrPng(text, 6) };
     } catch {
-      throw badRequest('This text cannot be encoded as a QR code');
+      throw symbology === 'code128' ? code128Refused : badRequest('This text cannot be encoded as a QR code');
     }
   }
 }

@@ -504,6 +504,27 @@ describe('GetQRCode', () => {
       expect(decode([join(dir, 'qr.png')], 'qrcode')).toEqual([text]);
       rmSync(dir, { recursive: true, force: true });
     });
+
+    it('answers a Code 128 PNG that decodes to the text with symbology=code128', async () => {
+      const res = await admin.get(`${L}/GetQRCode?symbology=code128&text=${encodeURIComponent('PALLET-000123')}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      const dir = mkdtempSync(join(tmpdir(), 'bolx-c128-'));
+      writeFileSync(join(dir, 'c128.png'), res.rawPayload);
+      expect(decode([join(dir, 'c128.png')], 'code128')).toEqual(['PALLET-000123']);
+      expect(decode([join(dir, 'c128.png')], 'qrcode')).toEqual([]);
+      rmSync(dir, { recursive: true, force: true });
+    });
+  });
+
+  it('answers a Code 128 SVG, and 400 for text Code 128 cannot hold or an unknown symbology', async () => {
+    const svg = await admin.get(`${L}/GetQRCode?symbology=code128&format=svg&text=A-01`);
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['content-type']).toContain('image/svg+xml');
+    const bad = await admin.get(`${L}/GetQRCode?symbology=code128&text=${encodeURIComponent('Zürich ✓')}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/Code 128/);
+    expect((await admin.get(`${L}/GetQRCode?symbology=ean13&text=1`)).statusCode).toBe(400);
   });
 
   it('refuses empty or over-long text', async () => {

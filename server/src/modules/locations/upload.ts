@@ -1,15 +1,10 @@
-import ExcelJS from 'exceljs';
-import { parse } from 'csv-parse/sync';
 import { LOCATION_CODE, LOCATION_UPLOAD_COLUMNS, MAX_LOCATIONS_PER_CALL, MSG_LOCATION, type UploadRowError } from '@bolx/contracts';
-import { badRequest, unprocessable } from '../../platform/errors.js';
+import { MAX_REPORTED_ERRORS, readSheet as readGenericSheet, rowErrorDetails, type SheetRow as GenericSheetRow } from '../../platform/sheet.js';
 
 type Column = (typeof LOCATION_UPLOAD_COLUMNS)[number];
 
-/** One data row of a sheet: its spreadsheet row number (the header is row 1) and its cells by column. */
-export interface SheetRow {
-  row: number;
-  cells: Partial<Record<Column, string>>;
-}
+/** One data row of a location sheet (platform/sheet.ts reads it). */
+export type SheetRow = GenericSheetRow<Column>;
 
 /** A row that passed every check, ready to insert. */
 export interface UploadedLocation {
@@ -27,62 +22,11 @@ export interface UploadedLocation {
 
 const REQUIRED: Column[] = ['Location Code', 'Location Type', 'Capacity'];
 const SEGMENTS = [['Zone', 'zone'], ['Aisle', 'aisle'], ['Rack', 'rack'], ['Level', 'level'], ['Bin', 'bin']] as const;
-/** Keep an error answer readable: past this many, the rest are summarised. */
-export const MAX_REPORTED_ERRORS = 200;
+export { MAX_REPORTED_ERRORS, rowErrorDetails };
 
-async function xlsxGrid(content: Buffer): Promise<{ row: number; values: string[] }[]> {
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.load(content as unknown as ArrayBuffer);
-  } catch {
-    throw badRequest('The file could not be read as an Excel (.xlsx) workbook');
-  }
-  const sheet = book.worksheets[0];
-  if (!sheet) throw badRequest('The workbook has no sheet');
-  const grid: { row: number; values: string[] }[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const values: string[] = [];
-    for (let c = 1; c <= row.cellCount; c++) values.push(row.getCell(c).text ?? '');
-    grid.push({ row: rowNumber, values });
-  });
-  return grid;
-}
-
-function csvGrid(content: Buffer): { row: number; values: string[] }[] {
-  let records: string[][];
-  try {
-    records = parse(content, { bom: true, relax_column_count: true, skip_empty_lines: false });
-  } catch (err) {
-    throw badRequest(`The file could not be read as CSV: ${(err as Error).message.slice(0, 200)}`);
-  }
-  return records.map((values, i) => ({ row: i + 1, values }));
-}
-
-/**
- * The data rows of an uploaded CSV or XLSX file, by column. The first non-empty row is the header; its names
- * match the template's columns whatever their case or order. Blank rows are skipped.
- */
-export async function readSheet(fileName: string, content: Buffer): Promise<SheetRow[]> {
-  const ext = fileName.toLowerCase().split('.').pop();
-  if (ext !== 'csv' && ext !== 'xlsx') throw badRequest('Upload one Excel (.xlsx) or CSV file');
-  const grid = (ext === 'csv' ? csvGrid(content) : await xlsxGrid(content))
-    .map((r) => ({ row: r.row, values: r.values.map((v) => String(v ?? '').trim()) }))
-    .filter((r) => r.values.some((v) => v !== ''));
-  if (grid.length === 0) throw unprocessable('The file is empty');
-  const [header, ...data] = grid;
-  const byName = new Map(LOCATION_UPLOAD_COLUMNS.map((c) => [c.toLowerCase(), c]));
-  const columns = header.values.map((name) => byName.get(name.toLowerCase()));
-  const missing = REQUIRED.filter((c) => !columns.includes(c));
-  if (missing.length) {
-    throw unprocessable(`The header row lacks ${missing.join(', ')}`, Object.fromEntries(missing.map((c) => [`${header.row}.${c}`, `Row ${header.row}, ${c}: column is missing`])));
-  }
-  if (data.length === 0) throw unprocessable('The file has no locations under its header');
-  if (data.length > MAX_LOCATIONS_PER_CALL) throw unprocessable(`A file may hold at most ${MAX_LOCATIONS_PER_CALL.toLocaleString('en-US')} locations`);
-  return data.map((r) => {
-    const cells: SheetRow['cells'] = {};
-    columns.forEach((column, i) => { if (column) cells[column] = r.values[i] ?? ''; });
-    return { row: r.row, cells };
-  });
+/** The data rows of an uploaded CSV or XLSX sheet of locations, by column (see platform/sheet.ts). */
+export function readSheet(fileName: string, content: Buffer): Promise<SheetRow[]> {
+  return readGenericSheet(fileName, content, { columns: LOCATION_UPLOAD_COLUMNS, required: REQUIRED, maxRows: MAX_LOCATIONS_PER_CALL, noun: 'locations' });
 }
 
 /**
@@ -130,15 +74,4 @@ export function validateRows(rows: SheetRow[], typeOf: (value: string) => string
     }
   }
   return { locations, errors };
-}
-
-/**
- * Row errors as the API error's details: keyed "row.column" for machines, each value saying row and column
- * for people (the web's error toast joins the values).
- */
-export function rowErrorDetails(errors: UploadRowError[]): Record<string, string> {
-  const shown = [...errors].sort((a, b) => a.row - b.row).slice(0, MAX_REPORTED_ERRORS);
-  const details = Object.fromEntries(shown.map((e) => [`${e.row}.${e.column}`, `Row ${e.row}, ${e.column}: ${e.message}`]));
-  if (errors.length > shown.length) details.more = `…and ${errors.length - shown.length} more errors`;
-  return details;
 }

@@ -29,6 +29,10 @@ export const attributeRepository = {
   async update(db: Executor, id: number, values: Updateable<SkuAttributeTable>) {
     await db.updateTable('sku_attribute').set(values).where('id', '=', id).execute();
   },
+
+  async delete(db: Executor, id: number) {
+    await db.deleteFrom('sku_attribute').where('id', '=', id).execute();
+  },
 };
 
 export type AttributeRow = NonNullable<Awaited<ReturnType<typeof attributeRepository.findById>>>;

@@ -45,9 +45,7 @@ export class AttributeService {
   }
 
   async update(principal: Principal, id: number, input: { attributeName: string; attributeValue: string }, actor: Actor) {
-    const row = await repo.findById(this.db, principal.scope, id);
-    if (!row) throw notFound('Attribute');
-    const before = toAttribute(row);
+    const before = await this.find(principal, id);
     await this.assertNameFree(before.skuId, input.attributeName, id);
     const updated = await commitSkuChange({ db: this.db, events: this.events }, actor,
       { action: 'update', entity: 'sku_attribute', subEvent: 'UpdateAttribute', customerId: before.customerid, skuId: before.skuId, before },
@@ -56,6 +54,24 @@ export class AttributeService {
         return { id, after: toAttribute((await repo.findById(tx, principal.scope, id))!) };
       });
     return { message: 'Attribute updated successfully', data: updated! };
+  }
+
+  /** DeleteAttribute: not among the spec's listed paths ("other … delete paths: not shown"); the Attribute tab needs it. */
+  async delete(principal: Principal, id: number, actor: Actor) {
+    const before = await this.find(principal, id);
+    await commitSkuChange({ db: this.db, events: this.events }, actor,
+      { action: 'delete', entity: 'sku_attribute', subEvent: 'DeleteAttribute', customerId: before.customerid, skuId: before.skuId, before },
+      async (tx) => {
+        await repo.delete(tx, id);
+        return { id, after: null };
+      });
+    return { message: 'Attribute deleted successfully', data: before };
+  }
+
+  private async find(principal: Principal, id: number) {
+    const row = await repo.findById(this.db, principal.scope, id);
+    if (!row) throw notFound('Attribute');
+    return toAttribute(row);
   }
 
   private async assertNameFree(skuId: number, name: string, exceptId?: number) {

@@ -154,6 +154,11 @@ export const skuRoutes: RouteModule = (api, { skus }) => {
     config: { policy: write },
   }, (req) => skus.attributes.update(principalOf(req), req.query.attributeid, req.body, actorOf(req)));
 
+  api.delete(`${BASE}/DeleteAttribute`, {
+    schema: { tags, summary: 'Delete an attribute', querystring: attributeIdQuery, response: { 200: mutationResult(skuAttributeSchema), ...writeErrors } },
+    config: { policy: write },
+  }, (req) => skus.attributes.delete(principalOf(req), req.query.attributeid, actorOf(req)));
+
   // --- Dimensions (/Dimensions) ---------------------------------------------------------------------------
   api.post(`${BASE}/GetDimensions`, {
     schema: { tags, summary: 'SKUs and packages with their dimensions and weight', body: dimensionListRequest, response: { 200: dimensionListResponse, ...authErrors } },

@@ -213,6 +213,10 @@ describe('GetAllSkus, DownloadSKUExcel, SkuFiltersLabels', () => {
     expect(codes(await list({ filters: { ...filters, isKit: true } }))).toEqual(['LST-C']);
     expect(codes(await list({ filters: { ...filters, isActive: 'inactive' } }))).toEqual(['LST-D']);
     expect(codes(await list({ filters: { ...filters, isActive: 'active', isKit: false } }))).toEqual(['LST-A', 'LST-B']);
+    // A filter bar's select sends yes/no as 'true'/'false'; anything else is a 400, not a 500.
+    expect(codes(await list({ filters: { ...filters, isKit: 'true' } }))).toEqual(['LST-C']);
+    expect(codes(await list({ filters: { ...filters, isActive: 'active', isKit: 'false' } }))).toEqual(['LST-A', 'LST-B']);
+    expect((await list({ filters: { ...filters, isKit: 'maybe' } })).statusCode).toBe(400);
     const item = (await list({ filters, searchQuery: 'LST-C' })).json().items[0];
     expect(item).toMatchObject({ uniqueId: item.skuId, customerId: listCustomer, customerName: 'List Co', iskititem: true });
   });
@@ -488,6 +492,29 @@ describe('attributes', () => {
     expect((await staff.get(`${B}/GetAttributesBySkuid?skuid=${theirs.skuId}`)).statusCode).toBe(404);
     expect((await client.post(`${B}/CreateAttribute`, { skuId: sku.skuId, attributeName: 'A', attributeValue: 'B' })).statusCode).toBe(403);
     expect((await admin.put(`${B}/UpdateAttribute?attributeid=999999`, { attributeName: 'A', attributeValue: 'B' })).statusCode).toBe(404);
+  });
+
+  it('DeleteAttribute removes one attribute with audit and event; 404, 403 and another customer refused', async () => {
+    const events = watchSkuEvents();
+    const sku = await addSku();
+    const keep = (await admin.post(`${B}/CreateAttribute`, { skuId: sku.skuId, attributeName: 'Colour', attributeValue: 'Red' })).json().data;
+    const gone = (await admin.post(`${B}/CreateAttribute`, { skuId: sku.skuId, attributeName: 'Size', attributeValue: 'L' })).json().data;
+    expect((await client.delete(`${B}/DeleteAttribute?attributeid=${gone.uniqueid}`)).statusCode).toBe(403);
+    const theirs = await addSku({ customerId: custB });
+    const foreign = (await admin.post(`${B}/CreateAttribute`, { skuId: theirs.skuId, attributeName: 'Colour', attributeValue: 'Red' })).json().data;
+    expect((await staff.delete(`${B}/DeleteAttribute?attributeid=${foreign.uniqueid}`)).statusCode).toBe(404);
+    expect((await staff.delete(`${B}/DeleteAttribute?attributeid=abc`)).statusCode).toBe(400);
+
+    const res = await staff.delete(`${B}/DeleteAttribute?attributeid=${gone.uniqueid}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ message: 'Attribute deleted successfully', data: { uniqueid: gone.uniqueid, attributeName: 'Size' } });
+    expect((await staff.get(`${B}/GetAttributesBySkuid?skuid=${sku.skuId}`)).json()).toEqual([keep]);
+    expect((await admin.get(`${B}/GetAttributesBySkuid?skuid=${theirs.skuId}`)).json()).toHaveLength(1);
+    expect((await staff.delete(`${B}/DeleteAttribute?attributeid=${gone.uniqueid}`)).statusCode).toBe(404);
+    const audit = (await audits('sku_attribute', gone.uniqueid)).find((a) => a.action === 'delete')!;
+    expect(JSON.parse(audit.before_json!).attributeValue).toBe('L');
+    const seen = await events.until(1, ofSku(sku.skuId, 'DeleteAttribute'));
+    expect(seen.map((e) => [e.subEvent, e.customerId])).toEqual([['DeleteAttribute', custA]]);
   });
 });
 

@@ -1,0 +1,256 @@
+// Inbound: receiving orders ('RO'), receipts into a dock, putaway, and the RO reports (spec: /InBound,
+// /ROReport, /ROReportDetails, /ROInward; the Add Data panel's RO form: Supplier, Expected Delivery Date, documents).
+import { z } from 'zod';
+import { listRequest, listResponse } from './common.js';
+import { stockMovementResult } from './inventory.js';
+
+const id = z.number().int().positive();
+const date = (message: string) => z.string({ error: message }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Not a real date');
+const units = (what: string) => z.number({ error: `Please enter ${what}!` }).int(`${what[0].toUpperCase()}${what.slice(1)} must be a whole number`)
+  .min(0, `${what[0].toUpperCase()}${what.slice(1)} cannot be negative`).max(10_000_000, 'Quantity is too large');
+const text = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
+
+/** The RO's life: Open (created) → Receiving (first receipt) → Received (finalized) → Closed (all put away); Open → Cancelled. */
+export const RO_STATUSES = ['Open', 'Receiving', 'Received', 'Closed', 'Cancelled'] as const;
+export type ReceivingStatus = (typeof RO_STATUSES)[number];
+
+export const MSG_RECEIVING = {
+  supplier: 'Please enter supplier!',
+  expectedDate: 'Please enter expected delivery date!',
+  sku: 'Please select a SKU!',
+  lines: 'Add at least one SKU line',
+  scan: 'Please scan or enter a SKU, barcode or GTIN!',
+  location: 'Please select a location!',
+  nothingReceived: 'Enter a good or damaged quantity above 0',
+} as const;
+
+export const roLineInput = z.object({
+  skuId: z.number({ error: MSG_RECEIVING.sku }).int().positive(MSG_RECEIVING.sku),
+  expectedQuantity: units('expected quantity').refine((n) => n > 0, 'Expected quantity must be more than 0'),
+  notes: text(255).optional(),
+});
+
+const roHeader = {
+  supplier: z.string({ error: MSG_RECEIVING.supplier }).trim().min(1, MSG_RECEIVING.supplier).max(128, 'At most 128 characters'),
+  expectedDeliveryDate: date(MSG_RECEIVING.expectedDate),
+  referenceNumber: text(64).optional(),
+  notes: text(1000).optional(),
+};
+
+export const createReceivingOrderInput = z.object({
+  warehouseId: id,
+  customerId: id,
+  ...roHeader,
+  lines: z.array(roLineInput, { error: MSG_RECEIVING.lines }).min(1, MSG_RECEIVING.lines).max(1000, 'At most 1,000 lines'),
+});
+export type CreateReceivingOrderInput = z.infer<typeof createReceivingOrderInput>;
+
+/**
+ * Replaces the header and the lines, matched by SKU (one line per SKU): a SKU not sent is removed (only when
+ * nothing was received on it), a new one is added, the others take the new expected quantity.
+ */
+export const updateReceivingOrderInput = z.object({
+  receivingOrderId: id,
+  ...roHeader,
+  lines: z.array(roLineInput, { error: MSG_RECEIVING.lines }).min(1, MSG_RECEIVING.lines).max(1000, 'At most 1,000 lines'),
+});
+export type UpdateReceivingOrderInput = z.infer<typeof updateReceivingOrderInput>;
+
+export const receivingOrderIdInput = z.object({ receivingOrderId: id, reason: text(255).optional() });
+export const receivingOrderByIdQuery = z.object({ receivingOrderId: z.coerce.number().int().positive() });
+
+export const receiveItemInput = z.object({
+  receivingOrderId: id,
+  /** What was scanned or typed: the SKU code, a UPC/barcode of the SKU, or a package GTIN. */
+  scanCode: z.string({ error: MSG_RECEIVING.scan }).trim().min(1, MSG_RECEIVING.scan).max(64),
+  /** The dock or staging location the goods arrive at. */
+  locationId: z.number({ error: MSG_RECEIVING.location }).int().positive(MSG_RECEIVING.location),
+  lot: text(64).optional().default(''),
+  expiryDate: date('Please enter expiry date!').optional(),
+  pallet: text(64).optional().default(''),
+  /** Good units, put into stock at the location. */
+  quantity: units('quantity').default(0),
+  /** Damaged units: recorded on the line; stocked at `damagedLocationId` when one is given, else refused at the door. */
+  damagedQuantity: units('damaged quantity').default(0),
+  damagedLocationId: id.optional(),
+  note: text(255).optional(),
+}).refine((r) => r.quantity + r.damagedQuantity > 0, { message: MSG_RECEIVING.nothingReceived, path: ['quantity'] });
+export type ReceiveItemInput = z.infer<typeof receiveItemInput>;
+
+export const putawayInput = z.object({
+  receivingOrderId: id,
+  lineId: id,
+  /** The dock/staging location the goods were received into. */
+  fromLocationId: id,
+  toLocationId: z.number({ error: MSG_RECEIVING.location }).int().positive(MSG_RECEIVING.location),
+  lot: text(64).optional().default(''),
+  pallet: text(64).optional().default(''),
+  quantity: units('quantity').refine((n) => n > 0, 'Quantity must be more than 0'),
+});
+export type PutawayInput = z.infer<typeof putawayInput>;
+
+export const suggestPutawayQuery = z.object({
+  receivingOrderId: z.coerce.number().int().positive(),
+  lineId: z.coerce.number().int().positive(),
+  quantity: z.coerce.number().int().positive().max(10_000_000).optional(),
+  pallet: z.string().max(64).optional(),
+});
+export const putawaySuggestion = z.object({
+  locationId: z.number().int(),
+  locationCode: z.string(),
+  locationType: z.string(),
+  zone: z.string().nullable(),
+  capacity: z.number().int(),
+  onHand: z.number().int(),
+  /** Units the location can still take; null when its capacity is unlimited (0). */
+  freeCapacity: z.number().int().nullable(),
+  reason: z.enum(['SKU already here', 'Empty location']),
+});
+export const putawaySuggestions = z.object({ skuId: z.number().int(), quantity: z.number().int(), suggestions: z.array(putawaySuggestion) });
+
+export const roLine = z.object({
+  lineId: z.number().int(),
+  lineNo: z.number().int(),
+  skuId: z.number().int(),
+  skuCode: z.string(),
+  skuDescription: z.string(),
+  isLotTracked: z.boolean(),
+  isExpiryTracked: z.boolean(),
+  expectedQuantity: z.number().int(),
+  receivedQuantity: z.number().int(),
+  damagedQuantity: z.number().int(),
+  overQuantity: z.number().int(),
+  shortQuantity: z.number().int(),
+  putawayQuantity: z.number().int(),
+  /** Good units received and not yet put away. */
+  awaitingPutaway: z.number().int(),
+  notes: z.string().nullable(),
+});
+export const roReceipt = z.object({
+  receiptId: z.number().int(),
+  lineId: z.number().int(),
+  skuCode: z.string(),
+  locationId: z.number().int(),
+  locationCode: z.string(),
+  lot: z.string(),
+  expiryDate: z.string().nullable(),
+  pallet: z.string(),
+  quantity: z.number().int(),
+  damagedQuantity: z.number().int(),
+  damagedLocationCode: z.string().nullable(),
+  document: z.string(),
+  receivedBy: z.string().nullable(),
+  receivedAt: z.string(),
+});
+export const roPutaway = z.object({
+  putawayId: z.number().int(),
+  lineId: z.number().int(),
+  skuCode: z.string(),
+  fromLocationCode: z.string(),
+  toLocationCode: z.string(),
+  lot: z.string(),
+  pallet: z.string(),
+  quantity: z.number().int(),
+  document: z.string(),
+  putawayBy: z.string().nullable(),
+  putawayAt: z.string(),
+});
+export const roDocument = z.object({ documentId: z.number().int(), fileName: z.string(), mimeType: z.string(), sizeBytes: z.number().int(), uploadedAt: z.string() });
+
+/** A receiving order's header with its totals (the list row, and the RO summary report row). */
+export const receivingOrderSummary = z.object({
+  uniqueid: z.number().int(),
+  receivingOrderId: z.number().int(),
+  roNumber: z.string(),
+  warehouseId: z.number().int(),
+  warehouseName: z.string(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  supplier: z.string(),
+  referenceNumber: z.string(),
+  expectedDeliveryDate: z.string(),
+  status: z.enum(RO_STATUSES),
+  notes: z.string().nullable(),
+  lineCount: z.number().int(),
+  expectedQuantity: z.number().int(),
+  receivedQuantity: z.number().int(),
+  damagedQuantity: z.number().int(),
+  overQuantity: z.number().int(),
+  shortQuantity: z.number().int(),
+  putawayQuantity: z.number().int(),
+  createdAt: z.string(),
+  receivedAt: z.string().nullable(),
+  finalizedAt: z.string().nullable(),
+  closedAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+});
+export type ReceivingOrderSummary = z.infer<typeof receivingOrderSummary>;
+export const receivingOrderDetail = receivingOrderSummary.extend({
+  lines: z.array(roLine),
+  receipts: z.array(roReceipt),
+  putaways: z.array(roPutaway),
+  documents: z.array(roDocument),
+});
+export type ReceivingOrderDetail = z.infer<typeof receivingOrderDetail>;
+
+export const receivingOrderFilters = z.object({
+  warehouseId: z.number().int().min(0).optional(),
+  customerId: z.number().int().min(0).optional(),
+  status: z.enum(RO_STATUSES).optional(),
+  /** Expected delivery date range (YYYY-MM-DD, inclusive). */
+  fromDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
+  toDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
+});
+export type ReceivingOrderFilters = z.infer<typeof receivingOrderFilters>;
+export const receivingOrderListRequest = listRequest(receivingOrderFilters);
+export const receivingOrderListResponse = listResponse(receivingOrderSummary);
+
+/** RO details report: one row per RO line. */
+export const roDetailRow = roLine.extend({
+  uniqueid: z.number().int(),
+  receivingOrderId: z.number().int(),
+  roNumber: z.string(),
+  warehouseName: z.string(),
+  customerName: z.string(),
+  supplier: z.string(),
+  expectedDeliveryDate: z.string(),
+  status: z.enum(RO_STATUSES),
+});
+export const roDetailListResponse = listResponse(roDetailRow);
+
+/** RO inward log: one row per receipt (scan) at the dock; its date range is the receipt time. */
+export const roInwardRow = roReceipt.extend({
+  uniqueid: z.number().int(),
+  receivingOrderId: z.number().int(),
+  roNumber: z.string(),
+  warehouseName: z.string(),
+  customerName: z.string(),
+  supplier: z.string(),
+  skuDescription: z.string(),
+});
+export const roInwardListResponse = listResponse(roInwardRow);
+
+export const receiveItemResult = z.object({ order: receivingOrderSummary, line: roLine, movement: stockMovementResult.nullable(), matchedBy: z.enum(['sku', 'upc', 'barcode', 'gtin']) });
+export const putawayResult = z.object({ order: receivingOrderSummary, line: roLine, movement: stockMovementResult });
+
+/** UploadReceivingOrder: the sheet's columns (SKU and Expected Quantity always; the rest may come from the form). */
+export const RO_UPLOAD_COLUMNS = ['Supplier', 'Expected Delivery Date', 'Reference Number', 'SKU', 'Expected Quantity', 'Notes'] as const;
+/** Multipart text fields of UploadReceivingOrder; Supplier and Expected Delivery Date are the defaults for rows without them. */
+export const uploadReceivingOrderFields = z.object({
+  warehouseId: z.coerce.number({ error: 'Please select a warehouse' }).int().positive('Please select a warehouse'),
+  customerId: z.coerce.number({ error: 'Please select a client' }).int().positive('Please select a client'),
+  supplier: z.string().trim().max(128, 'At most 128 characters').optional(),
+  expectedDeliveryDate: z.string().trim().optional().refine((s) => !s || /^\d{4}-\d{2}-\d{2}$/.test(s), 'Use YYYY-MM-DD'),
+  referenceNumber: z.string().trim().max(64).optional(),
+});
+export const uploadReceivingOrderResult = z.object({
+  fileName: z.string(),
+  orders: z.array(z.object({ receivingOrderId: z.number().int(), roNumber: z.string(), lineCount: z.number().int() })),
+});
+/** Most rows one RO upload may hold. */
+export const MAX_RO_UPLOAD_ROWS = 5000;
+/** RO documents (spec section 5: RO up to 3 files, Excel or CSV). */
+export const RO_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const MAX_RO_DOCUMENTS = 3;
+export const roDocumentQuery = z.object({ documentId: z.coerce.number().int().positive() });

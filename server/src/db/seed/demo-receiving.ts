@@ -1,0 +1,83 @@
+import type { Insertable } from 'kysely';
+import type { InventoryBalanceTable, InventoryTxnTable, Tx } from '../schema.js';
+
+type Balance = Insertable<InventoryBalanceTable> & { on_hand: number; lot: string; pallet: string };
+
+const SUPPLIERS = ['Shenzhen Brightway Manufacturing', 'Nordic Trade Partners AS', 'Pacific Rim Packaging Co.', 'Great Lakes Wholesale'];
+const day = (offset: number) => new Date(Date.now() + offset * 864e5).toISOString().slice(0, 10);
+
+async function order(tx: Tx, v: { warehouseId: number; customerId: number; supplier: string; reference: string; expected: string; status: string; at: string; userId: number | null; finalized?: boolean }) {
+  const { id } = await tx.insertInto('receiving_order').values({
+    ro_number: `tmp-${v.reference}-${v.warehouseId}`, warehouse_id: v.warehouseId, customer_id: v.customerId, supplier: v.supplier,
+    reference_number: v.reference, expected_date: v.expected, status: v.status, notes: null, created_by: v.userId, created_at: v.at, updated_at: v.at,
+    received_at: v.status === 'Open' ? null : v.at, finalized_at: v.finalized ? v.at : null, closed_at: v.status === 'Closed' ? v.at : null, cancelled_at: null,
+  }).returning('id').executeTakeFirstOrThrow();
+  const roNumber = `RO-${String(id).padStart(6, '0')}`;
+  await tx.updateTable('receiving_order').set({ ro_number: roNumber }).where('id', '=', id).execute();
+  return { id, roNumber };
+}
+
+/**
+ * Demo receiving orders for one warehouse and client: a closed one whose receipts are some of the opening stock
+ * (received at the dock, then put away, all in the ledger), one being received (stock waiting at the dock), and
+ * one due next week. Answers the indexes of `balances` whose ledger rows it wrote, so the caller skips them.
+ */
+export async function seedReceivingOrders(tx: Tx, p: {
+  warehouseId: number; customerId: number; supplierIndex: number; dockId: number; balances: Balance[]; skuIds: number[]; at: string;
+}): Promise<Set<number>> {
+  const covered = new Set<number>();
+  const supplier = SUPPLIERS[p.supplierIndex % SUPPLIERS.length];
+  const ledger: Insertable<InventoryTxnTable>[] = [];
+  const entry = (b: { sku_id: number; location_id: number; lot: string; pallet: string }, qty: number, type: string, doc: string, documentType: string) => ledger.push({
+    at: p.at, warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: b.sku_id, location_id: b.location_id, lot: b.lot, pallet: b.pallet,
+    qty_change: qty, txn_type: type, reason: null, document_type: documentType, document_id: doc, user_id: null,
+  });
+
+  // Closed: three lines received (one short by 5) and put away into stock that is on hand now.
+  const mine = p.balances.map((b, i) => ({ b, i })).filter(({ b }) => b.customer_id === p.customerId && b.warehouse_id === p.warehouseId).slice(0, 3);
+  if (mine.length) {
+    const closed = await order(tx, { warehouseId: p.warehouseId, customerId: p.customerId, supplier, reference: `PO-${4100 + p.supplierIndex}`, expected: day(-12), status: 'Closed', at: p.at, userId: null, finalized: true });
+    for (const [n, { b, i }] of mine.entries()) {
+      covered.add(i);
+      const { id: lineId } = await tx.insertInto('receiving_order_line').values({
+        order_id: closed.id, line_no: n + 1, sku_id: b.sku_id, expected_qty: b.on_hand + (n === 1 ? 5 : 0), received_qty: b.on_hand, damaged_qty: 0, putaway_qty: b.on_hand, notes: null,
+      }).returning('id').executeTakeFirstOrThrow();
+      const atDock = { ...b, location_id: p.dockId };
+      entry(atDock, b.on_hand, 'receive', closed.roNumber, 'RECEIPT');
+      entry(atDock, -b.on_hand, 'putaway_out', closed.roNumber, 'PUTAWAY');
+      entry(b, b.on_hand, 'putaway_in', closed.roNumber, 'PUTAWAY');
+      await tx.insertInto('receiving_receipt').values({
+        order_id: closed.id, line_id: lineId, warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: b.sku_id, location_id: p.dockId,
+        lot: b.lot, expiry_date: b.expiry_date ?? null, pallet: b.pallet, quantity: b.on_hand, damaged_qty: 0, damaged_location_id: null,
+        document_id: closed.roNumber, user_id: null, username: 'demo', at: p.at,
+      }).execute();
+      await tx.insertInto('receiving_putaway').values({
+        order_id: closed.id, line_id: lineId, from_location_id: p.dockId, to_location_id: b.location_id, lot: b.lot, pallet: b.pallet,
+        quantity: b.on_hand, document_id: closed.roNumber, user_id: null, username: 'demo', at: p.at,
+      }).execute();
+    }
+  }
+
+  // Receiving: the first line partly arrived and waits at the dock; the second has not arrived yet.
+  const [first, second, third] = p.skuIds;
+  const receiving = await order(tx, { warehouseId: p.warehouseId, customerId: p.customerId, supplier, reference: `PO-${4200 + p.supplierIndex}`, expected: day(0), status: 'Receiving', at: p.at, userId: null });
+  const { id: partLine } = await tx.insertInto('receiving_order_line').values({ order_id: receiving.id, line_no: 1, sku_id: first, expected_qty: 120, received_qty: 48, damaged_qty: 0, putaway_qty: 0, notes: null })
+    .returning('id').executeTakeFirstOrThrow();
+  await tx.insertInto('receiving_order_line').values({ order_id: receiving.id, line_no: 2, sku_id: second, expected_qty: 60, received_qty: 0, damaged_qty: 0, putaway_qty: 0, notes: null }).execute();
+  const pallet = `PLT-RCV-${receiving.id}`;
+  await tx.insertInto('inventory_balance').values({
+    warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: first, location_id: p.dockId, lot: '', expiry_date: null, pallet, on_hand: 48, allocated: 0, updated_at: p.at,
+  }).execute();
+  entry({ sku_id: first, location_id: p.dockId, lot: '', pallet }, 48, 'receive', receiving.roNumber, 'RECEIPT');
+  await tx.insertInto('receiving_receipt').values({
+    order_id: receiving.id, line_id: partLine, warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: first, location_id: p.dockId,
+    lot: '', expiry_date: null, pallet, quantity: 48, damaged_qty: 0, damaged_location_id: null, document_id: receiving.roNumber, user_id: null, username: 'demo', at: p.at,
+  }).execute();
+
+  // Open: due next week.
+  const open = await order(tx, { warehouseId: p.warehouseId, customerId: p.customerId, supplier: SUPPLIERS[(p.supplierIndex + 1) % SUPPLIERS.length], reference: `PO-${4300 + p.supplierIndex}`, expected: day(7), status: 'Open', at: p.at, userId: null });
+  await tx.insertInto('receiving_order_line').values([first, second, third].map((sku_id, n) => ({ order_id: open.id, line_no: n + 1, sku_id, expected_qty: 24 * (n + 2), received_qty: 0, damaged_qty: 0, putaway_qty: 0, notes: null }))).execute();
+
+  await tx.insertInto('inventory_txn').values(ledger).execute();
+  return covered;
+}

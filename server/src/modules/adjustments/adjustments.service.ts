@@ -1,0 +1,157 @@
+import { ADJUSTMENT_REASON_LABELS, ADJUSTMENT_REASONS, ADJUSTMENT_STATUSES, type FilterLabel } from '@bolx/contracts';
+import type { Db } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { AdjustmentRequestTable } from '../../db/tables/inventory-operations.js';
+import type { Actor } from '../../platform/actor.js';
+import { writeAudit } from '../../platform/audit.js';
+import { conflict, notFound } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toXlsx } from '../../platform/excel.js';
+import type { Principal } from '../../platform/principal.js';
+import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import type { ServiceDeps } from '../../services.js';
+import type { Selectable } from 'kysely';
+import { InventoryService, pick, type AdjustmentInput } from '../inventory/inventory.service.js';
+import type { Place } from '../inventory/inventory.service.js';
+import { adjustmentRepository as repo, type AdjustmentFilter } from './adjustments.repository.js';
+
+const ADJUSTMENT_LIST: ListSpec = {
+  sortable: {
+    requestedAt: 'a.requested_at', skuCode: 's.sku_code', locationCode: 'l.code', quantityChange: 'a.quantity_change', status: 'a.status', customerName: 'c.name',
+  },
+  defaultSort: { column: 'a.requested_at', direction: 'desc' },
+  searchable: ['s.sku_code', 'l.code', 'a.lot', 'a.pallet', 'a.reason_code'],
+  tieBreaker: 'a.id',
+};
+
+type Row = {
+  id: number; warehouse_id: number; warehouse_name: string; customer_id: number; customer_name: string; sku_id: number; sku_code: string;
+  location_id: number; location_code: string; lot: string; pallet: string; expiry_date: string | null; quantity_change: number;
+  reason_code: string; note: string | null; status: 'Pending' | 'Approved' | 'Rejected'; requested_by_name: string | null;
+  requested_at: string; decided_by_name: string | null; decided_at: string | null; decision_note: string | null; document_id: string | null;
+};
+const toRow = (r: Row) => ({
+  adjustmentId: r.id, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id, customerName: r.customer_name,
+  skuId: r.sku_id, skuCode: r.sku_code, locationId: r.location_id, locationCode: r.location_code, lot: r.lot, pallet: r.pallet,
+  expiryDate: r.expiry_date, quantityChange: r.quantity_change, reasonCode: r.reason_code, note: r.note, status: r.status,
+  requestedBy: r.requested_by_name, requestedAt: r.requested_at, decidedBy: r.decided_by_name, decidedAt: r.decided_at,
+  decisionNote: r.decision_note, document: r.document_id,
+});
+
+const placeOf = (r: Selectable<AdjustmentRequestTable>): Place => ({
+  warehouseId: r.warehouse_id, customerId: r.customer_id, skuId: r.sku_id, locationId: r.location_id, lot: r.lot, pallet: r.pallet,
+});
+
+/**
+ * Adjustments with reason codes. One of more units than the customer's approval threshold is held as a
+ * pending request and posted to the ledger only when a manager approves it.
+ */
+export class AdjustmentService {
+  private readonly db: Db;
+  private readonly dialect: Dialect;
+  private readonly events: EventBus;
+  constructor(deps: ServiceDeps, private readonly inventory = new InventoryService(deps)) {
+    this.db = deps.db;
+    this.dialect = deps.dialect;
+    this.events = deps.events;
+  }
+
+  filterLabels(): FilterLabel[] {
+    return [{ key: 'status', label: 'Status', type: 'select', options: ADJUSTMENT_STATUSES.map((s) => ({ label: s, value: s })) }];
+  }
+
+  reasonCodes() {
+    return ADJUSTMENT_REASONS.map((code) => ({ code, name: ADJUSTMENT_REASON_LABELS[code] }));
+  }
+
+  async create(principal: Principal, input: Place & AdjustmentInput, actor: Actor) {
+    const place = pick(input);
+    await this.inventory.assertReferences(principal, place, [place.locationId]);
+    const threshold = await repo.threshold(this.db, place.customerId);
+    if (threshold == null || Math.abs(input.quantityChange) <= threshold) {
+      const posted = await inTransaction(this.db, (uow) => this.inventory.postAdjustment(uow, place, input, actor));
+      return {
+        message: `Adjusted by ${input.quantityChange > 0 ? '+' : ''}${input.quantityChange} units`,
+        data: { status: 'Posted' as const, adjustmentId: null, document: posted.document, entries: posted.entries },
+      };
+    }
+    const id = await inTransaction(this.db, async (uow) => {
+      const newId = await repo.insert(uow.tx, {
+        warehouse_id: place.warehouseId, customer_id: place.customerId, sku_id: place.skuId, location_id: place.locationId,
+        lot: place.lot, pallet: place.pallet, expiry_date: input.expiryDate ?? null, quantity_change: input.quantityChange,
+        reason_code: input.reasonCode, note: input.note ?? null, status: 'Pending', requested_by: actor.userId,
+        requested_at: new Date().toISOString(),
+      });
+      await this.record(uow, actor, 'request', newId, place, 'AdjustmentRequested', 'Pending', { ...input, threshold });
+      return newId;
+    });
+    return {
+      message: `Adjustments of more than ${threshold} units need a manager's approval: the request is pending`,
+      data: { status: 'Pending' as const, adjustmentId: id, document: null, entries: [] },
+    };
+  }
+
+  private async pending(principal: Principal, id: number) {
+    const req = await repo.findById(this.db, id);
+    if (!req) throw notFound('Adjustment');
+    principal.scope.assert({ warehouseId: req.warehouse_id, customerId: req.customer_id });
+    if (req.status !== 'Pending') throw conflict(`This adjustment is already ${req.status.toLowerCase()}`);
+    return req;
+  }
+
+  /** Posts a pending adjustment. Short stock refuses it (422) and it stays pending; two approvers cannot both post it. */
+  async approve(principal: Principal, input: { adjustmentId: number; note?: string }, actor: Actor) {
+    const req = await this.pending(principal, input.adjustmentId);
+    const place = placeOf(req);
+    await this.inventory.assertReferences(principal, place, [place.locationId]);
+    const posted = await inTransaction(this.db, async (uow) => {
+      const documentId = `ADJ-${req.id}`;
+      const decided = await repo.decide(uow.tx, req.id, { status: 'Approved', by: principal.userId, at: new Date().toISOString(), note: input.note ?? null, documentId });
+      if (!decided) throw conflict('This adjustment was decided by someone else meanwhile');
+      const result = await this.inventory.postAdjustment(uow, place, {
+        quantityChange: req.quantity_change, reasonCode: req.reason_code, expiryDate: req.expiry_date ?? undefined, note: req.note ?? undefined,
+      }, actor, documentId);
+      await this.record(uow, actor, 'approve', req.id, place, 'AdjustmentApproved', 'Approved', { document: documentId, note: input.note ?? null });
+      return result;
+    });
+    return { message: 'Adjustment approved and posted', data: { status: 'Posted' as const, adjustmentId: req.id, document: posted.document, entries: posted.entries } };
+  }
+
+  async reject(principal: Principal, input: { adjustmentId: number; note?: string }, actor: Actor) {
+    const req = await this.pending(principal, input.adjustmentId);
+    await inTransaction(this.db, async (uow) => {
+      const decided = await repo.decide(uow.tx, req.id, { status: 'Rejected', by: principal.userId, at: new Date().toISOString(), note: input.note ?? null, documentId: null });
+      if (!decided) throw conflict('This adjustment was decided by someone else meanwhile');
+      await this.record(uow, actor, 'reject', req.id, placeOf(req), 'AdjustmentRejected', 'Rejected', { note: input.note ?? null });
+    });
+    return { message: 'Adjustment rejected', data: { adjustmentId: req.id } };
+  }
+
+  private async record(uow: UnitOfWork, actor: Actor, action: string, id: number, place: Place, subEvent: 'AdjustmentRequested' | 'AdjustmentApproved' | 'AdjustmentRejected', status: string, after: unknown) {
+    await writeAudit(uow.tx, actor, { action, entity: 'adjustment_request', entityId: id, warehouseId: place.warehouseId, customerId: place.customerId, after: { status, ...(after as object) } });
+    await this.events.record(uow.tx, { target: 'ReceiveAdjustmentData', payload: { subEvent, payload: { adjustmentId: id, status } }, warehouseId: place.warehouseId, customerId: place.customerId }, uow.afterCommit);
+  }
+
+  private select = (q: ReturnType<typeof repo.filtered>) => q.select([
+    'a.id', 'a.warehouse_id', 'w.name as warehouse_name', 'a.customer_id', 'c.name as customer_name', 'a.sku_id', 's.sku_code',
+    'a.location_id', 'l.code as location_code', 'a.lot', 'a.pallet', 'a.expiry_date', 'a.quantity_change', 'a.reason_code', 'a.note',
+    'a.status', 'ru.username as requested_by_name', 'a.requested_at', 'du.username as decided_by_name', 'a.decided_at', 'a.decision_note', 'a.document_id',
+  ]);
+
+  async list(principal: Principal, req: ListRequest<AdjustmentFilter>) {
+    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), this.select, req, ADJUSTMENT_LIST);
+    return { totalCount: page.totalCount, items: (page.items as Row[]).map(toRow) };
+  }
+
+  async download(principal: Principal, req: Pick<ListRequest<AdjustmentFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    const rows = ((await listAll(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), this.select, req, ADJUSTMENT_LIST)) as Row[]).map(toRow);
+    return toXlsx('Adjustments', [
+      { header: 'Requested At', value: (r) => r.requestedAt, width: 24 }, { header: 'Client', value: (r) => r.customerName, width: 24 },
+      { header: 'SKU', value: (r) => r.skuCode }, { header: 'Location', value: (r) => r.locationCode }, { header: 'Lot', value: (r) => r.lot },
+      { header: 'Pallet', value: (r) => r.pallet }, { header: 'Quantity', value: (r) => r.quantityChange }, { header: 'Reason', value: (r) => r.reasonCode },
+      { header: 'Note', value: (r) => r.note, width: 30 }, { header: 'Status', value: (r) => r.status }, { header: 'Requested By', value: (r) => r.requestedBy },
+      { header: 'Decided By', value: (r) => r.decidedBy }, { header: 'Decided At', value: (r) => r.decidedAt, width: 24 },
+    ], rows);
+  }
+}

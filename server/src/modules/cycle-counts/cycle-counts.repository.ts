@@ -1,0 +1,115 @@
+import { sql, type Insertable } from 'kysely';
+import { OPEN_COUNT_STATUSES } from '@bolx/contracts';
+import type { Executor } from '../../db/schema.js';
+import { lockRows, type Dialect } from '../../db/dialect.js';
+import type { CycleCountLineTable, CycleCountStatus, CycleCountTable } from '../../db/tables/inventory-operations.js';
+import type { Scope } from '../../platform/scope.js';
+
+export interface CycleCountFilter { warehouseId?: number; customerId?: number; status?: CycleCountStatus }
+export interface CountSelection {
+  warehouseId: number; customerId: number; selection: 'location' | 'sku' | 'abc';
+  locationFrom?: string; locationTo?: string; skuId?: number; abcClass?: string;
+}
+
+export const cycleCountRepository = {
+  /**
+   * The client's stock the count covers, locked until commit (so no move slips between the snapshot and the
+   * hold). Only the balance rows are locked: locations and SKUs are narrowed by subqueries.
+   */
+  snapshot(tx: Executor, dialect: Dialect, s: CountSelection, limit: number) {
+    let q = tx.selectFrom('inventory_balance as b')
+      .select(['b.id', 'b.warehouse_id', 'b.customer_id', 'b.sku_id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.on_hand'])
+      .where('b.warehouse_id', '=', s.warehouseId).where('b.customer_id', '=', s.customerId).where('b.on_hand', '>', 0);
+    if (s.selection === 'location') {
+      q = q.where('b.location_id', 'in', (eb) => eb.selectFrom('location').select('id').where('warehouse_id', '=', s.warehouseId)
+        .where(sql<boolean>`upper(code) >= ${s.locationFrom!.toUpperCase()} AND upper(code) <= ${s.locationTo!.toUpperCase()}`));
+    } else if (s.selection === 'sku') {
+      q = q.where('b.sku_id', '=', s.skuId!);
+    } else {
+      q = q.where('b.sku_id', 'in', (eb) => eb.selectFrom('sku').select('id').where('customer_id', '=', s.customerId).where('abc_class', '=', s.abcClass!));
+    }
+    return lockRows(dialect, q.orderBy('b.id').limit(limit)).execute();
+  },
+
+  /** Lines of other open counts of the client at these locations (a place may be in one open count only). */
+  openLinesAt(tx: Executor, customerId: number, locationIds: number[]) {
+    return tx.selectFrom('cycle_count_line as li').innerJoin('cycle_count as cc', 'cc.id', 'li.cycle_count_id')
+      .select(['li.sku_id', 'li.location_id', 'li.lot', 'li.pallet', 'cc.count_no'])
+      .where('li.customer_id', '=', customerId).where('li.location_id', 'in', locationIds)
+      .where('cc.status', 'in', [...OPEN_COUNT_STATUSES]).execute();
+  },
+
+  async insertCount(tx: Executor, values: Insertable<CycleCountTable>) {
+    const { id } = await tx.insertInto('cycle_count').values(values).returning('id').executeTakeFirstOrThrow();
+    const countNo = `CC-${String(id).padStart(6, '0')}`;
+    await tx.updateTable('cycle_count').set({ count_no: countNo }).where('id', '=', id).execute();
+    return { id, countNo };
+  },
+
+  async insertLines(tx: Executor, lines: Insertable<CycleCountLineTable>[]) {
+    for (let i = 0; i < lines.length; i += 200) await tx.insertInto('cycle_count_line').values(lines.slice(i, i + 200)).execute();
+  },
+
+  async hold(tx: Executor, countId: number, warehouseId: number, customerId: number, locationIds: number[]) {
+    const rows = locationIds.map((location_id) => ({ cycle_count_id: countId, warehouse_id: warehouseId, customer_id: customerId, location_id, is_open: 1 }));
+    for (let i = 0; i < rows.length; i += 200) await tx.insertInto('cycle_count_location').values(rows.slice(i, i + 200)).execute();
+  },
+
+  release(tx: Executor, countId: number) {
+    return tx.updateTable('cycle_count_location').set({ is_open: 0 }).where('cycle_count_id', '=', countId).execute();
+  },
+
+  findById(db: Executor, id: number) {
+    return db.selectFrom('cycle_count').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** Moves a count from one of `from` to `to`; undefined when it was no longer in one of them. */
+  setStatus(tx: Executor, id: number, from: readonly CycleCountStatus[], set: { status: CycleCountStatus; approved_by?: number; approved_at?: string; document_id?: string }) {
+    return tx.updateTable('cycle_count').set({ ...set, updated_at: new Date().toISOString() })
+      .where('id', '=', id).where('status', 'in', [...from]).returningAll().executeTakeFirst();
+  },
+
+  lines(db: Executor, countId: number) {
+    return db.selectFrom('cycle_count_line as li')
+      .innerJoin('sku as s', 's.id', 'li.sku_id')
+      .innerJoin('location as l', 'l.id', 'li.location_id')
+      .selectAll('li').select(['s.sku_code', 's.description as sku_description', 'l.code as location_code'])
+      .where('li.cycle_count_id', '=', countId).orderBy('l.code').orderBy('s.sku_code').orderBy('li.id').execute();
+  },
+
+  enterCount(tx: Executor, lineId: number, qty: number, userId: number, at: string) {
+    return tx.updateTable('cycle_count_line').set({ counted_qty: qty, counted_by: userId, counted_at: at }).where('id', '=', lineId).execute();
+  },
+
+  enterRecount(tx: Executor, lineId: number, qty: number, userId: number, at: string) {
+    return tx.updateTable('cycle_count_line').set({ recount_qty: qty, recounted_by: userId, recounted_at: at })
+      .where('id', '=', lineId).where('needs_recount', '=', 1).execute();
+  },
+
+  /** Flags every counted line whose count differs from the expected quantity; answers how many. */
+  async flagVariances(tx: Executor, countId: number) {
+    const r = await tx.updateTable('cycle_count_line').set({ needs_recount: 1 })
+      .where('cycle_count_id', '=', countId).where(sql<boolean>`counted_qty <> expected_qty`).executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  },
+
+  /** Lines still waiting: uncounted, or flagged for recount and not yet recounted. */
+  async outstanding(tx: Executor, countId: number) {
+    const r = await tx.selectFrom('cycle_count_line').select([
+      sql<number>`sum(CASE WHEN counted_qty IS NULL THEN 1 ELSE 0 END)`.as('uncounted'),
+      sql<number>`sum(CASE WHEN needs_recount = 1 AND recount_qty IS NULL THEN 1 ELSE 0 END)`.as('unrecounted'),
+    ]).where('cycle_count_id', '=', countId).executeTakeFirstOrThrow();
+    return { uncounted: Number(r.uncounted ?? 0), unrecounted: Number(r.unrecounted ?? 0) };
+  },
+
+  filtered(db: Executor, scope: Scope, f: CycleCountFilter) {
+    let q = db.selectFrom('cycle_count as cc')
+      .innerJoin('warehouse as w', 'w.id', 'cc.warehouse_id')
+      .innerJoin('customer as c', 'c.id', 'cc.customer_id')
+      .leftJoin('app_user as cu', 'cu.id', 'cc.created_by')
+      .leftJoin('app_user as au', 'au.id', 'cc.approved_by')
+      .where(scope.where({ warehouse: 'cc.warehouse_id', customer: 'cc.customer_id' }, f));
+    if (f.status) q = q.where('cc.status', '=', f.status);
+    return q;
+  },
+};

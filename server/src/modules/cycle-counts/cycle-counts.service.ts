@@ -1,0 +1,258 @@
+import { sql } from 'kysely';
+import { APPROVER_ROLES, CYCLE_COUNT_STATUSES, OPEN_COUNT_STATUSES, type FilterLabel } from '@bolx/contracts';
+import type { Db } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { CycleCountStatus } from '../../db/tables/inventory-operations.js';
+import type { Actor } from '../../platform/actor.js';
+import { writeAudit } from '../../platform/audit.js';
+import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toXlsx } from '../../platform/excel.js';
+import type { Principal } from '../../platform/principal.js';
+import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import type { ServiceDeps } from '../../services.js';
+import { InventoryService, type Leg } from '../inventory/inventory.service.js';
+import { cycleCountRepository as repo, type CountSelection, type CycleCountFilter } from './cycle-counts.repository.js';
+
+/** A count larger than this is refused: narrow the selection. */
+export const MAX_COUNT_LINES = 5000;
+
+const COUNT_LIST: ListSpec = {
+  sortable: { countNo: 'cc.count_no', countDate: 'cc.count_date', status: 'cc.status', createdAt: 'cc.created_at', customerName: 'c.name' },
+  defaultSort: { column: 'cc.created_at', direction: 'desc' },
+  searchable: ['cc.count_no', 'cc.location_from', 'cc.location_to', 'cc.note'],
+  tieBreaker: 'cc.id',
+};
+
+type CreateInput = CountSelection & { countType: string; isBlind: boolean; countDate: string; note?: string };
+
+const placeKey = (p: { sku_id: number; location_id: number; lot: string; pallet: string }) => `${p.sku_id}|${p.location_id}|${p.lot}|${p.pallet}`;
+
+/**
+ * Cycle counts: a snapshot of a client's stock (by location range, SKU or ABC class) whose locations are held
+ * while it is open; counts (blind unless chosen otherwise), a recount of every line with a variance, and an
+ * approval that posts each line's difference through the ledger with the count as the document.
+ */
+export class CycleCountService {
+  private readonly db: Db;
+  private readonly dialect: Dialect;
+  private readonly events: EventBus;
+  constructor(deps: ServiceDeps, private readonly inventory = new InventoryService(deps)) {
+    this.db = deps.db;
+    this.dialect = deps.dialect;
+    this.events = deps.events;
+  }
+
+  filterLabels(): FilterLabel[] {
+    return [{ key: 'status', label: 'Status', type: 'select', options: CYCLE_COUNT_STATUSES.map((s) => ({ label: s, value: s })) }];
+  }
+
+  async create(principal: Principal, input: CreateInput, actor: Actor) {
+    principal.scope.assert({ warehouseId: input.warehouseId, customerId: input.customerId });
+    if (input.selection === 'sku') await this.inventory.assertSku(input.customerId, input.skuId!);
+    const created = await inTransaction(this.db, async (uow) => {
+      const stock = await repo.snapshot(uow.tx, this.dialect, input, MAX_COUNT_LINES + 1);
+      if (stock.length === 0) throw unprocessable('Nothing to count', 'None of this client’s stock matches the selection');
+      if (stock.length > MAX_COUNT_LINES) throw unprocessable('Too many places to count at once', `Narrow the selection to at most ${MAX_COUNT_LINES} places`);
+      const locationIds = [...new Set(stock.map((b) => b.location_id))];
+      // Checked after the snapshot has locked the rows, so two counts of the same stock cannot both be made.
+      const ours = new Set(stock.map(placeKey));
+      const overlap = (await repo.openLinesAt(uow.tx, input.customerId, locationIds)).find((l) => ours.has(placeKey(l)));
+      if (overlap) throw conflict(`Some of this stock is already in open cycle count ${overlap.count_no}`);
+      const now = new Date().toISOString();
+      const { id, countNo } = await repo.insertCount(uow.tx, {
+        count_no: `new-${now}-${Math.random()}`.slice(0, 32), warehouse_id: input.warehouseId, customer_id: input.customerId,
+        count_type: input.countType, selection: input.selection, location_from: input.selection === 'location' ? input.locationFrom!.toUpperCase() : null,
+        location_to: input.selection === 'location' ? input.locationTo!.toUpperCase() : null, sku_id: input.selection === 'sku' ? input.skuId! : null,
+        abc_class: input.selection === 'abc' ? input.abcClass! : null, is_blind: input.isBlind ? 1 : 0, status: 'Open',
+        count_date: input.countDate, note: input.note ?? null, created_by: actor.userId, created_at: now, updated_at: now,
+      });
+      await repo.insertLines(uow.tx, stock.map((b) => ({
+        cycle_count_id: id, warehouse_id: b.warehouse_id, customer_id: b.customer_id, sku_id: b.sku_id, location_id: b.location_id,
+        lot: b.lot, pallet: b.pallet, expiry_date: b.expiry_date, expected_qty: b.on_hand,
+      })));
+      await repo.hold(uow.tx, id, input.warehouseId, input.customerId, locationIds);
+      await this.record(uow, actor, 'create', id, input, 'AddCycleCount', 'Open', { countNo, lines: stock.length, locations: locationIds.length });
+      return { id, countNo, lines: stock.length };
+    });
+    return { message: `Cycle count ${created.countNo} created with ${created.lines} lines`, data: await this.detail(principal, created.id) };
+  }
+
+  private async load(principal: Principal, id: number) {
+    const count = await repo.findById(this.db, id);
+    if (!count) throw notFound('Cycle count');
+    principal.scope.assert({ warehouseId: count.warehouse_id, customerId: count.customer_id });
+    return count;
+  }
+
+  /** The count and its lines; a blind count hides expected quantities from everyone but approvers until approved. */
+  async detail(principal: Principal, id: number) {
+    const count = await this.load(principal, id);
+    const [row] = await this.select(repo.filtered(this.db, principal.scope, {}).where('cc.id', '=', id)).execute();
+    const hide = count.is_blind === 1 && count.status !== 'Approved' && !APPROVER_ROLES.includes(principal.role);
+    const lines = (await repo.lines(this.db, id)).map((l) => {
+      const finalQty = l.recount_qty ?? l.counted_qty;
+      return {
+        lineId: l.id, skuId: l.sku_id, skuCode: l.sku_code, skuDescription: l.sku_description, locationId: l.location_id,
+        locationCode: l.location_code, lot: l.lot, pallet: l.pallet, expiryDate: l.expiry_date,
+        expectedQty: hide ? null : l.expected_qty, countedQty: l.counted_qty, needsRecount: l.needs_recount === 1, recountQty: l.recount_qty,
+        finalQty, variance: hide || finalQty == null ? null : finalQty - l.expected_qty,
+      };
+    });
+    return { count: toCount(row as CountRow), lines };
+  }
+
+  /** The count sheet for counters: every place to count, with a blank to write in (no expected column when blind). */
+  async countSheet(principal: Principal, id: number) {
+    const { count, lines } = await this.detail(principal, id);
+    const blind = lines.some((l) => l.expectedQty === null);
+    type Line = (typeof lines)[number];
+    return { countNo: count.countNo, workbook: await toXlsx(count.countNo, [
+      { header: 'Line', value: (l: Line) => l.lineId }, { header: 'Location', value: (l: Line) => l.locationCode },
+      { header: 'SKU', value: (l: Line) => l.skuCode }, { header: 'Description', value: (l: Line) => l.skuDescription, width: 30 },
+      { header: 'Lot', value: (l: Line) => l.lot }, { header: 'Expiry', value: (l: Line) => l.expiryDate }, { header: 'Pallet', value: (l: Line) => l.pallet },
+      ...(blind ? [] : [{ header: 'Expected', value: (l: Line) => l.expectedQty }]),
+      { header: 'Counted', value: (l: Line) => l.recountQty ?? l.countedQty },
+    ], lines) };
+  }
+
+  /**
+   * Enters counts. While open, every line may be counted (and counted again); once all are, lines whose count
+   * differs from the expected quantity go to a recount, and the count is ready for approval when none remain.
+   */
+  async enterCounts(principal: Principal, input: { cycleCountId: number; counts: { lineId: number; quantity: number }[] }, actor: Actor) {
+    const count = await this.load(principal, input.cycleCountId);
+    if (count.status !== 'Open' && count.status !== 'Recount') throw conflict(`Cycle count ${count.count_no} is ${count.status.toLowerCase()}: no counts can be entered`);
+    const ids = new Set(input.counts.map((c) => c.lineId));
+    if (ids.size !== input.counts.length) throw badRequest('Each line may be counted once per entry', { counts: 'A line appears twice' });
+    const lines = new Map((await repo.lines(this.db, count.id)).map((l) => [l.id, l]));
+    for (const c of input.counts) {
+      const line = lines.get(c.lineId);
+      if (!line) throw badRequest('A line is not part of this count', { counts: `Line ${c.lineId} is not in ${count.count_no}` });
+      if (count.status === 'Recount' && line.needs_recount !== 1) {
+        throw badRequest('Only lines with a variance are recounted', { counts: `${line.location_code} ${line.sku_code} needs no recount` });
+      }
+    }
+    const status = await inTransaction(this.db, async (uow) => {
+      // Claims the phase: a count approved, cancelled or moved on meanwhile refuses the entry.
+      const phase = count.status;
+      if (!(await repo.setStatus(uow.tx, count.id, [phase], { status: phase }))) throw conflict('The count changed meanwhile; reload it');
+      const at = new Date().toISOString();
+      for (const c of input.counts) {
+        if (phase === 'Open') await repo.enterCount(uow.tx, c.lineId, c.quantity, principal.userId, at);
+        else await repo.enterRecount(uow.tx, c.lineId, c.quantity, principal.userId, at);
+      }
+      let next: CycleCountStatus = phase;
+      const left = await repo.outstanding(uow.tx, count.id);
+      if (phase === 'Open' && left.uncounted === 0) next = (await repo.flagVariances(uow.tx, count.id)) > 0 ? 'Recount' : 'Counted';
+      else if (phase === 'Recount' && left.unrecounted === 0) next = 'Counted';
+      if (next !== phase) await repo.setStatus(uow.tx, count.id, [phase], { status: next });
+      await this.record(uow, actor, phase === 'Open' ? 'count' : 'recount', count.id, this.target(count), 'UpdateCycleCount', next, { lines: input.counts.length });
+      return next;
+    });
+    const message = status === 'Recount' ? 'Counts saved: lines with a variance need a recount'
+      : status === 'Counted' ? 'Counts saved: the count is ready for approval' : 'Counts saved';
+    return { message, data: await this.detail(principal, count.id) };
+  }
+
+  /** Posts every line's difference (final count − expected) through the ledger, with the count as the document. */
+  async approve(principal: Principal, input: { cycleCountId: number }, actor: Actor) {
+    const count = await this.load(principal, input.cycleCountId);
+    if (count.status !== 'Counted') {
+      throw conflict(count.status === 'Open' || count.status === 'Recount'
+        ? `Cycle count ${count.count_no} still has lines to count or recount` : `Cycle count ${count.count_no} is ${count.status.toLowerCase()}`);
+    }
+    const lines = await repo.lines(this.db, count.id);
+    const posted = await inTransaction(this.db, async (uow) => {
+      const done = await repo.setStatus(uow.tx, count.id, ['Counted'], {
+        status: 'Approved', approved_by: principal.userId, approved_at: new Date().toISOString(), document_id: count.count_no,
+      });
+      if (!done) throw conflict('The count changed meanwhile; reload it');
+      // Released first: the count's own corrections must not be held by it.
+      await repo.release(uow.tx, count.id);
+      const legs: Leg[] = lines.flatMap((l) => {
+        const diff = (l.recount_qty ?? l.counted_qty ?? l.expected_qty) - l.expected_qty;
+        if (diff === 0) return [];
+        return [{
+          place: { warehouseId: l.warehouse_id, customerId: l.customer_id, skuId: l.sku_id, locationId: l.location_id, lot: l.lot, pallet: l.pallet },
+          qty: diff, txnType: 'count', expiryDate: l.expiry_date,
+        }];
+      });
+      const result = legs.length
+        ? await this.inventory.post(uow, { documentType: 'CYCLE_COUNT', documentId: count.count_no, reason: `Cycle count ${count.count_no}`, legs }, actor)
+        : { document: count.count_no, entries: [] };
+      if (legs.length) {
+        await this.inventory.recordChange(uow, actor, 'CycleCount', count.count_no, { ...legs[0].place, skuId: 0 },
+          [...new Set(legs.map((l) => l.place.locationId))], { countNo: count.count_no, variances: legs.map((l) => ({ ...l.place, qty: l.qty })) });
+      }
+      await this.record(uow, actor, 'approve', count.id, this.target(count), 'UpdateCycleCount', 'Approved', { document: count.count_no, lines: legs.length });
+      return result;
+    });
+    const units = posted.entries.reduce((n, e) => n + e.qtyChange, 0);
+    return {
+      message: posted.entries.length ? `Cycle count ${count.count_no} approved: ${posted.entries.length} differences posted (${units > 0 ? '+' : ''}${units} units)`
+        : `Cycle count ${count.count_no} approved: no differences`,
+      data: posted,
+    };
+  }
+
+  async cancel(principal: Principal, input: { cycleCountId: number }, actor: Actor) {
+    const count = await this.load(principal, input.cycleCountId);
+    await inTransaction(this.db, async (uow) => {
+      if (!(await repo.setStatus(uow.tx, count.id, OPEN_COUNT_STATUSES, { status: 'Cancelled' }))) {
+        throw conflict(`Cycle count ${count.count_no} is ${count.status.toLowerCase()}: it cannot be cancelled`);
+      }
+      await repo.release(uow.tx, count.id);
+      await this.record(uow, actor, 'cancel', count.id, this.target(count), 'UpdateCycleCount', 'Cancelled', {});
+    });
+    return { message: `Cycle count ${count.count_no} cancelled`, data: { cycleCountId: count.id } };
+  }
+
+  private target = (c: { warehouse_id: number; customer_id: number }) => ({ warehouseId: c.warehouse_id, customerId: c.customer_id });
+
+  private async record(uow: UnitOfWork, actor: Actor, action: string, id: number, t: { warehouseId: number; customerId: number }, subEvent: 'AddCycleCount' | 'UpdateCycleCount', status: string, after: object) {
+    await writeAudit(uow.tx, actor, { action, entity: 'cycle_count', entityId: id, warehouseId: t.warehouseId, customerId: t.customerId, after: { status, ...after } });
+    await this.events.record(uow.tx, { target: 'ReceiveCycleCountData', payload: { subEvent, payload: { cycleCountId: id, status } }, warehouseId: t.warehouseId, customerId: t.customerId }, uow.afterCommit);
+  }
+
+  private select = (q: ReturnType<typeof repo.filtered>) => q.select([
+    'cc.id', 'cc.count_no', 'cc.warehouse_id', 'w.name as warehouse_name', 'cc.customer_id', 'c.name as customer_name', 'cc.count_type',
+    'cc.selection', 'cc.location_from', 'cc.location_to', 'cc.sku_id', 'cc.abc_class', 'cc.is_blind', 'cc.status', 'cc.count_date', 'cc.note',
+    'cu.username as created_by_name', 'cc.created_at', 'au.username as approved_by_name', 'cc.approved_at', 'cc.document_id',
+    sql<number>`(SELECT count(*) FROM cycle_count_line x WHERE x.cycle_count_id = cc.id)`.as('line_count'),
+    sql<number>`(SELECT count(*) FROM cycle_count_line x WHERE x.cycle_count_id = cc.id AND x.counted_qty IS NOT NULL)`.as('counted_lines'),
+    sql<number>`(SELECT count(*) FROM cycle_count_line x WHERE x.cycle_count_id = cc.id AND x.needs_recount = 1)`.as('recount_lines'),
+  ]);
+
+  async list(principal: Principal, req: ListRequest<CycleCountFilter>) {
+    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), this.select, req, COUNT_LIST);
+    return { totalCount: page.totalCount, items: (page.items as CountRow[]).map(toCount) };
+  }
+
+  async download(principal: Principal, req: Pick<ListRequest<CycleCountFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    const rows = ((await listAll(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), this.select, req, COUNT_LIST)) as CountRow[]).map(toCount);
+    return toXlsx('Cycle Counts', [
+      { header: 'Count No', value: (r) => r.countNo }, { header: 'Client', value: (r) => r.customerName, width: 24 },
+      { header: 'Type', value: (r) => r.countType }, { header: 'Selection', value: (r) => r.selection },
+      { header: 'From', value: (r) => r.locationFrom }, { header: 'To', value: (r) => r.locationTo }, { header: 'ABC', value: (r) => r.abcClass },
+      { header: 'Blind', value: (r) => (r.isBlind ? 'Yes' : 'No') }, { header: 'Count Date', value: (r) => r.countDate },
+      { header: 'Status', value: (r) => r.status }, { header: 'Lines', value: (r) => r.lineCount }, { header: 'Counted', value: (r) => r.countedLines },
+      { header: 'Recounts', value: (r) => r.recountLines }, { header: 'Created By', value: (r) => r.createdBy }, { header: 'Approved By', value: (r) => r.approvedBy },
+    ], rows);
+  }
+}
+
+type CountRow = {
+  id: number; count_no: string; warehouse_id: number; warehouse_name: string; customer_id: number; customer_name: string; count_type: string;
+  selection: string; location_from: string | null; location_to: string | null; sku_id: number | null; abc_class: string | null; is_blind: number;
+  status: CycleCountStatus; count_date: string; note: string | null; created_by_name: string | null; created_at: string;
+  approved_by_name: string | null; approved_at: string | null; document_id: string | null; line_count: number; counted_lines: number; recount_lines: number;
+};
+const toCount = (r: CountRow) => ({
+  cycleCountId: r.id, countNo: r.count_no, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id,
+  customerName: r.customer_name, countType: r.count_type, selection: r.selection, locationFrom: r.location_from, locationTo: r.location_to,
+  skuId: r.sku_id, abcClass: r.abc_class, isBlind: r.is_blind === 1, status: r.status, countDate: r.count_date, note: r.note,
+  lineCount: Number(r.line_count), countedLines: Number(r.counted_lines), recountLines: Number(r.recount_lines),
+  createdBy: r.created_by_name, createdAt: r.created_at, approvedBy: r.approved_by_name, approvedAt: r.approved_at, document: r.document_id,
+});

@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Insertable } from 'kysely';
+import type { ReceivingOrderFilters } from '@bolx/contracts';
+import type { Executor } from '../../db/schema.js';
+import type { ReceivingOrderLineTable, ReceivingPutawayTable, ReceivingReceiptTable } from '../../db/tables/receiving.js';
+import type { Scope } from '../../platform/scope.js';
+
+/** Statuses in which goods may still arrive, and in which putaway may run. */
+export const RECEIVABLE = ['Open', 'Receiving'] as const;
+export const PUTAWAY_OPEN = ['Receiving', 'Received'] as const;
+/** Location types goods are received into, and the storage types they are put away to. */
+export const INBOUND_TYPES = ['dock', 'staging'];
+
+/** The scoped, filtered RO list before search, order and paging. */
+function ordersQuery(db: Executor, scope: Scope, f: ReceivingOrderFilters) {
+  let q = db.selectFrom('receiving_order as o')
+    .innerJoin('warehouse as w', 'w.id', 'o.warehouse_id')
+    .innerJoin('customer as c', 'c.id', 'o.customer_id')
+    .where(scope.where({ warehouse: 'o.warehouse_id', customer: 'o.customer_id' }, { warehouseId: f.warehouseId, customerId: f.customerId }));
+  if (f.status) q = q.where('o.status', '=', f.status);
+  if (f.fromDate) q = q.where('o.expected_date', '>=', f.fromDate);
+  if (f.toDate) q = q.where('o.expected_date', '<=', f.toDate);
+  return q;
+}
+
+/** An RO row's columns with its line totals: correlated sums on the line's order index, one statement per page. */
+function orderColumns(q: ReturnType<typeof ordersQuery>) {
+  const total = (expr: string) => sql<number>`(select coalesce(sum(${sql.raw(expr)}), 0) from receiving_order_line t where t.order_id = o.id)`;
+  return q.selectAll('o').select([
+    'w.name as warehouse_name', 'c.name as customer_name',
+    sql<number>`(select count(*) from receiving_order_line t where t.order_id = o.id)`.as('line_count'),
+    total('t.expected_qty').as('expected_qty'),
+    total('t.received_qty').as('received_qty'),
+    total('t.damaged_qty').as('damaged_qty'),
+    total('t.putaway_qty').as('putaway_qty'),
+    total('case when t.received_qty + t.damaged_qty > t.expected_qty then t.received_qty + t.damaged_qty - t.expected_qty else 0 end').as('over_qty'),
+    total('case when t.received_qty + t.damaged_qty < t.expected_qty then t.expected_qty - t.received_qty - t.damaged_qty else 0 end').as('short_qty'),
+  ]);
+}
+
+/** Every Kysely query of the receiving area. Stock itself changes only through InventoryService.post. */
+export const receivingRepository = {
+  orders: ordersQuery,
+  orderColumns,
+
+  findOrder(db: Executor, scope: Scope, id: number) {
+    return orderColumns(ordersQuery(db, scope, {}).where('o.id', '=', id)).executeTakeFirst();
+  },
+
+  /** The lines of the report (one row per RO line), scoped and filtered like the RO list. */
+  lineReport(db: Executor, scope: Scope, f: ReceivingOrderFilters) {
+    return ordersQuery(db, scope, f)
+      .innerJoin('receiving_order_line as li', 'li.order_id', 'o.id')
+      .innerJoin('sku as s', 's.id', 'li.sku_id');
+  },
+
+  /** Receipts (the inward log), scoped; the date range is the receipt time. */
+  receiptReport(db: Executor, scope: Scope, f: ReceivingOrderFilters) {
+    let q = db.selectFrom('receiving_receipt as r')
+      .innerJoin('receiving_order as o', 'o.id', 'r.order_id')
+      .innerJoin('warehouse as w', 'w.id', 'o.warehouse_id')
+      .innerJoin('customer as c', 'c.id', 'o.customer_id')
+      .innerJoin('sku as s', 's.id', 'r.sku_id')
+      .innerJoin('location as l', 'l.id', 'r.location_id')
+      .leftJoin('location as dl', 'dl.id', 'r.damaged_location_id')
+      .where(scope.where({ warehouse: 'r.warehouse_id', customer: 'r.customer_id' }, { warehouseId: f.warehouseId, customerId: f.customerId }));
+    if (f.status) q = q.where('o.status', '=', f.status);
+    if (f.fromDate) q = q.where('r.at', '>=', `${f.fromDate}T00:00:00.000Z`);
+    if (f.toDate) q = q.where('r.at', '<', nextDay(f.toDate));
+    return q;
+  },
+
+  lines(db: Executor, orderId: number) {
+    return db.selectFrom('receiving_order_line as li').innerJoin('sku as s', 's.id', 'li.sku_id')
+      .selectAll('li').select(['s.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
+      .where('li.order_id', '=', orderId).orderBy('li.line_no').execute();
+  },
+
+  line(db: Executor, orderId: number, lineId: number) {
+    return db.selectFrom('receiving_order_line as li').innerJoin('sku as s', 's.id', 'li.sku_id')
+      .selectAll('li').select(['s.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
+      .where('li.order_id', '=', orderId).where('li.id', '=', lineId).executeTakeFirst();
+  },
+
+  receipts(db: Executor, orderId: number) {
+    return db.selectFrom('receiving_receipt as r').innerJoin('sku as s', 's.id', 'r.sku_id').innerJoin('location as l', 'l.id', 'r.location_id')
+      .leftJoin('location as dl', 'dl.id', 'r.damaged_location_id')
+      .selectAll('r').select(['s.sku_code', 'l.code as location_code', 'dl.code as damaged_location_code'])
+      .where('r.order_id', '=', orderId).orderBy('r.id').execute();
+  },
+
+  putaways(db: Executor, orderId: number) {
+    return db.selectFrom('receiving_putaway as p').innerJoin('receiving_order_line as li', 'li.id', 'p.line_id')
+      .innerJoin('sku as s', 's.id', 'li.sku_id')
+      .innerJoin('location as f', 'f.id', 'p.from_location_id').innerJoin('location as t', 't.id', 'p.to_location_id')
+      .selectAll('p').select(['s.sku_code', 'f.code as from_code', 't.code as to_code'])
+      .where('p.order_id', '=', orderId).orderBy('p.id').execute();
+  },
+
+  documents(db: Executor, orderId: number) {
+    return db.selectFrom('receiving_order_document as d').innerJoin('stored_file as f', 'f.id', 'd.file_id')
+      .select(['d.id', 'd.created_at', 'f.file_name', 'f.mime_type', 'f.size_bytes'])
+      .where('d.order_id', '=', orderId).orderBy('d.id').execute();
+  },
+
+  document(db: Executor, documentId: number) {
+    return db.selectFrom('receiving_order_document').selectAll().where('id', '=', documentId).executeTakeFirst();
+  },
+
+  async countDocuments(db: Executor, orderId: number) {
+    const r = await db.selectFrom('receiving_order_document').select(sql<number>`count(*)`.as('n')).where('order_id', '=', orderId).executeTakeFirstOrThrow();
+    return Number(r.n);
+  },
+
+  async insertDocument(tx: Executor, orderId: number, fileId: number) {
+    await tx.insertInto('receiving_order_document').values({ order_id: orderId, file_id: fileId, created_at: new Date().toISOString() }).execute();
+  },
+
+  /** A customer's SKUs by id (checks that lines name the customer's own, active SKUs). */
+  skusByIds(db: Executor, customerId: number, ids: number[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.selectFrom('sku').select(['id', 'sku_code', 'is_active']).where('customer_id', '=', customerId).where('id', 'in', ids).execute();
+  },
+
+  /**
+   * A customer's SKUs matching scanned codes: the SKU code, its UPC, one of its barcodes, or a package GTIN.
+   * One statement per kind, whatever the number of codes.
+   */
+  async skusByCodes(db: Executor, customerId: number, codes: string[]) {
+    if (codes.length === 0) return [];
+    const upper = [...new Set(codes.map((c) => c.toUpperCase()))];
+    const [byCode, byUpc, byBarcode, byGtin] = await Promise.all([
+      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', sql<string>`upper(sku_code)`.as('code')]).where('customer_id', '=', customerId).where(sql`upper(sku_code)`, 'in', upper).execute(),
+      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'upc as code']).where('customer_id', '=', customerId).where('upc', 'in', codes).execute(),
+      db.selectFrom('sku_barcode as b').innerJoin('sku as s', 's.id', 'b.sku_id').select(['s.id', 's.sku_code', 's.is_active', 'b.barcode as code'])
+        .where('b.customer_id', '=', customerId).where('b.barcode', 'in', codes).execute(),
+      db.selectFrom('sku_package as p').innerJoin('sku as s', 's.id', 'p.sku_id').select(['s.id', 's.sku_code', 's.is_active', 'p.gtin as code'])
+        .where('p.customer_id', '=', customerId).where('p.gtin', 'in', codes).execute(),
+    ]);
+    return [
+      ...byCode.map((r) => ({ ...r, matchedBy: 'sku' as const })), ...byUpc.map((r) => ({ ...r, matchedBy: 'upc' as const })),
+      ...byBarcode.map((r) => ({ ...r, matchedBy: 'barcode' as const })), ...byGtin.map((r) => ({ ...r, matchedBy: 'gtin' as const })),
+    ];
+  },
+
+  /** The expiry a lot of a SKU already carries anywhere in stock (a lot has one expiry date). */
+  async lotExpiry(db: Executor, customerId: number, skuId: number, lot: string) {
+    const row = await db.selectFrom('inventory_balance').select('expiry_date').where('customer_id', '=', customerId).where('sku_id', '=', skuId)
+      .where('lot', '=', lot).where('expiry_date', 'is not', null).limit(1).executeTakeFirst();
+    return row?.expiry_date ?? null;
+  },
+
+  /** Units on hand at a location, everyone's (its capacity is physical). */
+  async onHandAt(db: Executor, locationId: number) {
+    const r = await db.selectFrom('inventory_balance').select(sql<number>`coalesce(sum(on_hand), 0)`.as('n')).where('location_id', '=', locationId).executeTakeFirstOrThrow();
+    return r.n;
+  },
+
+  async servesWarehouse(db: Executor, customerId: number, warehouseId: number) {
+    return !!(await db.selectFrom('customer_warehouse').select('warehouse_id').where('customer_id', '=', customerId).where('warehouse_id', '=', warehouseId).executeTakeFirst());
+  },
+
+  locations(db: Executor, ids: number[]) {
+    return db.selectFrom('location as l').leftJoin('location_type as lt', 'lt.code', 'l.type')
+      .select(['l.id', 'l.code', 'l.warehouse_id', 'l.type', 'l.is_active', 'l.capacity', 'lt.category']).where('l.id', 'in', ids).execute();
+  },
+
+  async insertOrder(tx: Executor, values: {
+    warehouse_id: number; customer_id: number; supplier: string; reference_number: string; expected_date: string; notes: string | null;
+    created_by: number | null; at: string;
+  }) {
+    const { at, ...rest } = values;
+    // The number needs the id: a placeholder first, unique by construction, then the real one.
+    const { id } = await tx.insertInto('receiving_order').values({ ...rest, ro_number: `tmp-${randomUUID().slice(0, 24)}`, status: 'Open', created_at: at, updated_at: at })
+      .returning('id').executeTakeFirstOrThrow();
+    const roNumber = `RO-${String(id).padStart(6, '0')}`;
+    await tx.updateTable('receiving_order').set({ ro_number: roNumber }).where('id', '=', id).execute();
+    return { id, roNumber };
+  },
+
+  async insertLines(tx: Executor, rows: Insertable<ReceivingOrderLineTable>[]) {
+    for (let i = 0; i < rows.length; i += 500) await tx.insertInto('receiving_order_line').values(rows.slice(i, i + 500)).execute();
+  },
+
+  updateHeader(tx: Executor, id: number, values: { supplier: string; reference_number: string; expected_date: string; notes: string | null; updated_at: string }) {
+    return tx.updateTable('receiving_order').set(values).where('id', '=', id).where('status', 'in', [...RECEIVABLE]).returning('status').executeTakeFirst();
+  },
+
+  updateLine(tx: Executor, id: number, values: { expected_qty: number; notes: string | null; line_no: number }) {
+    return tx.updateTable('receiving_order_line').set(values).where('id', '=', id).execute();
+  },
+
+  /** Removes lines nothing was received on; answers how many went (fewer means one had receipts meanwhile). */
+  async deleteUntouchedLines(tx: Executor, ids: number[]) {
+    if (ids.length === 0) return 0;
+    const r = await tx.deleteFrom('receiving_order_line').where('id', 'in', ids).where('received_qty', '=', 0).where('damaged_qty', '=', 0).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  },
+
+  /**
+   * Moves an RO from one set of statuses to another in one conditional statement — the RO row is always the
+   * first row a receiving transaction touches, so concurrent work on one RO queues on it and cannot deadlock.
+   */
+  transition(tx: Executor, id: number, from: readonly string[], set: { status?: string; received_at?: string; finalized_at?: string; closed_at?: string; cancelled_at?: string }, at: string) {
+    return tx.updateTable('receiving_order').set({ ...set, updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
+      .returning(['id', 'status']).executeTakeFirst();
+  },
+
+  /** Takes the RO row for the transaction without changing its status (see `transition`). */
+  lockOrder(tx: Executor, id: number, from: readonly string[], at: string) {
+    return tx.updateTable('receiving_order').set({ updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
+      .returning(['id', 'status', 'received_at']).executeTakeFirst();
+  },
+
+  /** Counts a receipt on its line: one atomic increment, so parallel scans never lose or double a unit. */
+  addReceived(tx: Executor, lineId: number, good: number, damaged: number) {
+    return tx.updateTable('receiving_order_line')
+      .set({ received_qty: sql`received_qty + ${good}`, damaged_qty: sql`damaged_qty + ${damaged}` })
+      .where('id', '=', lineId).returning(['id']).executeTakeFirst();
+  },
+
+  /** Counts a putaway on its line only if that many good units are still waiting for it. */
+  addPutaway(tx: Executor, lineId: number, qty: number) {
+    return tx.updateTable('receiving_order_line').set({ putaway_qty: sql`putaway_qty + ${qty}` })
+      .where('id', '=', lineId).where(sql<boolean>`received_qty - putaway_qty >= ${qty}`).returning(['id']).executeTakeFirst();
+  },
+
+  /** Closes a finalized RO once every good unit received has been put away. */
+  closeIfPutAway(tx: Executor, id: number, at: string) {
+    return tx.updateTable('receiving_order').set({ status: 'Closed', closed_at: at, updated_at: at })
+      .where('id', '=', id).where('status', '=', 'Received')
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('receiving_order_line as li').select('li.id').whereRef('li.order_id', '=', 'receiving_order.id')
+        .where(sql<boolean>`li.putaway_qty < li.received_qty`))))
+      .returning(['id']).executeTakeFirst();
+  },
+
+  insertReceipt(tx: Executor, values: Insertable<ReceivingReceiptTable>) {
+    return tx.insertInto('receiving_receipt').values(values).returning('id').executeTakeFirstOrThrow();
+  },
+
+  insertPutaway(tx: Executor, values: Insertable<ReceivingPutawayTable>) {
+    return tx.insertInto('receiving_putaway').values(values).returning('id').executeTakeFirstOrThrow();
+  },
+
+  /**
+   * Putaway candidates in the warehouse: active storage locations that already hold this SKU of this customer
+   * (most stock first), then empty ones (nobody's stock) of the preferred types, tightest fitting capacity first.
+   */
+  async putawayCandidates(db: Executor, p: { warehouseId: number; customerId: number; skuId: number; quantity: number; preferTypes: string[] }, limit: number) {
+    const onHand = sql<number>`(select coalesce(sum(b2.on_hand), 0) from inventory_balance b2 where b2.location_id = l.id)`;
+    const storage = db.selectFrom('location as l').innerJoin('location_type as lt', 'lt.code', 'l.type')
+      .where('l.warehouse_id', '=', p.warehouseId).where('l.is_active', '=', 1).where('lt.category', '=', 'storage');
+    const fits = sql<boolean>`(l.capacity = 0 OR l.capacity - ${onHand} >= ${p.quantity})`;
+    const [withSku, empty] = await Promise.all([
+      storage.select(['l.id', 'l.code', 'l.type', 'l.zone', 'l.capacity', onHand.as('on_hand')])
+        .where((eb) => eb.exists(eb.selectFrom('inventory_balance as b').select('b.id').whereRef('b.location_id', '=', 'l.id')
+          .where('b.customer_id', '=', p.customerId).where('b.sku_id', '=', p.skuId).where('b.on_hand', '>', 0)))
+        .where(fits).orderBy(onHand, 'desc').orderBy('l.code').limit(limit).execute(),
+      storage.select(['l.id', 'l.code', 'l.type', 'l.zone', 'l.capacity', sql<number>`0`.as('on_hand')])
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('inventory_balance as b').select('b.id').whereRef('b.location_id', '=', 'l.id').where('b.on_hand', '>', 0))))
+        .where(sql<boolean>`(l.capacity = 0 OR l.capacity >= ${p.quantity})`)
+        .orderBy(sql`case ${sql.join(p.preferTypes.map((t, i) => sql`when l.type = ${t} then ${sql.lit(i)}`), sql` `)} else ${sql.lit(p.preferTypes.length)} end`)
+        .orderBy(sql`case when l.capacity = 0 then 1 else 0 end`).orderBy('l.capacity').orderBy('l.code').limit(limit).execute(),
+    ]);
+    return { withSku, empty };
+  },
+};
+
+function nextDay(day: string): string {
+  const d = new Date(`${day}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString();
+}

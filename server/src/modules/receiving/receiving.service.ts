@@ -1,0 +1,590 @@
+import {
+  MAX_RO_DOCUMENTS, MAX_RO_UPLOAD_ROWS, MSG_RECEIVING, RO_DOCUMENT_MAX_BYTES, RO_STATUSES, RO_UPLOAD_COLUMNS, uploadReceivingOrderFields,
+  type CreateReceivingOrderInput, type FilterLabel, type HubEventMap, type PutawayInput, type ReceiveItemInput, type ReceivingOrderDetail,
+  type ReceivingOrderFilters, type ReceivingOrderSummary, type ReceivingStatus, type UpdateReceivingOrderInput,
+} from '@bolx/contracts';
+import type { Db, Executor } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Actor } from '../../platform/actor.js';
+import { writeAudit } from '../../platform/audit.js';
+import { badRequest, notFound, unprocessable } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
+import { checkUpload, parseFields, readStoredFile, storeFile, type ReceivedUpload, type UploadRule } from '../../platform/files.js';
+import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import type { Principal } from '../../platform/principal.js';
+import { Scope } from '../../platform/scope.js';
+import { readSheet, rowErrorDetails, type RowError } from '../../platform/sheet.js';
+import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import type { ServiceDeps } from '../../services.js';
+import { InventoryService } from '../inventory/inventory.service.js';
+import { INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
+
+export const ORDER_LIST: ListSpec = {
+  sortable: {
+    roNumber: 'o.ro_number', supplier: 'o.supplier', expectedDeliveryDate: 'o.expected_date', status: 'o.status', createdAt: 'o.created_at',
+    customerName: 'c.name', warehouseName: 'w.name', referenceNumber: 'o.reference_number',
+  },
+  defaultSort: { column: 'o.id', direction: 'desc' },
+  searchable: ['o.ro_number', 'o.supplier', 'o.reference_number', 'c.name'],
+  tieBreaker: 'o.id',
+};
+export const DETAIL_LIST: ListSpec = {
+  sortable: { roNumber: 'o.ro_number', skuCode: 's.sku_code', expectedDeliveryDate: 'o.expected_date', supplier: 'o.supplier', status: 'o.status' },
+  defaultSort: { column: 'o.id', direction: 'desc' },
+  searchable: ['o.ro_number', 'o.supplier', 's.sku_code', 's.description'],
+  tieBreaker: 'li.id',
+};
+export const INWARD_LIST: ListSpec = {
+  sortable: { receivedAt: 'r.at', roNumber: 'o.ro_number', skuCode: 's.sku_code', locationCode: 'l.code', lot: 'r.lot', expiryDate: 'r.expiry_date' },
+  defaultSort: { column: 'r.at', direction: 'desc' },
+  searchable: ['o.ro_number', 'o.supplier', 's.sku_code', 'r.lot', 'r.pallet', 'l.code'],
+  tieBreaker: 'r.id',
+};
+
+const DOCUMENT_RULE: UploadRule = { allowed: ['xlsx', 'csv'], maxBytes: RO_DOCUMENT_MAX_BYTES };
+const SUGGESTIONS = 5;
+type Column = (typeof RO_UPLOAD_COLUMNS)[number];
+
+const n = (v: unknown) => Number(v ?? 0);
+type OrderRow = NonNullable<Awaited<ReturnType<typeof repo.findOrder>>>;
+type LineRow = Awaited<ReturnType<typeof repo.lines>>[number];
+
+export function toSummary(r: OrderRow): ReceivingOrderSummary {
+  return {
+    uniqueid: r.id, receivingOrderId: r.id, roNumber: r.ro_number, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name,
+    customerId: r.customer_id, customerName: r.customer_name, supplier: r.supplier, referenceNumber: r.reference_number,
+    expectedDeliveryDate: r.expected_date, status: r.status as ReceivingStatus, notes: r.notes, lineCount: n(r.line_count),
+    expectedQuantity: n(r.expected_qty), receivedQuantity: n(r.received_qty), damagedQuantity: n(r.damaged_qty),
+    overQuantity: n(r.over_qty), shortQuantity: n(r.short_qty), putawayQuantity: n(r.putaway_qty),
+    createdAt: r.created_at, receivedAt: r.received_at, finalizedAt: r.finalized_at, closedAt: r.closed_at, cancelledAt: r.cancelled_at,
+  };
+}
+
+/** A line with its over/short: what arrived (good + damaged) against what was expected. */
+export function toLine(r: Pick<LineRow, 'id' | 'line_no' | 'sku_id' | 'sku_code' | 'description' | 'is_lot_tracked' | 'is_expiry_tracked' | 'expected_qty' | 'received_qty' | 'damaged_qty' | 'putaway_qty' | 'notes'>) {
+  const arrived = r.received_qty + r.damaged_qty;
+  return {
+    lineId: r.id, lineNo: r.line_no, skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.description,
+    isLotTracked: r.is_lot_tracked === 1, isExpiryTracked: r.is_expiry_tracked === 1, expectedQuantity: r.expected_qty,
+    receivedQuantity: r.received_qty, damagedQuantity: r.damaged_qty, overQuantity: Math.max(0, arrived - r.expected_qty),
+    shortQuantity: Math.max(0, r.expected_qty - arrived), putawayQuantity: r.putaway_qty, awaitingPutaway: r.received_qty - r.putaway_qty,
+    notes: r.notes,
+  };
+}
+
+function toReceipt(r: Awaited<ReturnType<typeof repo.receipts>>[number]) {
+  return {
+    receiptId: r.id, lineId: r.line_id, skuCode: r.sku_code, locationId: r.location_id, locationCode: r.location_code, lot: r.lot,
+    expiryDate: r.expiry_date, pallet: r.pallet, quantity: r.quantity, damagedQuantity: r.damaged_qty,
+    damagedLocationCode: r.damaged_location_code ?? null, document: r.document_id, receivedBy: r.username, receivedAt: r.at,
+  };
+}
+
+const statusMessage = (status: string) => `This receiving order is ${status}`;
+
+/**
+ * Inbound: receiving orders, receipts into a dock, putaway to storage, finalizing, and the RO reports. Stock
+ * changes only through InventoryService.post, inside this service's transactions, so a receipt's ledger rows,
+ * balances, line counts, audit row and events commit together or not at all.
+ */
+export class ReceivingService {
+  private readonly db: Db;
+  private readonly dialect: Dialect;
+  private readonly events: EventBus;
+  private readonly inventory: InventoryService;
+  constructor(deps: ServiceDeps) {
+    this.db = deps.db;
+    this.dialect = deps.dialect;
+    this.events = deps.events;
+    // The engine is stateless (the database and the event bus are shared), so its own instance is the same engine.
+    this.inventory = new InventoryService(deps);
+  }
+
+  // ----- reading -----
+
+  async list(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
+    const page = await listPage(this.dialect, repo.orders(this.db, principal.scope, req.filters ?? {}), repo.orderColumns, req, ORDER_LIST);
+    return { totalCount: page.totalCount, items: page.items.map(toSummary) };
+  }
+
+  /** One RO in the caller's scope (another customer's or warehouse's is "not found"). */
+  private async order(principal: Principal, id: number) {
+    const row = await repo.findOrder(this.db, principal.scope, id);
+    if (!row) throw notFound('Receiving order');
+    return row;
+  }
+
+  async get(principal: Principal, id: number): Promise<ReceivingOrderDetail> {
+    const order = await this.order(principal, id);
+    const [lines, receipts, putaways, documents] = await Promise.all([
+      repo.lines(this.db, id), repo.receipts(this.db, id), repo.putaways(this.db, id), repo.documents(this.db, id),
+    ]);
+    return {
+      ...toSummary(order),
+      lines: lines.map(toLine),
+      receipts: receipts.map(toReceipt),
+      putaways: putaways.map((p) => ({
+        putawayId: p.id, lineId: p.line_id, skuCode: p.sku_code, fromLocationCode: p.from_code, toLocationCode: p.to_code, lot: p.lot,
+        pallet: p.pallet, quantity: p.quantity, document: p.document_id, putawayBy: p.username, putawayAt: p.at,
+      })),
+      documents: documents.map((d) => ({ documentId: d.id, fileName: d.file_name, mimeType: d.mime_type, sizeBytes: n(d.size_bytes), uploadedAt: d.created_at })),
+    };
+  }
+
+  filterLabels(): FilterLabel[] {
+    return [
+      { key: 'status', label: 'Status', type: 'select', options: RO_STATUSES.map((s) => ({ label: s, value: s })) },
+      { key: 'fromDate', label: 'Expected From', type: 'date' },
+      { key: 'toDate', label: 'Expected To', type: 'date' },
+    ];
+  }
+
+  // ----- creating and changing an RO -----
+
+  /** Checks the customer is served by the warehouse, in scope, and that every line names one of its active SKUs once. */
+  private async checkLines(principal: Principal, warehouseId: number, customerId: number, lines: { skuId: number }[]) {
+    principal.scope.assert({ warehouseId, customerId });
+    if (!(await repo.servesWarehouse(this.db, customerId, warehouseId))) throw unprocessable('This client is not served by this warehouse');
+    const skus = new Map((await repo.skusByIds(this.db, customerId, [...new Set(lines.map((l) => l.skuId))])).map((s) => [s.id, s]));
+    const details: Record<string, string> = {};
+    const seen = new Map<number, number>();
+    lines.forEach((l, i) => {
+      const sku = skus.get(l.skuId);
+      if (!sku) details[`lines.${i}.skuId`] = 'Not a SKU of this client';
+      else if (sku.is_active !== 1) details[`lines.${i}.skuId`] = `SKU ${sku.sku_code} is inactive`;
+      else if (seen.has(l.skuId)) details[`lines.${i}.skuId`] = `SKU ${sku.sku_code} is already on line ${seen.get(l.skuId)! + 1}`;
+      seen.set(l.skuId, seen.get(l.skuId) ?? i);
+    });
+    if (Object.keys(details).length) throw badRequest(Object.values(details)[0], details);
+  }
+
+  async create(principal: Principal, input: CreateReceivingOrderInput, actor: Actor) {
+    await this.checkLines(principal, input.warehouseId, input.customerId, input.lines);
+    const order = await inTransaction(this.db, async (uow) => {
+      const { id } = await this.insertOrder(uow.tx, input, input.lines, actor);
+      const created = await this.changed(uow, actor, id, 'create', 'AddReceivingOrder');
+      return created;
+    });
+    return { message: `Receiving order ${order.roNumber} created successfully`, data: order };
+  }
+
+  private async insertOrder(tx: Executor, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber?: string; notes?: string }, lines: { skuId: number; expectedQuantity: number; notes?: string }[], actor: Actor) {
+    const created = await repo.insertOrder(tx, {
+      warehouse_id: h.warehouseId, customer_id: h.customerId, supplier: h.supplier, reference_number: h.referenceNumber ?? '',
+      expected_date: h.expectedDeliveryDate, notes: h.notes || null, created_by: actor.userId, at: new Date().toISOString(),
+    });
+    await repo.insertLines(tx, lines.map((l, i) => ({ order_id: created.id, line_no: i + 1, sku_id: l.skuId, expected_qty: l.expectedQuantity, notes: l.notes || null })));
+    return created;
+  }
+
+  /** Audits a change and raises its event, in the change's transaction; answers the RO as it now stands. */
+  private async changed(uow: UnitOfWork, actor: Actor, id: number, action: string, subEvent: ReceivingSubEvent, before?: unknown, extra?: Record<string, unknown>) {
+    const after = toSummary((await repo.findOrder(uow.tx, Scope.everything, id))!);
+    await writeAudit(uow.tx, actor, { action, entity: 'receiving_order', entityId: id, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after });
+    await this.events.record(uow.tx, {
+      target: 'ReceiveReceivingData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) },
+      warehouseId: after.warehouseId, customerId: after.customerId,
+    }, uow.afterCommit);
+    return after;
+  }
+
+  async update(principal: Principal, input: UpdateReceivingOrderInput, actor: Actor) {
+    const before = await this.order(principal, input.receivingOrderId);
+    if (!(RECEIVABLE as readonly string[]).includes(before.status)) throw unprocessable(`${statusMessage(before.status)}; it can no longer be changed`);
+    await this.checkLines(principal, before.warehouse_id, before.customer_id, input.lines);
+    const order = await inTransaction(this.db, async (uow) => {
+      const at = new Date().toISOString();
+      // The RO row first: receipts on this order wait until the lines are rewritten.
+      const header = await repo.updateHeader(uow.tx, before.id, {
+        supplier: input.supplier, reference_number: input.referenceNumber ?? '', expected_date: input.expectedDeliveryDate, notes: input.notes || null, updated_at: at,
+      });
+      if (!header) throw unprocessable('This receiving order was finalized or cancelled meanwhile; it can no longer be changed');
+      const existing = await repo.lines(uow.tx, before.id);
+      const wanted = new Map(input.lines.map((l, i) => [l.skuId, { ...l, lineNo: i + 1 }]));
+      const removed = existing.filter((l) => !wanted.has(l.sku_id));
+      const blocked = removed.filter((l) => l.received_qty + l.damaged_qty > 0);
+      if (blocked.length) throw unprocessable(`SKU ${blocked[0].sku_code} has receipts and cannot be removed from the order`);
+      await repo.deleteUntouchedLines(uow.tx, removed.map((l) => l.id));
+      // Line numbers follow the order sent.
+      for (const line of existing.filter((l) => wanted.has(l.sku_id))) {
+        const w = wanted.get(line.sku_id)!;
+        await repo.updateLine(uow.tx, line.id, { expected_qty: w.expectedQuantity, notes: w.notes || null, line_no: w.lineNo });
+      }
+      const known = new Set(existing.map((l) => l.sku_id));
+      await repo.insertLines(uow.tx, [...wanted.values()].filter((w) => !known.has(w.skuId))
+        .map((w) => ({ order_id: before.id, line_no: w.lineNo, sku_id: w.skuId, expected_qty: w.expectedQuantity, notes: w.notes || null })));
+      return this.changed(uow, actor, before.id, 'update', 'UpdateReceivingOrder', { ...toSummary(before), lines: existing.map(toLine) });
+    });
+    return { message: `Receiving order ${order.roNumber} updated successfully`, data: order };
+  }
+
+  async cancel(principal: Principal, input: { receivingOrderId: number; reason?: string }, actor: Actor) {
+    const before = await this.order(principal, input.receivingOrderId);
+    const order = await inTransaction(this.db, async (uow) => {
+      const at = new Date().toISOString();
+      const done = await repo.transition(uow.tx, before.id, ['Open'], { status: 'Cancelled', cancelled_at: at }, at);
+      if (!done) {
+        const now = await repo.findOrder(uow.tx, Scope.everything, before.id);
+        throw unprocessable(now?.status === 'Receiving' ? 'Goods have been received on this order; finalize it instead' : `${statusMessage(now?.status ?? before.status)}; it cannot be cancelled`);
+      }
+      return this.changed(uow, actor, before.id, 'cancel', 'CancelReceivingOrder', toSummary(before), { reason: input.reason ?? null });
+    });
+    return { message: `Receiving order ${order.roNumber} cancelled`, data: order };
+  }
+
+  /** Ends receiving: over, short and damaged are fixed as they stand; the RO closes once all is put away. */
+  async finalize(principal: Principal, input: { receivingOrderId: number; reason?: string }, actor: Actor) {
+    const before = await this.order(principal, input.receivingOrderId);
+    const order = await inTransaction(this.db, async (uow) => {
+      const at = new Date().toISOString();
+      const done = await repo.transition(uow.tx, before.id, ['Receiving'], { status: 'Received', finalized_at: at }, at);
+      if (!done) {
+        const now = await repo.findOrder(uow.tx, Scope.everything, before.id);
+        throw unprocessable(now?.status === 'Open' ? 'Nothing has been received on this order yet; cancel it instead' : `${statusMessage(now?.status ?? before.status)}; it cannot be finalized`);
+      }
+      await repo.closeIfPutAway(uow.tx, before.id, at);
+      const lines = (await repo.lines(uow.tx, before.id)).map(toLine);
+      const discrepancies = lines.filter((l) => l.overQuantity || l.shortQuantity || l.damagedQuantity)
+        .map((l) => ({ skuCode: l.skuCode, expected: l.expectedQuantity, received: l.receivedQuantity, damaged: l.damagedQuantity, over: l.overQuantity, short: l.shortQuantity }));
+      return this.changed(uow, actor, before.id, 'finalize', 'FinalizeReceivingOrder', toSummary(before), { discrepancies, reason: input.reason ?? null });
+    });
+    const notes = [order.overQuantity && `${order.overQuantity} over`, order.shortQuantity && `${order.shortQuantity} short`, order.damagedQuantity && `${order.damagedQuantity} damaged`].filter(Boolean);
+    return { message: `Receiving order ${order.roNumber} finalized${notes.length ? ` (${notes.join(', ')})` : ''}`, data: order };
+  }
+
+  // ----- receiving and putaway -----
+
+  /** Checks locations are the RO warehouse's and active, and answers them by id. */
+  private async locationsOf(warehouseId: number, ids: number[]) {
+    const rows = await repo.locations(this.db, ids);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of ids) {
+      const loc = byId.get(id);
+      if (!loc || loc.warehouse_id !== warehouseId) throw notFound('Location');
+      if (loc.is_active !== 1) throw unprocessable(`Location ${loc.code} is inactive`);
+    }
+    return byId;
+  }
+
+  /** A scan: goods of one RO line arrive at a dock or staging location; good units go into stock there. */
+  async receive(principal: Principal, input: ReceiveItemInput, actor: Actor) {
+    const order = await this.order(principal, input.receivingOrderId);
+    if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing more can be received on it`);
+    const matches = await repo.skusByCodes(this.db, order.customer_id, [input.scanCode]);
+    if (matches.length === 0) throw unprocessable(`No SKU of ${order.customer_name} matches '${input.scanCode}'`, { scanCode: 'Unknown SKU, barcode or GTIN' });
+    const lines = await repo.lines(this.db, order.id);
+    const match = matches.find((m) => lines.some((l) => l.sku_id === m.id));
+    if (!match) throw unprocessable(`SKU ${matches[0].sku_code} is not on receiving order ${order.ro_number}`, { scanCode: 'Not on this receiving order' });
+    const line = lines.find((l) => l.sku_id === match.id)!;
+    if (line.is_lot_tracked === 1 && !input.lot) throw badRequest(`SKU ${line.sku_code} is lot-tracked: enter its lot`, { lot: 'Please enter lot!' });
+    if (line.is_expiry_tracked === 1 && !input.expiryDate) throw badRequest(`SKU ${line.sku_code} tracks expiry: enter its expiry date`, { expiryDate: 'Please enter expiry date!' });
+    if (input.damagedLocationId && !input.damagedQuantity) throw badRequest('A damage location needs a damaged quantity', { damagedQuantity: 'Enter the damaged quantity' });
+    if (input.lot && input.expiryDate) {
+      const known = await repo.lotExpiry(this.db, order.customer_id, line.sku_id, input.lot);
+      if (known && known !== input.expiryDate) throw unprocessable(`Lot ${input.lot} of ${line.sku_code} already has expiry date ${known}`, { expiryDate: `This lot expires on ${known}` });
+    }
+    const ids = [input.locationId, ...(input.damagedLocationId && input.damagedQuantity ? [input.damagedLocationId] : [])];
+    const locations = await this.locationsOf(order.warehouse_id, ids);
+    const dock = locations.get(input.locationId)!;
+    if (!INBOUND_TYPES.includes(dock.type)) throw unprocessable(`Receive into a dock or staging location; ${dock.code} is a ${dock.type} location`, { locationId: 'Choose a dock or staging location' });
+    const damagedAt = input.damagedLocationId && input.damagedQuantity ? locations.get(input.damagedLocationId)! : null;
+    if (damagedAt && !['quarantine', 'returns', ...INBOUND_TYPES].includes(damagedAt.type)) {
+      throw unprocessable(`Damaged goods go to a quarantine, returns, dock or staging location; ${damagedAt.code} is a ${damagedAt.type} location`, { damagedLocationId: 'Choose a quarantine location' });
+    }
+    const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, lot: input.lot, pallet: input.pallet };
+
+    const result = await inTransaction(this.db, async (uow) => {
+      const at = new Date().toISOString();
+      // The RO row first (every receiving transaction takes it first), then the line, then the balances.
+      const started = await repo.transition(uow.tx, order.id, RECEIVABLE, { status: 'Receiving', received_at: order.received_at ?? at }, at);
+      if (!started) throw unprocessable('This receiving order was finalized or cancelled meanwhile; nothing more can be received on it');
+      await repo.addReceived(uow.tx, line.id, input.quantity, input.damagedQuantity);
+      const legs = [
+        ...(input.quantity > 0 ? [{ place: { ...place, locationId: dock.id }, qty: input.quantity, txnType: 'receive', expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
+        ...(damagedAt ? [{ place: { ...place, locationId: damagedAt.id }, qty: input.damagedQuantity, txnType: 'receive_damaged', expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
+      ];
+      // The RO is the ledger document of its receipts and putaways.
+      const movement = legs.length
+        ? await this.inventory.post(uow, { documentType: 'RECEIPT', documentId: order.ro_number, reason: input.note ?? null, legs }, actor)
+        : null;
+      if (movement) {
+        await this.inventory.recordChange(uow, actor, 'Receive', movement.document, { ...place, locationId: dock.id }, legs.map((l) => l.place.locationId),
+          { receivingOrderId: order.id, roNumber: order.ro_number, quantity: input.quantity, damagedQuantity: input.damagedQuantity });
+      }
+      const receipt = await repo.insertReceipt(uow.tx, {
+        order_id: order.id, line_id: line.id, warehouse_id: order.warehouse_id, customer_id: order.customer_id, sku_id: line.sku_id,
+        location_id: dock.id, lot: input.lot, expiry_date: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity,
+        damaged_qty: input.damagedQuantity, damaged_location_id: damagedAt?.id ?? null, document_id: movement?.document ?? '',
+        user_id: actor.userId, username: actor.username, at,
+      });
+      const detail = {
+        receiptId: receipt.id, document: movement?.document ?? null, skuId: line.sku_id, skuCode: line.sku_code, locationIds: legs.map((l) => l.place.locationId),
+        lot: input.lot, expiryDate: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity, damagedQuantity: input.damagedQuantity,
+      };
+      const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail);
+      const now = (await repo.line(uow.tx, order.id, line.id))!;
+      return { order: after, line: toLine(now), movement, matchedBy: match.matchedBy };
+    });
+    const parts = [input.quantity && `${input.quantity} good`, input.damagedQuantity && `${input.damagedQuantity} damaged`].filter(Boolean).join(' and ');
+    return { message: `Received ${parts} of ${line.sku_code} into ${dock.code}`, data: result };
+  }
+
+  /** Where to put a line's goods: locations already holding the SKU, else empty ones of a fitting type and capacity. */
+  async suggestPutaway(principal: Principal, q: { receivingOrderId: number; lineId: number; quantity?: number; pallet?: string }) {
+    const order = await this.order(principal, q.receivingOrderId);
+    const line = await repo.line(this.db, order.id, q.lineId);
+    if (!line) throw notFound('Receiving order line');
+    const quantity = q.quantity ?? Math.max(1, line.received_qty - line.putaway_qty);
+    // A pallet goes to racking (or a floor zone); loose units to shelving first.
+    const preferTypes = q.pallet ? ['rack', 'zone', 'aisle', 'shelf'] : ['shelf', 'rack', 'aisle', 'zone'];
+    const { withSku, empty } = await repo.putawayCandidates(this.db, { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, quantity, preferTypes }, SUGGESTIONS);
+    const suggestion = (r: (typeof withSku)[number], reason: 'SKU already here' | 'Empty location') => ({
+      locationId: r.id, locationCode: r.code, locationType: r.type, zone: r.zone, capacity: r.capacity, onHand: n(r.on_hand),
+      freeCapacity: r.capacity > 0 ? r.capacity - n(r.on_hand) : null, reason,
+    });
+    const suggestions = [...withSku.map((r) => suggestion(r, 'SKU already here')), ...empty.map((r) => suggestion(r, 'Empty location'))].slice(0, SUGGESTIONS);
+    return { skuId: line.sku_id, quantity, suggestions };
+  }
+
+  /** Moves received goods from the dock to storage through the ledger, and counts them on the line. */
+  async putaway(principal: Principal, input: PutawayInput, actor: Actor) {
+    const order = await this.order(principal, input.receivingOrderId);
+    if (!(PUTAWAY_OPEN as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing can be put away on it`);
+    const line = await repo.line(this.db, order.id, input.lineId);
+    if (!line) throw notFound('Receiving order line');
+    if (input.toLocationId === input.fromLocationId) throw badRequest('Choose a different destination location', { toLocationId: 'Same as the source location' });
+    const locations = await this.locationsOf(order.warehouse_id, [input.fromLocationId, input.toLocationId]);
+    const from = locations.get(input.fromLocationId)!;
+    const to = locations.get(input.toLocationId)!;
+    if (!INBOUND_TYPES.includes(from.type)) throw unprocessable(`Put away from the dock or staging location the goods were received into; ${from.code} is a ${from.type} location`, { fromLocationId: 'Choose a dock or staging location' });
+    if (to.category !== 'storage') throw unprocessable(`Put away to a storage location (rack, shelf, zone or aisle); ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a storage location' });
+    const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, lot: input.lot, pallet: input.pallet };
+
+    const result = await inTransaction(this.db, async (uow) => {
+      const at = new Date().toISOString();
+      const locked = await repo.lockOrder(uow.tx, order.id, PUTAWAY_OPEN, at);
+      if (!locked) throw unprocessable('This receiving order was closed or cancelled meanwhile; nothing can be put away on it');
+      if (!(await repo.addPutaway(uow.tx, line.id, input.quantity))) {
+        const now = await repo.line(uow.tx, order.id, line.id);
+        throw unprocessable(`Only ${now ? now.received_qty - now.putaway_qty : 0} units of ${line.sku_code} are waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
+      }
+      if (to.capacity > 0) {
+        const room = to.capacity - n(await repo.onHandAt(uow.tx, to.id));
+        if (room < input.quantity) throw unprocessable(`Location ${to.code} has room for ${Math.max(0, room)} more units`, { toLocationId: 'Not enough free capacity' });
+      }
+      const movement = await this.inventory.post(uow, {
+        documentType: 'PUTAWAY', documentId: order.ro_number, reason: null,
+        legs: [{ place: { ...place, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...place, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],
+      }, actor);
+      await this.inventory.recordChange(uow, actor, 'Putaway', movement.document, { ...place, locationId: from.id }, [from.id, to.id],
+        { receivingOrderId: order.id, roNumber: order.ro_number, from: from.id, to: to.id, quantity: input.quantity });
+      const putaway = await repo.insertPutaway(uow.tx, {
+        order_id: order.id, line_id: line.id, from_location_id: from.id, to_location_id: to.id, lot: input.lot, pallet: input.pallet,
+        quantity: input.quantity, document_id: movement.document, user_id: actor.userId, username: actor.username, at,
+      });
+      await repo.closeIfPutAway(uow.tx, order.id, at);
+      const detail = { putawayId: putaway.id, document: movement.document, skuId: line.sku_id, skuCode: line.sku_code, locationIds: [from.id, to.id], quantity: input.quantity };
+      const after = await this.changed(uow, actor, order.id, 'putaway', 'Putaway', undefined, detail);
+      const now = (await repo.line(uow.tx, order.id, line.id))!;
+      return { order: after, line: toLine(now), movement };
+    });
+    return { message: `Put away ${input.quantity} units of ${line.sku_code} to ${to.code}`, data: result };
+  }
+
+  // ----- upload and documents -----
+
+  /**
+   * A CSV/XLSX sheet of RO lines: rows sharing supplier, expected date and reference make one RO. Every row is
+   * checked first; any bad row answers 422 with every row's errors and writes nothing.
+   */
+  async upload(principal: Principal, upload: ReceivedUpload, actor: Actor) {
+    const fields = parseFields(uploadReceivingOrderFields, upload.fields);
+    if (!upload.file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
+    const { mimeType } = checkUpload({ fileName: upload.file.fileName, bytes: upload.file.bytes }, DOCUMENT_RULE);
+    principal.scope.assert({ warehouseId: fields.warehouseId, customerId: fields.customerId });
+    if (!(await repo.servesWarehouse(this.db, fields.customerId, fields.warehouseId))) throw unprocessable('This client is not served by this warehouse');
+    const rows = await readSheet<Column>(upload.file.fileName, upload.file.bytes, { columns: RO_UPLOAD_COLUMNS, required: ['SKU', 'Expected Quantity'], maxRows: MAX_RO_UPLOAD_ROWS, noun: 'lines' });
+    const skus = await repo.skusByCodes(this.db, fields.customerId, rows.map((r) => r.cells.SKU ?? '').filter(Boolean));
+    const skuOf = (code: string) => {
+      const upper = code.toUpperCase();
+      return skus.find((s) => s.matchedBy === 'sku' && s.code === upper) ?? skus.find((s) => s.code === code);
+    };
+
+    const errors: RowError[] = [];
+    const groups = new Map<string, { supplier: string; expectedDeliveryDate: string; referenceNumber: string; lines: { skuId: number; expectedQuantity: number; notes?: string; row: number }[] }>();
+    for (const { row, cells } of rows) {
+      const fail = (column: Column, message: string) => errors.push({ row, column, message });
+      const before = errors.length;
+      const supplier = cells.Supplier || fields.supplier || '';
+      if (!supplier) fail('Supplier', MSG_RECEIVING.supplier);
+      else if (supplier.length > 128) fail('Supplier', 'At most 128 characters');
+      const date = cells['Expected Delivery Date'] || fields.expectedDeliveryDate || '';
+      const day = parseDay(date);
+      if (!date) fail('Expected Delivery Date', MSG_RECEIVING.expectedDate);
+      else if (!day) fail('Expected Delivery Date', `'${date.slice(0, 32)}' is not a date (use YYYY-MM-DD)`);
+      const reference = cells['Reference Number'] || fields.referenceNumber || '';
+      if (reference.length > 64) fail('Reference Number', 'At most 64 characters');
+      const code = cells.SKU ?? '';
+      const sku = code ? skuOf(code) : undefined;
+      if (!code) fail('SKU', MSG_RECEIVING.sku);
+      else if (!sku) fail('SKU', `No SKU of this client matches '${code.slice(0, 64)}'`);
+      else if (sku.is_active !== 1) fail('SKU', `SKU ${sku.sku_code} is inactive`);
+      const qtyText = cells['Expected Quantity'] ?? '';
+      const qty = Number(qtyText);
+      if (!qtyText) fail('Expected Quantity', 'Please enter expected quantity!');
+      else if (!Number.isInteger(qty) || qty <= 0 || qty > 10_000_000) fail('Expected Quantity', 'Expected quantity must be a whole number above 0');
+      const notes = cells.Notes ?? '';
+      if (notes.length > 255) fail('Notes', 'At most 255 characters');
+      if (errors.length !== before) continue;
+      const key = JSON.stringify([supplier.toLowerCase(), day, reference.toLowerCase()]);
+      const group = groups.get(key) ?? { supplier, expectedDeliveryDate: day!, referenceNumber: reference, lines: [] };
+      groups.set(key, group);
+      const twin = group.lines.find((l) => l.skuId === sku!.id);
+      if (twin) fail('SKU', `SKU ${sku!.sku_code} is already on row ${twin.row} of the same order`);
+      else group.lines.push({ skuId: sku!.id, expectedQuantity: qty, notes: notes || undefined, row });
+    }
+    if (errors.length) {
+      throw unprocessable(`${new Set(errors.map((e) => e.row)).size} rows have errors; nothing was uploaded`, rowErrorDetails(errors));
+    }
+
+    const file = upload.file;
+    const orders = await inTransaction(this.db, async (uow) => {
+      const stored = await storeFile(uow.tx, { fileName: file.fileName, mimeType, bytes: file.bytes, createdBy: actor.userId });
+      const out: { receivingOrderId: number; roNumber: string; lineCount: number }[] = [];
+      for (const g of groups.values()) {
+        const { id, roNumber } = await this.insertOrder(uow.tx, { warehouseId: fields.warehouseId, customerId: fields.customerId, ...g }, g.lines, actor);
+        await repo.insertDocument(uow.tx, id, stored.id);
+        await this.changed(uow, actor, id, 'upload', 'AddReceivingOrder', undefined, { fileName: stored.fileName });
+        out.push({ receivingOrderId: id, roNumber, lineCount: g.lines.length });
+      }
+      return out;
+    });
+    const message = orders.length === 1 ? `Receiving order ${orders[0].roNumber} uploaded successfully` : `${orders.length} receiving orders uploaded successfully`;
+    return { message, data: { fileName: file.fileName, orders } };
+  }
+
+  async addDocument(principal: Principal, upload: ReceivedUpload, actor: Actor) {
+    const id = Number(upload.fields.receivingOrderId);
+    if (!Number.isInteger(id) || id < 1) throw badRequest('Please select a receiving order', { receivingOrderId: 'Please select a receiving order' });
+    if (!upload.file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
+    const { mimeType } = checkUpload(upload.file, DOCUMENT_RULE);
+    const order = await this.order(principal, id);
+    const file = upload.file;
+    const after = await inTransaction(this.db, async (uow) => {
+      // The RO row first, so two uploads at once cannot both pass the count.
+      await repo.lockOrder(uow.tx, order.id, RO_STATUSES, new Date().toISOString());
+      if (await repo.countDocuments(uow.tx, order.id) >= MAX_RO_DOCUMENTS) throw unprocessable(`A receiving order may hold at most ${MAX_RO_DOCUMENTS} documents`);
+      const stored = await storeFile(uow.tx, { fileName: file.fileName, mimeType, bytes: file.bytes, createdBy: actor.userId });
+      await repo.insertDocument(uow.tx, order.id, stored.id);
+      return this.changed(uow, actor, order.id, 'add_document', 'AddDocument', undefined, { fileName: stored.fileName });
+    });
+    return { message: 'Document added successfully', data: after };
+  }
+
+  async document(principal: Principal, documentId: number) {
+    const doc = await repo.document(this.db, documentId);
+    if (!doc) throw notFound('Document');
+    await this.order(principal, doc.order_id);
+    const file = await readStoredFile(this.db, doc.file_id);
+    if (!file) throw notFound('Document');
+    return file;
+  }
+
+  /** The upload template: its header row and one example line. */
+  template() {
+    const example: Record<Column, string> = { Supplier: 'Acme Supplies', 'Expected Delivery Date': new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10), 'Reference Number': 'PO-1001', SKU: 'SKU-CODE', 'Expected Quantity': '100', Notes: '' };
+    return toXlsx('Receiving Order', RO_UPLOAD_COLUMNS.map((c): ExcelColumn<Record<Column, string>> => ({ header: c, value: (r) => r[c], width: 22 })), [example]);
+  }
+
+  // ----- reports -----
+
+  async details(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
+    const page = await listPage(this.dialect, repo.lineReport(this.db, principal.scope, req.filters ?? {}), detailColumns, req, DETAIL_LIST);
+    return { totalCount: page.totalCount, items: page.items.map(toDetail) };
+  }
+
+  async inward(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
+    const page = await listPage(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}), inwardColumns, req, INWARD_LIST);
+    return { totalCount: page.totalCount, items: page.items.map(toInward) };
+  }
+
+  async downloadSummary(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
+    const rows = (await listAll(this.dialect, repo.orders(this.db, principal.scope, req.filters ?? {}), repo.orderColumns, req, ORDER_LIST)).map(toSummary);
+    return toXlsx<ReceivingOrderSummary>('RO Report', [
+      { header: 'RO Number', value: (r) => r.roNumber }, { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 },
+      { header: 'Client', value: (r) => r.customerName, width: 24 }, { header: 'Supplier', value: (r) => r.supplier, width: 24 },
+      { header: 'Reference Number', value: (r) => r.referenceNumber }, { header: 'Expected Delivery Date', value: (r) => r.expectedDeliveryDate },
+      { header: 'Status', value: (r) => r.status }, { header: 'Lines', value: (r) => r.lineCount },
+      { header: 'Expected', value: (r) => r.expectedQuantity }, { header: 'Received', value: (r) => r.receivedQuantity },
+      { header: 'Damaged', value: (r) => r.damagedQuantity }, { header: 'Over', value: (r) => r.overQuantity }, { header: 'Short', value: (r) => r.shortQuantity },
+      { header: 'Put Away', value: (r) => r.putawayQuantity }, { header: 'Created', value: (r) => r.createdAt, width: 24 },
+      { header: 'Finalized', value: (r) => r.finalizedAt, width: 24 },
+    ], rows);
+  }
+
+  async downloadDetails(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
+    const rows = (await listAll(this.dialect, repo.lineReport(this.db, principal.scope, req.filters ?? {}), detailColumns, req, DETAIL_LIST)).map(toDetail);
+    return toXlsx<ReturnType<typeof toDetail>>('RO Report Details', [
+      { header: 'RO Number', value: (r) => r.roNumber }, { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 },
+      { header: 'Client', value: (r) => r.customerName, width: 24 }, { header: 'Supplier', value: (r) => r.supplier, width: 24 },
+      { header: 'Expected Delivery Date', value: (r) => r.expectedDeliveryDate }, { header: 'Status', value: (r) => r.status },
+      { header: 'Line', value: (r) => r.lineNo }, { header: 'SKU', value: (r) => r.skuCode }, { header: 'Description', value: (r) => r.skuDescription, width: 30 },
+      { header: 'Expected', value: (r) => r.expectedQuantity }, { header: 'Received', value: (r) => r.receivedQuantity },
+      { header: 'Damaged', value: (r) => r.damagedQuantity }, { header: 'Over', value: (r) => r.overQuantity }, { header: 'Short', value: (r) => r.shortQuantity },
+      { header: 'Put Away', value: (r) => r.putawayQuantity },
+    ], rows);
+  }
+
+  async downloadInward(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
+    const rows = (await listAll(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}), inwardColumns, req, INWARD_LIST)).map(toInward);
+    return toXlsx<ReturnType<typeof toInward>>('RO Inward', [
+      { header: 'Received At', value: (r) => r.receivedAt, width: 24 }, { header: 'RO Number', value: (r) => r.roNumber },
+      { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 }, { header: 'Client', value: (r) => r.customerName, width: 24 },
+      { header: 'Supplier', value: (r) => r.supplier, width: 24 }, { header: 'SKU', value: (r) => r.skuCode },
+      { header: 'Description', value: (r) => r.skuDescription, width: 30 }, { header: 'Location', value: (r) => r.locationCode },
+      { header: 'Lot', value: (r) => r.lot }, { header: 'Expiry Date', value: (r) => r.expiryDate }, { header: 'Pallet', value: (r) => r.pallet },
+      { header: 'Good', value: (r) => r.quantity }, { header: 'Damaged', value: (r) => r.damagedQuantity },
+      { header: 'Damage Location', value: (r) => r.damagedLocationCode }, { header: 'Received By', value: (r) => r.receivedBy },
+    ], rows);
+  }
+}
+
+type ReceivingSubEvent = HubEventMap['ReceiveReceivingData']['subEvent'];
+
+const detailColumns = <Q extends ReturnType<typeof repo.lineReport>>(q: Q) => q.selectAll('li').select([
+  'o.ro_number', 'o.supplier', 'o.expected_date', 'o.status', 'w.name as warehouse_name', 'c.name as customer_name',
+  's.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked',
+]);
+type DetailRow = Awaited<ReturnType<ReturnType<typeof detailColumns>['execute']>>[number];
+function toDetail(r: DetailRow) {
+  return {
+    ...toLine(r), uniqueid: r.id, receivingOrderId: r.order_id, roNumber: r.ro_number, warehouseName: r.warehouse_name,
+    customerName: r.customer_name, supplier: r.supplier, expectedDeliveryDate: r.expected_date, status: r.status as ReceivingStatus,
+  };
+}
+
+const inwardColumns = <Q extends ReturnType<typeof repo.receiptReport>>(q: Q) => q.selectAll('r').select([
+  'o.ro_number', 'o.supplier', 'w.name as warehouse_name', 'c.name as customer_name', 's.sku_code', 's.description',
+  'l.code as location_code', 'dl.code as damaged_location_code',
+]);
+type InwardRow = Awaited<ReturnType<ReturnType<typeof inwardColumns>['execute']>>[number];
+function toInward(r: InwardRow) {
+  return {
+    ...toReceipt(r), uniqueid: r.id, receivingOrderId: r.order_id, roNumber: r.ro_number, warehouseName: r.warehouse_name,
+    customerName: r.customer_name, supplier: r.supplier, skuDescription: r.description,
+  };
+}
+
+/** A sheet's date: YYYY-MM-DD, or M/D/YYYY as US spreadsheets write it; null when it is not a real date. */
+export function parseDay(text: string): string | null {
+  let y: number, m: number, d: number;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (us) [y, m, d] = [Number(us[3]), Number(us[1]), Number(us[2])];
+  else return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d || y < 2000 || y > 2100) return null;
+  return date.toISOString().slice(0, 10);
+}

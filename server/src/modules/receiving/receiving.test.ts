@@ -1,0 +1,525 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, multipartBody, recordEvents, type TestApp,
+} from '../../../test/helpers.js';
+
+const R = '/Warehouse/Receiving';
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+let wh: number, cust: number, otherCust: number;
+let lotSku: number, plainSku: number, thirdSku: number, otherSku: number;
+let dock: number, staging: number, quarantine: number, rackA: number, shelfB: number, smallRack: number;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = as(t.app, await login(t.app, ADMIN.username, ADMIN.password));
+  wh = await makeWarehouse(t.database);
+  cust = await makeCustomer(t.database, [wh]);
+  otherCust = await makeCustomer(t.database, [wh]);
+  lotSku = await makeSku(t.database, cust, 'RCV-LOT');
+  plainSku = await makeSku(t.database, cust, 'RCV-PLAIN');
+  thirdSku = await makeSku(t.database, cust, 'RCV-THIRD');
+  otherSku = await makeSku(t.database, otherCust, 'RCV-OTHER');
+  const db = t.database.db;
+  await db.updateTable('sku').set({ is_lot_tracked: 1, is_expiry_tracked: 1, upc: '012345678905' }).where('id', '=', lotSku).execute();
+  const now = new Date().toISOString();
+  await db.insertInto('sku_barcode').values({ customer_id: cust, sku_id: plainSku, barcode: 'BC-PLAIN-1', barcode_type: 'CODE128', created_at: now, updated_at: now }).execute();
+  await db.insertInto('sku_package').values({
+    customer_id: cust, sku_id: thirdSku, parent_id: null, package_type: 'case', package_name: 'Case of 12', quantity: 12, length_cm: null,
+    width_cm: null, height_cm: null, weight_kg: null, gtin: '10012345678902', created_at: now, updated_at: now,
+  }).execute();
+  dock = await makeLocation(t.database, wh, 'DOCK-01', 'dock');
+  staging = await makeLocation(t.database, wh, 'STG-01', 'staging');
+  quarantine = await makeLocation(t.database, wh, 'QUAR-01', 'quarantine');
+  rackA = await makeLocation(t.database, wh, 'A-01-01', 'rack');
+  shelfB = await makeLocation(t.database, wh, 'B-01-01', 'shelf');
+  smallRack = await makeLocation(t.database, wh, 'C-01-01', 'rack');
+  await db.updateTable('location').set({ capacity: 1000 }).where('id', 'in', [rackA, shelfB]).execute();
+  await db.updateTable('location').set({ capacity: 5 }).where('id', '=', smallRack).execute();
+});
+afterAll(async () => { await t?.close(); });
+
+const order = (lines: { skuId: number; expectedQuantity: number }[], over: Record<string, unknown> = {}) => ({
+  warehouseId: wh, customerId: cust, supplier: 'Nordic Components AB', expectedDeliveryDate: '2026-12-01', referenceNumber: 'PO-77', lines, ...over,
+});
+async function createOrder(lines: { skuId: number; expectedQuantity: number }[], over: Record<string, unknown> = {}) {
+  const res = await admin.post(`${R}/CreateReceivingOrder`, order(lines, over));
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { receivingOrderId: number; roNumber: string; status: string };
+}
+const receive = (s: ReturnType<typeof as>, body: Record<string, unknown>, headers?: Record<string, string>) => s.post(`${R}/ReceiveItem`, { locationId: dock, ...body }, headers);
+const detail = async (id: number) => (await admin.get(`${R}/GetReceivingOrderById?receivingOrderId=${id}`)).json();
+const lineOf = async (id: number, skuId: number) => (await detail(id)).lines.find((l: { skuId: number }) => l.skuId === skuId);
+const ledger = (documentId: string) => t.database.db.selectFrom('inventory_txn').selectAll().where('document_id', '=', documentId).orderBy('id').execute();
+const count = async (table: 'inventory_txn' | 'receiving_order' | 'receiving_receipt' | 'event_outbox' | 'receiving_order_line') =>
+  Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const onHand = async (locationId: number, skuId: number, lot = '', pallet = '') => (await t.database.db.selectFrom('inventory_balance')
+  .select(['on_hand', 'expiry_date']).where('location_id', '=', locationId).where('sku_id', '=', skuId).where('lot', '=', lot).where('pallet', '=', pallet)
+  .executeTakeFirst()) ?? { on_hand: 0, expiry_date: null };
+const balanced = async () => (await admin.get(`/Warehouse/Inventory/Reconcile?warehouseId=${wh}`)).json().balanced;
+
+describe('creating and changing a receiving order', () => {
+  it('creates an Open RO with a number, its lines, an audit row and an event after commit', async () => {
+    const events = recordEvents(t.app);
+    const res = await admin.post(`${R}/CreateReceivingOrder`, order([{ skuId: lotSku, expectedQuantity: 10 }, { skuId: plainSku, expectedQuantity: 5 }]));
+    expect(res.statusCode).toBe(200);
+    const ro = res.json().data;
+    expect(res.json().message).toBe(`Receiving order ${ro.roNumber} created successfully`);
+    expect(ro).toMatchObject({ status: 'Open', lineCount: 2, expectedQuantity: 15, receivedQuantity: 0, shortQuantity: 15, supplier: 'Nordic Components AB' });
+    expect(ro.roNumber).toMatch(/^RO-\d{6}$/);
+    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('entity', '=', 'receiving_order').where('entity_id', '=', String(ro.receivingOrderId)).execute();
+    expect(audit.map((a) => a.action)).toEqual(['create']);
+    const seen = await events.until(1);
+    expect(seen[0]).toMatchObject({ target: 'ReceiveReceivingData', warehouseId: wh, customerId: cust, payload: { subEvent: 'AddReceivingOrder' } });
+  });
+
+  it('refuses bad input with clear messages and writes nothing', async () => {
+    const before = await count('receiving_order');
+    const noSupplier = await admin.post(`${R}/CreateReceivingOrder`, order([{ skuId: lotSku, expectedQuantity: 1 }], { supplier: '' }));
+    expect(noSupplier.statusCode).toBe(400);
+    expect(noSupplier.json().details.supplier).toBe('Please enter supplier!');
+    const badDate = await admin.post(`${R}/CreateReceivingOrder`, order([{ skuId: lotSku, expectedQuantity: 1 }], { expectedDeliveryDate: '2026-02-30' }));
+    expect(badDate.statusCode).toBe(400);
+    const noLines = await admin.post(`${R}/CreateReceivingOrder`, order([]));
+    expect(noLines.json().details.lines).toBe('Add at least one SKU line');
+    const zero = await admin.post(`${R}/CreateReceivingOrder`, order([{ skuId: lotSku, expectedQuantity: 0 }]));
+    expect(zero.statusCode).toBe(400);
+    const twice = await admin.post(`${R}/CreateReceivingOrder`, order([{ skuId: lotSku, expectedQuantity: 1 }, { skuId: lotSku, expectedQuantity: 2 }]));
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().details['lines.1.skuId']).toBe('SKU RCV-LOT is already on line 1');
+    const foreign = await admin.post(`${R}/CreateReceivingOrder`, order([{ skuId: otherSku, expectedQuantity: 1 }]));
+    expect(foreign.json().details['lines.0.skuId']).toBe('Not a SKU of this client');
+    const unserved = await makeWarehouse(t.database);
+    expect((await admin.post(`${R}/CreateReceivingOrder`, order([{ skuId: lotSku, expectedQuantity: 1 }], { warehouseId: unserved }))).statusCode).toBe(422);
+    expect(await count('receiving_order')).toBe(before);
+  });
+
+  it('updates header and lines by SKU; a line with receipts cannot be removed', async () => {
+    const ro = await createOrder([{ skuId: lotSku, expectedQuantity: 4 }, { skuId: plainSku, expectedQuantity: 4 }]);
+    const upd = await admin.put(`${R}/UpdateReceivingOrder`, {
+      receivingOrderId: ro.receivingOrderId, supplier: 'Baltic Freight', expectedDeliveryDate: '2026-12-05',
+      lines: [{ skuId: plainSku, expectedQuantity: 9 }, { skuId: thirdSku, expectedQuantity: 3 }],
+    });
+    expect(upd.statusCode, upd.body).toBe(200);
+    const d = await detail(ro.receivingOrderId);
+    expect(d.supplier).toBe('Baltic Freight');
+    expect(d.lines.map((l: { skuCode: string; expectedQuantity: number; lineNo: number }) => [l.lineNo, l.skuCode, l.expectedQuantity])).toEqual([[1, 'RCV-PLAIN', 9], [2, 'RCV-THIRD', 3]]);
+
+    expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).statusCode).toBe(200);
+    const blocked = await admin.put(`${R}/UpdateReceivingOrder`, {
+      receivingOrderId: ro.receivingOrderId, supplier: 'Baltic Freight', expectedDeliveryDate: '2026-12-05', lines: [{ skuId: thirdSku, expectedQuantity: 3 }],
+    });
+    expect(blocked.statusCode).toBe(422);
+    expect(blocked.json().message).toBe('SKU RCV-PLAIN has receipts and cannot be removed from the order');
+    expect((await detail(ro.receivingOrderId)).lines).toHaveLength(2);
+  });
+
+  it('cancels only an Open order', async () => {
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 2 }]);
+    const res = await admin.post(`${R}/CancelReceivingOrder`, { receivingOrderId: ro.receivingOrderId, reason: 'Supplier cancelled' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.status).toBe('Cancelled');
+    expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).statusCode).toBe(422);
+    expect((await admin.post(`${R}/CancelReceivingOrder`, { receivingOrderId: ro.receivingOrderId })).statusCode).toBe(422);
+  });
+});
+
+describe('receiving, putaway and finalizing', () => {
+  let ro: { receivingOrderId: number; roNumber: string };
+
+  beforeAll(async () => {
+    ro = await createOrder([{ skuId: lotSku, expectedQuantity: 10 }, { skuId: plainSku, expectedQuantity: 8 }, { skuId: thirdSku, expectedQuantity: 6 }]);
+  });
+
+  it('receives a scanned SKU code into the dock with lot, expiry and pallet: ledger, balance and line move together', async () => {
+    const events = recordEvents(t.app);
+    const res = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'rcv-lot', lot: 'L-2026-01', expiryDate: '2027-03-31', pallet: 'PLT-0001', quantity: 7 });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.message).toBe('Received 7 good of RCV-LOT into DOCK-01');
+    expect(body.data.matchedBy).toBe('sku');
+    expect(body.data.order.status).toBe('Receiving');
+    expect(body.data.line).toMatchObject({ receivedQuantity: 7, shortQuantity: 3, overQuantity: 0, awaitingPutaway: 7 });
+    const rows = await ledger(ro.roNumber);
+    expect(rows.map((r) => [r.txn_type, r.qty_change, r.location_id, r.lot, r.pallet, r.document_type])).toEqual([['receive', 7, dock, 'L-2026-01', 'PLT-0001', 'RECEIPT']]);
+    expect(await onHand(dock, lotSku, 'L-2026-01', 'PLT-0001')).toEqual({ on_hand: 7, expiry_date: '2027-03-31' });
+    expect(await balanced()).toBe(true);
+    const seen = (await events.until(3, 1000)).map((e) => `${e.target}:${(e.payload as { subEvent: string }).subEvent}`);
+    expect(seen).toEqual(expect.arrayContaining(['ReceiveInventoryData:Receive', 'ReceiveReceivingData:ReceiveItem']));
+  });
+
+  it('resolves a UPC, a barcode and a package GTIN to their SKU', async () => {
+    const byUpc = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: '012345678905', lot: 'L-2026-01', expiryDate: '2027-03-31', pallet: 'PLT-0001', quantity: 3 });
+    expect(byUpc.json().data.matchedBy).toBe('upc');
+    expect(await onHand(dock, lotSku, 'L-2026-01', 'PLT-0001')).toMatchObject({ on_hand: 10 });
+    const byBarcode = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'BC-PLAIN-1', quantity: 6, locationId: staging });
+    expect(byBarcode.json().data).toMatchObject({ matchedBy: 'barcode', line: { skuCode: 'RCV-PLAIN', receivedQuantity: 6 } });
+    const byGtin = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: '10012345678902', quantity: 7 });
+    expect(byGtin.json().data).toMatchObject({ matchedBy: 'gtin', line: { skuCode: 'RCV-THIRD', receivedQuantity: 7, overQuantity: 1 } });
+  });
+
+  it('records damaged units: kept out of stock, or stocked in quarantine when a location is given', async () => {
+    const refused = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', damagedQuantity: 1 });
+    expect(refused.statusCode, refused.body).toBe(200);
+    expect(refused.json().data.movement).toBeNull();
+    const kept = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', damagedQuantity: 2, damagedLocationId: quarantine });
+    expect(kept.json().message).toBe('Received 2 damaged of RCV-PLAIN into DOCK-01');
+    expect(await onHand(quarantine, plainSku)).toMatchObject({ on_hand: 2 });
+    const line = await lineOf(ro.receivingOrderId, plainSku);
+    // 6 good + 3 damaged against 8 expected: 1 over; damaged units are never put away.
+    expect(line).toMatchObject({ receivedQuantity: 6, damagedQuantity: 3, overQuantity: 1, shortQuantity: 0, awaitingPutaway: 6 });
+    expect(await balanced()).toBe(true);
+  });
+
+  it('refuses a bad receipt with a clear message, and writes and announces nothing', async () => {
+    const before = { txn: await count('inventory_txn'), receipts: await count('receiving_receipt'), events: await count('event_outbox') };
+    const events = recordEvents(t.app);
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ scanCode: 'NOPE-123', quantity: 1 }, 422, 'No SKU of'],
+      [{ scanCode: 'RCV-OTHER', quantity: 1 }, 422, 'No SKU of'],
+      [{ scanCode: 'RCV-LOT', quantity: 1 }, 400, 'SKU RCV-LOT is lot-tracked: enter its lot'],
+      [{ scanCode: 'RCV-LOT', lot: 'L1', quantity: 1 }, 400, 'SKU RCV-LOT tracks expiry: enter its expiry date'],
+      [{ scanCode: 'RCV-LOT', lot: 'L-2026-01', expiryDate: '2028-01-01', quantity: 1 }, 422, 'Lot L-2026-01 of RCV-LOT already has expiry date 2027-03-31'],
+      [{ scanCode: 'RCV-PLAIN', quantity: 1, locationId: rackA }, 422, 'Receive into a dock or staging location; A-01-01 is a rack location'],
+      [{ scanCode: 'RCV-PLAIN', damagedQuantity: 1, damagedLocationId: rackA }, 422, 'Damaged goods go to a quarantine'],
+      [{ scanCode: 'RCV-PLAIN', quantity: 0 }, 400, 'Enter a good or damaged quantity above 0'],
+      [{ scanCode: 'RCV-PLAIN', quantity: -2 }, 400, 'Quantity cannot be negative'],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await receive(admin, { receivingOrderId: ro.receivingOrderId, ...body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(status);
+      expect(res.json().message).toContain(message);
+    }
+    const notOnOrder = await createOrder([{ skuId: thirdSku, expectedQuantity: 1 }]);
+    const res = await receive(admin, { receivingOrderId: notOnOrder.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 });
+    expect(res.json().message).toBe(`SKU RCV-PLAIN is not on receiving order ${notOnOrder.roNumber}`);
+    expect((await detail(notOnOrder.receivingOrderId)).status).toBe('Open');
+    expect({ txn: await count('inventory_txn'), receipts: await count('receiving_receipt'), events: await count('event_outbox') }).toEqual({ ...before, events: before.events + 1 });
+    // Only the new order was announced: no receipt event escaped a rolled-back transaction.
+    const seen = (await events.until(50, 500)).map((e) => (e.payload as { subEvent: string }).subEvent);
+    expect(seen.filter((e) => e === 'ReceiveItem' || e === 'Receive')).toEqual([]);
+    expect(seen).toContain('AddReceivingOrder');
+  });
+
+  it('suggests where the SKU already is first, then empty locations of a fitting type with room', async () => {
+    const lineId = (await lineOf(ro.receivingOrderId, plainSku)).lineId;
+    const first = (await admin.get(`${R}/SuggestPutaway?receivingOrderId=${ro.receivingOrderId}&lineId=${lineId}&quantity=6`)).json();
+    expect(first.suggestions.length).toBeGreaterThan(0);
+    expect(first.suggestions.every((s: { reason: string }) => s.reason === 'Empty location')).toBe(true);
+    // Loose units: shelving first; the 5-unit rack is too small for 6.
+    expect(first.suggestions[0]).toMatchObject({ locationId: shelfB, reason: 'Empty location' });
+    expect(first.suggestions.map((s: { locationId: number }) => s.locationId)).not.toContain(smallRack);
+    expect(first.suggestions.map((s: { locationId: number }) => s.locationId)).not.toContain(dock);
+
+    const put = await admin.post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId, fromLocationId: staging, toLocationId: rackA, quantity: 2 });
+    expect(put.statusCode, put.body).toBe(200);
+    const again = (await admin.get(`${R}/SuggestPutaway?receivingOrderId=${ro.receivingOrderId}&lineId=${lineId}`)).json();
+    expect(again.quantity).toBe(4);
+    expect(again.suggestions[0]).toMatchObject({ locationId: rackA, reason: 'SKU already here', onHand: 2, freeCapacity: 998 });
+    expect(again.suggestions.map((s: { locationId: number }) => s.locationId)).not.toContain(quarantine);
+  });
+
+  it('puts away through the ledger (dock out, storage in) and refuses more than awaits or than fits', async () => {
+    const line = await lineOf(ro.receivingOrderId, lotSku);
+    const res = await admin.post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, toLocationId: rackA, lot: 'L-2026-01', pallet: 'PLT-0001', quantity: 4 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.movement.entries.map((e: { txnType: string; qtyChange: number }) => [e.txnType, e.qtyChange]).sort()).toEqual([['putaway_in', 4], ['putaway_out', -4]]);
+    expect(await onHand(dock, lotSku, 'L-2026-01', 'PLT-0001')).toMatchObject({ on_hand: 6 });
+    // The lot keeps its expiry where it lands.
+    expect(await onHand(rackA, lotSku, 'L-2026-01', 'PLT-0001')).toEqual({ on_hand: 4, expiry_date: '2027-03-31' });
+    expect(res.json().data.line).toMatchObject({ putawayQuantity: 4, awaitingPutaway: 6 });
+
+    const before = await count('inventory_txn');
+    const outbox = await count('event_outbox');
+    const tooMany = await admin.post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, toLocationId: rackA, lot: 'L-2026-01', pallet: 'PLT-0001', quantity: 7 });
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json().message).toBe('Only 6 units of RCV-LOT are waiting for putaway on this order');
+    const noRoom = await admin.post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, toLocationId: smallRack, lot: 'L-2026-01', pallet: 'PLT-0001', quantity: 6 });
+    expect(noRoom.json().message).toBe('Location C-01-01 has room for 5 more units');
+    const notStorage = await admin.post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, toLocationId: quarantine, lot: 'L-2026-01', pallet: 'PLT-0001', quantity: 1 });
+    expect(notStorage.statusCode).toBe(422);
+    const wrongLot = await admin.post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, toLocationId: rackA, lot: 'OTHER', pallet: 'PLT-0001', quantity: 1 });
+    expect(wrongLot.json().message).toBe('Not enough free stock at this place');
+    expect(await count('inventory_txn')).toBe(before);
+    expect(await count('event_outbox')).toBe(outbox);
+    expect((await lineOf(ro.receivingOrderId, lotSku)).putawayQuantity).toBe(4);
+    expect(await balanced()).toBe(true);
+  });
+
+  it('finalizes with over/short/damaged recorded, then closes when the last units are put away', async () => {
+    const res = await admin.post(`${R}/FinalizeReceivingOrder`, { receivingOrderId: ro.receivingOrderId });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'Received', overQuantity: 2, shortQuantity: 0, damagedQuantity: 3 });
+    expect(res.json().message).toBe(`Receiving order ${ro.roNumber} finalized (2 over, 3 damaged)`);
+    const audit = await t.database.db.selectFrom('audit_log').select('after_json').where('entity', '=', 'receiving_order').where('action', '=', 'finalize')
+      .where('entity_id', '=', String(ro.receivingOrderId)).executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.after_json!).discrepancies).toEqual(expect.arrayContaining([{ skuCode: 'RCV-PLAIN', expected: 8, received: 6, damaged: 3, over: 1, short: 0 }]));
+    expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).json().message).toBe('This receiving order is Received; nothing more can be received on it');
+    expect((await admin.post(`${R}/FinalizeReceivingOrder`, { receivingOrderId: ro.receivingOrderId })).statusCode).toBe(422);
+
+    const d = await detail(ro.receivingOrderId);
+    const from = (skuCode: string) => d.receipts.find((r: { skuCode: string; quantity: number }) => r.skuCode === skuCode && r.quantity > 0);
+    for (const l of d.lines.filter((x: { awaitingPutaway: number }) => x.awaitingPutaway > 0)) {
+      const r = from(l.skuCode);
+      const put = await admin.post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId: l.lineId, fromLocationId: r.locationId, toLocationId: shelfB, lot: r.lot, pallet: r.pallet, quantity: l.awaitingPutaway });
+      expect(put.statusCode, put.body).toBe(200);
+    }
+    const closed = await detail(ro.receivingOrderId);
+    expect(closed.status).toBe('Closed');
+    expect(closed.closedAt).not.toBeNull();
+    expect(closed.putaways.length).toBeGreaterThanOrEqual(3);
+    expect(await onHand(dock, lotSku, 'L-2026-01', 'PLT-0001')).toMatchObject({ on_hand: 0 });
+    expect(await balanced()).toBe(true);
+  });
+
+  it('cannot finalize an order nothing was received on', async () => {
+    const fresh = await createOrder([{ skuId: plainSku, expectedQuantity: 1 }]);
+    const res = await admin.post(`${R}/FinalizeReceivingOrder`, { receivingOrderId: fresh.receivingOrderId });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('Nothing has been received on this order yet; cancel it instead');
+  });
+});
+
+describe('idempotency and concurrency', () => {
+  it('a replayed ReceiveItem answers the first result and posts once', async () => {
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 50 }]);
+    const headers = { 'idempotency-key': `receive-${ro.receivingOrderId}-0001` };
+    const body = { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 5 };
+    const first = await receive(admin, body, headers);
+    const replay = await receive(admin, body, headers);
+    expect(first.statusCode).toBe(200);
+    expect(replay.headers['idempotent-replay']).toBe('true');
+    expect(replay.json()).toEqual(first.json());
+    expect((await ledger(ro.roNumber)).map((r) => r.qty_change)).toEqual([5]);
+    expect((await lineOf(ro.receivingOrderId, plainSku)).receivedQuantity).toBe(5);
+    expect((await receive(admin, { ...body, quantity: 6 }, headers)).statusCode).toBe(422);
+  });
+
+  it('parallel receipts on one line neither lose nor double a unit; parallel putaways never exceed what arrived', async () => {
+    const ro = await createOrder([{ skuId: thirdSku, expectedQuantity: 100 }]);
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => login(t.app, ADMIN.username, ADMIN.password)));
+    const receipts = await Promise.all(Array.from({ length: 24 }, (_, i) =>
+      receive(as(t.app, sessions[i % 4]), { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-THIRD', quantity: 1, pallet: 'HOT' })));
+    expect(receipts.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
+    const line = await lineOf(ro.receivingOrderId, thirdSku);
+    expect(line.receivedQuantity).toBe(24);
+    expect((await ledger(ro.roNumber)).reduce((sum, r) => sum + r.qty_change, 0)).toBe(24);
+    expect((await detail(ro.receivingOrderId)).receipts).toHaveLength(24);
+
+    const puts = await Promise.all(Array.from({ length: 30 }, (_, i) => as(t.app, sessions[i % 4]).post(`${R}/Putaway`, {
+      receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, toLocationId: shelfB, pallet: 'HOT', quantity: 1,
+    })));
+    expect(puts.filter((r) => r.statusCode !== 200 && r.statusCode !== 422).map((r) => r.body)).toEqual([]);
+    expect(puts.filter((r) => r.statusCode === 200)).toHaveLength(24);
+    expect(await onHand(dock, thirdSku, '', 'HOT')).toMatchObject({ on_hand: 0 });
+    expect(await onHand(shelfB, thirdSku, '', 'HOT')).toMatchObject({ on_hand: 24 });
+    expect((await lineOf(ro.receivingOrderId, thirdSku)).putawayQuantity).toBe(24);
+    expect(await balanced()).toBe(true);
+
+    // Receipts and putaways on the same line and dock at once: every transaction takes the RO row first, so none deadlock.
+    const mixed = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0
+      ? receive(as(t.app, sessions[i % 4]), { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-THIRD', quantity: 2, pallet: 'HOT' })
+      : as(t.app, sessions[i % 4]).post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, toLocationId: shelfB, pallet: 'HOT', quantity: 1 }))));
+    expect(mixed.filter((r, i) => (i % 2 === 0 ? r.statusCode !== 200 : r.statusCode !== 200 && r.statusCode !== 422)).map((r) => r.body)).toEqual([]);
+    const putOk = mixed.filter((r, i) => i % 2 === 1 && r.statusCode === 200).length;
+    const after = await lineOf(ro.receivingOrderId, thirdSku);
+    expect(after).toMatchObject({ receivedQuantity: 44, putawayQuantity: 24 + putOk });
+    expect(await onHand(dock, thirdSku, '', 'HOT')).toMatchObject({ on_hand: 20 - putOk });
+    expect(await balanced()).toBe(true);
+  });
+});
+
+describe('upload', () => {
+  const upload = (fileName: string, content: Buffer | string, fields: Record<string, string | number> = {}) => {
+    const body = multipartBody({ warehouseId: wh, customerId: cust, ...fields }, { name: fileName, bytes: Buffer.from(content) });
+    return admin.post(`${R}/UploadReceivingOrder`, body.payload, body.headers);
+  };
+
+  it('creates one RO per supplier, date and reference from a CSV and keeps the file as its document', async () => {
+    const csv = [
+      'Supplier,Expected Delivery Date,Reference Number,SKU,Expected Quantity,Notes',
+      'Acme Supplies,2026-12-10,PO-1,RCV-PLAIN,40,',
+      'Acme Supplies,2026-12-10,PO-1,BC-PLAIN-X,1,',
+    ].join('\n');
+    const bad = await upload('ro.csv', csv);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().details['3.SKU']).toBe("Row 3, SKU: No SKU of this client matches 'BC-PLAIN-X'");
+
+    const good = [
+      'supplier,expected delivery date,reference number,sku,expected quantity',
+      'Acme Supplies,2026-12-10,PO-1,RCV-PLAIN,40',
+      'Acme Supplies,2026-12-10,PO-1,012345678905,12',
+      'Acme Supplies,12/11/2026,PO-2,RCV-THIRD,5',
+      ',,,RCV-PLAIN,3',
+    ].join('\n');
+    const res = await upload('ro.csv', good, { supplier: 'Default Vendor', expectedDeliveryDate: '2026-12-20' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('3 receiving orders uploaded successfully');
+    const orders = res.json().data.orders;
+    expect(orders.map((o: { lineCount: number }) => o.lineCount)).toEqual([2, 1, 1]);
+    const first = await detail(orders[0].receivingOrderId);
+    expect(first).toMatchObject({ supplier: 'Acme Supplies', expectedDeliveryDate: '2026-12-10', referenceNumber: 'PO-1', status: 'Open' });
+    expect(first.lines.map((l: { skuCode: string }) => l.skuCode)).toEqual(['RCV-PLAIN', 'RCV-LOT']);
+    expect(first.documents).toMatchObject([{ fileName: 'ro.csv' }]);
+    expect((await detail(orders[1].receivingOrderId)).expectedDeliveryDate).toBe('2026-12-11');
+    expect(await detail(orders[2].receivingOrderId)).toMatchObject({ supplier: 'Default Vendor', expectedDeliveryDate: '2026-12-20' });
+  });
+
+  it('any bad row writes nothing and every row error is named', async () => {
+    const before = { orders: await count('receiving_order'), lines: await count('receiving_order_line') };
+    const csv = [
+      'Supplier,Expected Delivery Date,SKU,Expected Quantity',
+      'Acme,2026-12-10,RCV-PLAIN,10',
+      ',2026-12-10,RCV-PLAIN,10',
+      'Acme,2026-13-45,RCV-THIRD,10',
+      'Acme,2026-12-10,RCV-OTHER,10',
+      'Acme,2026-12-10,RCV-THIRD,-1',
+      'Acme,2026-12-10,RCV-PLAIN,2',
+    ].join('\n');
+    const res = await upload('ro.csv', csv);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('5 rows have errors; nothing was uploaded');
+    expect(res.json().details).toMatchObject({
+      '3.Supplier': 'Row 3, Supplier: Please enter supplier!',
+      '4.Expected Delivery Date': "Row 4, Expected Delivery Date: '2026-13-45' is not a date (use YYYY-MM-DD)",
+      '5.SKU': "Row 5, SKU: No SKU of this client matches 'RCV-OTHER'",
+      '6.Expected Quantity': 'Row 6, Expected Quantity: Expected quantity must be a whole number above 0',
+      '7.SKU': 'Row 7, SKU: SKU RCV-PLAIN is already on row 2 of the same order',
+    });
+    expect({ orders: await count('receiving_order'), lines: await count('receiving_order_line') }).toEqual(before);
+    expect((await upload('ro.csv', 'Supplier,Expected Quantity\nAcme,1')).json().message).toBe('The header row lacks SKU');
+    expect((await upload('ro.txt', 'Supplier,SKU,Expected Quantity\nAcme,RCV-PLAIN,1')).statusCode).toBe(400);
+  });
+
+  it('a replayed upload (same Idempotency-Key) creates its orders once', async () => {
+    const before = await count('receiving_order');
+    const csv = 'Supplier,Expected Delivery Date,SKU,Expected Quantity\nReplay Co,2026-12-12,RCV-PLAIN,5\n';
+    const send = () => {
+      const body = multipartBody({ warehouseId: wh, customerId: cust }, { name: 'replay.csv', bytes: Buffer.from(csv) });
+      return admin.post(`${R}/UploadReceivingOrder`, body.payload, { ...body.headers, 'idempotency-key': 'ro-upload-replay-01' });
+    };
+    const first = await send();
+    const replay = await send();
+    expect(first.statusCode).toBe(200);
+    expect(replay.json()).toEqual(first.json());
+    expect(await count('receiving_order')).toBe(before + 1);
+  });
+
+  it('reads an XLSX sheet, dates as date cells included', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('RO');
+    sheet.addRow(['Supplier', 'Expected Delivery Date', 'SKU', 'Expected Quantity']);
+    sheet.addRow(['Xlsx Supplier', new Date(Date.UTC(2026, 11, 24)), 'RCV-THIRD', 9]);
+    const res = await upload('ro.xlsx', Buffer.from(await book.xlsx.writeBuffer()));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await detail(res.json().data.orders[0].receivingOrderId)).toMatchObject({ supplier: 'Xlsx Supplier', expectedDeliveryDate: '2026-12-24', expectedQuantity: 9 });
+  });
+
+  it('keeps at most 3 documents with an RO and serves them back', async () => {
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 1 }]);
+    const add = (name: string) => {
+      const body = multipartBody({ receivingOrderId: ro.receivingOrderId }, { name, bytes: Buffer.from(`SKU,Qty\nRCV-PLAIN,${name.length}\n`) });
+      return admin.post(`${R}/AddReceivingOrderDocument`, body.payload, body.headers);
+    };
+    for (const name of ['a.csv', 'b.csv', 'c.csv']) expect((await add(name)).statusCode).toBe(200);
+    expect((await add('d.csv')).json().message).toBe('A receiving order may hold at most 3 documents');
+    const docs = (await detail(ro.receivingOrderId)).documents;
+    expect(docs).toHaveLength(3);
+    const file = await admin.get(`${R}/DownloadReceivingOrderDocument?documentId=${docs[1].documentId}`);
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toBe('SKU,Qty\nRCV-PLAIN,5\n');
+  });
+});
+
+describe('access', () => {
+  it('a client account reads its own ROs, changes nothing, and never sees another customer’s', async () => {
+    const mine = await createOrder([{ skuId: plainSku, expectedQuantity: 3 }]);
+    const theirs = await createOrder([{ skuId: otherSku, expectedQuantity: 3 }], { customerId: otherCust });
+    const client = await makeUser(t.database, { role: 'Client', customerId: cust, modules: { InBound: 'write', ROReport: 'read', ROInward: 'read' } });
+    const c = as(t.app, await login(t.app, client.username, client.password));
+    const list = (await c.post(`${R}/GetReceivingOrders`, { pageSize: 500 })).json();
+    expect(list.items.length).toBeGreaterThan(0);
+    expect(list.items.every((r: { customerId: number }) => r.customerId === cust)).toBe(true);
+    expect((await c.get(`${R}/GetReceivingOrderById?receivingOrderId=${mine.receivingOrderId}`)).statusCode).toBe(200);
+    expect((await c.get(`${R}/GetReceivingOrderById?receivingOrderId=${theirs.receivingOrderId}`)).statusCode).toBe(404);
+    expect((await c.post(`${R}/GetReceivingOrders`, { filters: { customerId: otherCust } })).statusCode).toBe(403);
+    const custName = (await t.database.db.selectFrom('customer').select('name').where('id', '=', cust).executeTakeFirstOrThrow()).name;
+    const inward = (await c.post(`${R}/GetROInward`, { pageSize: 500 })).json();
+    expect(inward.totalCount).toBeGreaterThan(0);
+    expect(inward.items.every((r: { customerName: string }) => r.customerName === custName)).toBe(true);
+    expect((await c.post(`${R}/GetROReportDetails`, {})).statusCode).toBe(403); // no ROReportDetails module
+    const before = await count('inventory_txn');
+    expect((await receive(c, { receivingOrderId: mine.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).statusCode).toBe(403);
+    expect((await c.post(`${R}/CreateReceivingOrder`, order([{ skuId: plainSku, expectedQuantity: 1 }]))).statusCode).toBe(403);
+    expect((await c.post(`${R}/CancelReceivingOrder`, { receivingOrderId: mine.receivingOrderId })).statusCode).toBe(403);
+    expect(await count('inventory_txn')).toBe(before);
+    expect((await detail(mine.receivingOrderId)).status).toBe('Open');
+  });
+
+  it('staff scoped to other customers or warehouses cannot touch an RO', async () => {
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 3 }]);
+    const otherWh = await makeWarehouse(t.database);
+    const elsewhere = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [otherWh], customerIds: [cust], modules: { InBound: 'write' } });
+    const s = as(t.app, await login(t.app, elsewhere.username, elsewhere.password));
+    expect((await receive(s, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).statusCode).toBe(404);
+    expect((await s.post(`${R}/CreateReceivingOrder`, order([{ skuId: plainSku, expectedQuantity: 1 }]))).statusCode).toBe(403);
+    const otherClientStaff = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh], customerIds: [otherCust], modules: { InBound: 'write' } });
+    const o = as(t.app, await login(t.app, otherClientStaff.username, otherClientStaff.password));
+    expect((await o.post(`${R}/FinalizeReceivingOrder`, { receivingOrderId: ro.receivingOrderId })).statusCode).toBe(404);
+    const readOnly = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh], customerIds: [cust], modules: { InBound: 'read' } });
+    const r = as(t.app, await login(t.app, readOnly.username, readOnly.password));
+    expect((await receive(r, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).statusCode).toBe(403);
+    expect((await lineOf(ro.receivingOrderId, plainSku)).receivedQuantity).toBe(0);
+  });
+});
+
+describe('reports', () => {
+  it('summary, details and inward log: filtered lists and escaped Excel downloads', async () => {
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 4 }], { supplier: '=HYPERLINK("http://x")', expectedDeliveryDate: '2031-01-15' });
+    await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 3, lot: '+LOT' });
+    const filters = { warehouseId: wh, fromDate: '2031-01-01', toDate: '2031-01-31' };
+
+    const summary = (await admin.post(`${R}/GetROReport`, { filters })).json();
+    expect(summary.totalCount).toBe(1);
+    expect(summary.items[0]).toMatchObject({ roNumber: ro.roNumber, expectedQuantity: 4, receivedQuantity: 3, shortQuantity: 1, status: 'Receiving' });
+    const details = (await admin.post(`${R}/GetROReportDetails`, { filters, searchQuery: 'RCV-PLAIN' })).json();
+    expect(details.items).toEqual([expect.objectContaining({ roNumber: ro.roNumber, skuCode: 'RCV-PLAIN', shortQuantity: 1 })]);
+    const today = new Date().toISOString().slice(0, 10);
+    const inward = (await admin.post(`${R}/GetROInward`, { filters: { warehouseId: wh, fromDate: today, toDate: today }, searchQuery: ro.roNumber })).json();
+    expect(inward.items).toEqual([expect.objectContaining({ roNumber: ro.roNumber, quantity: 3, lot: '+LOT', locationCode: 'DOCK-01', receivedBy: 'admin' })]);
+    expect((await admin.post(`${R}/GetROInward`, { filters: { warehouseId: wh, fromDate: '2020-01-01', toDate: '2020-01-02' } })).json().totalCount).toBe(0);
+
+    for (const [path, sheetCell] of [['DownloadROReport', '=HYPERLINK'], ['DownloadROReportDetails', '=HYPERLINK'], ['DownloadROInward', '+LOT']] as const) {
+      const res = await admin.post(`${R}/${path}`, { filters: path === 'DownloadROInward' ? { warehouseId: wh } : filters, searchQuery: ro.roNumber });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('spreadsheetml');
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const values = book.worksheets[0].getRow(2).values as unknown[];
+      const cell = values.find((v) => typeof v === 'string' && v.includes(sheetCell.slice(1)));
+      expect(cell).toBe(`'${sheetCell}${sheetCell === '+LOT' ? '' : '("http://x")'}`);
+    }
+  });
+
+  it('lists with filters, search, sort and paging', async () => {
+    const res = (await admin.post(`${R}/GetReceivingOrders`, { filters: { warehouseId: wh, status: 'Open' }, sort: { field: 'roNumber', order: 'ascend' }, pageSize: 2, pageNumber: 1 })).json();
+    expect(res.items).toHaveLength(2);
+    expect(res.totalCount).toBeGreaterThan(2);
+    expect(res.items.every((r: { status: string }) => r.status === 'Open')).toBe(true);
+    expect(res.items[0].roNumber < res.items[1].roNumber).toBe(true);
+    expect((await admin.get(`${R}/ReceivingOrderFiltersLabels`)).json()[0].options.map((o: { value: string }) => o.value)).toEqual(['Open', 'Receiving', 'Received', 'Closed', 'Cancelled']);
+  });
+});
+
+describe('API document', () => {
+  it('documents every receiving route, with its body', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
+    const paths = ['CreateReceivingOrder', 'GetReceivingOrders', 'GetReceivingOrderById', 'UpdateReceivingOrder', 'UploadReceivingOrder', 'ReceiveItem',
+      'SuggestPutaway', 'Putaway', 'FinalizeReceivingOrder', 'CancelReceivingOrder', 'GetROReport', 'DownloadROReport', 'GetROReportDetails',
+      'DownloadROReportDetails', 'GetROInward', 'DownloadROInward', 'AddReceivingOrderDocument', 'DownloadReceivingOrderDocument'].map((p) => `${R}/${p}`);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(paths));
+    expect(doc.paths[`${R}/ReceiveItem`].post.requestBody.content['application/json'].schema.properties).toHaveProperty('scanCode');
+    expect(doc.paths[`${R}/UploadReceivingOrder`].post.tags).toEqual(['Receiving']);
+  });
+});

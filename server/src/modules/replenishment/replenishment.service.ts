@@ -1,0 +1,206 @@
+import { REPLENISHMENT_TASK_STATUSES, type FilterLabel } from '@bolx/contracts';
+import type { Db } from '../../db/schema.js';
+import { classifyDbError, type Dialect } from '../../db/dialect.js';
+import type { Actor } from '../../platform/actor.js';
+import { writeAudit } from '../../platform/audit.js';
+import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toXlsx } from '../../platform/excel.js';
+import type { Principal } from '../../platform/principal.js';
+import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import type { ServiceDeps } from '../../services.js';
+import { InventoryService } from '../inventory/inventory.service.js';
+import type { Place } from '../inventory/inventory.service.js';
+import { replenishmentRepository as repo, type RuleFilter, type TaskFilter } from './replenishment.repository.js';
+
+const RULE_LIST: ListSpec = {
+  sortable: { skuCode: 's.sku_code', locationCode: 'l.code', minQty: 'r.min_qty', maxQty: 'r.max_qty', customerName: 'c.name' },
+  defaultSort: { column: 'l.code', direction: 'asc' },
+  searchable: ['s.sku_code', 'l.code'],
+  tieBreaker: 'r.id',
+};
+const TASK_LIST: ListSpec = {
+  sortable: { createdAt: 't.created_at', skuCode: 's.sku_code', fromLocationCode: 'fl.code', toLocationCode: 'tl.code', status: 't.status' },
+  defaultSort: { column: 't.created_at', direction: 'desc' },
+  searchable: ['s.sku_code', 'fl.code', 'tl.code', 't.lot', 't.pallet'],
+  tieBreaker: 't.id',
+};
+
+type RuleInput = { warehouseId: number; customerId: number; skuId: number; locationId: number; minQty: number; maxQty: number; isActive: boolean };
+
+/**
+ * Replenishment: min/max per pick location (SKU + location). Generation makes one task per pick location
+ * below its min, from the first FEFO bulk (not pickable) source, and allocates that source so nothing else
+ * takes it; completing the task moves the stock through the ledger.
+ */
+export class ReplenishmentService {
+  private readonly db: Db;
+  private readonly dialect: Dialect;
+  private readonly events: EventBus;
+  constructor(deps: ServiceDeps, private readonly inventory = new InventoryService(deps)) {
+    this.db = deps.db;
+    this.dialect = deps.dialect;
+    this.events = deps.events;
+  }
+
+  filterLabels(): FilterLabel[] {
+    return [{ key: 'status', label: 'Status', type: 'select', options: REPLENISHMENT_TASK_STATUSES.map((s) => ({ label: s, value: s })) }];
+  }
+
+  async saveRule(principal: Principal, input: RuleInput, actor: Actor) {
+    const place: Place = { warehouseId: input.warehouseId, customerId: input.customerId, skuId: input.skuId, locationId: input.locationId, lot: '', pallet: '' };
+    await this.inventory.assertReferences(principal, place, [input.locationId]);
+    const location = await repo.location(this.db, input.locationId);
+    if (location?.is_pickable !== 1) throw unprocessable('Min/max is set on a pick location', 'This location is not pickable (bulk storage)');
+    const id = await inTransaction(this.db, async (uow) => {
+      const ruleId = await repo.upsertRule(uow.tx, input);
+      await this.record(uow, actor, 'save_rule', 'replenishment_rule', ruleId, place, { subEvent: 'UpdateRule', payload: { ruleId } }, input);
+      return ruleId;
+    });
+    const [rule] = await this.ruleSelect(repo.rules(this.db, principal.scope, {}).where('r.id', '=', id)).execute();
+    return { message: 'Replenishment min/max saved', data: toRule(rule as RuleRow) };
+  }
+
+  /** One task per due rule; a rule with no free bulk stock is reported as a shortage. */
+  async generate(principal: Principal, input: { warehouseId: number; customerId?: number }, actor: Actor) {
+    principal.scope.assert(input);
+    const due = await repo.dueRules(this.db, principal.scope, input);
+    const created: number[] = [];
+    const shortages: { ruleId: number; skuCode: string; locationCode: string; needed: number }[] = [];
+    for (const rule of due) {
+      const needed = rule.max_qty - Number(rule.on_hand);
+      try {
+        const taskId = await inTransaction(this.db, async (uow) => {
+          const taken = await this.inventory.allocate(uow, {
+            warehouseId: rule.warehouse_id, customerId: rule.customer_id, skuId: rule.sku_id, quantity: needed,
+            locations: 'bulk', excludeLocationId: rule.location_id, allowPartial: true, singleSource: true,
+          });
+          const source = taken.lines[0];
+          if (!source) return null;
+          const id = await repo.insertTask(uow.tx, {
+            rule_id: rule.id, warehouse_id: rule.warehouse_id, customer_id: rule.customer_id, sku_id: rule.sku_id,
+            from_location_id: source.place.locationId, to_location_id: rule.location_id, lot: source.place.lot, pallet: source.place.pallet,
+            quantity: source.quantity, status: 'Open', created_by: actor.userId, created_at: new Date().toISOString(),
+          });
+          await this.record(uow, actor, 'create_task', 'replenishment_task', id, source.place, { subEvent: 'AddTasks', payload: { ruleId: rule.id, taskIds: [id], status: 'Open' } },
+            { from: source.place.locationId, to: rule.location_id, quantity: source.quantity });
+          return id;
+        });
+        if (taskId) created.push(taskId);
+        else shortages.push({ ruleId: rule.id, skuCode: rule.sku_code, locationCode: rule.location_code, needed });
+      } catch (err) {
+        // Another run made this rule's task first (one open task per rule): nothing to add.
+        if (err instanceof AppError || classifyDbError(err) !== 'unique') throw err;
+      }
+    }
+    const tasks = created.length ? await this.taskSelect(repo.tasks(this.db, principal.scope, {}).where('t.id', 'in', created)).orderBy('t.id').execute() : [];
+    return {
+      message: `${created.length} replenishment task${created.length === 1 ? '' : 's'} created${shortages.length ? `; ${shortages.length} pick location(s) have no bulk stock` : ''}`,
+      data: { created: (tasks as TaskRow[]).map(toTask), shortages },
+    };
+  }
+
+  private async openTask(principal: Principal, id: number) {
+    const task = await repo.findTask(this.db, id);
+    if (!task) throw notFound('Replenishment task');
+    principal.scope.assert({ warehouseId: task.warehouse_id, customerId: task.customer_id });
+    if (task.status !== 'Open') throw conflict(`This task is already ${task.status.toLowerCase()}`);
+    return task;
+  }
+
+  /** Moves the task's stock to the pick location (all of it, or fewer units when fewer were found). */
+  async complete(principal: Principal, input: { taskId: number; quantity?: number }, actor: Actor) {
+    const task = await this.openTask(principal, input.taskId);
+    const qty = input.quantity ?? task.quantity;
+    if (qty > task.quantity) throw badRequest('More than the task asks for', { quantity: `At most ${task.quantity}` });
+    const from: Place = { warehouseId: task.warehouse_id, customerId: task.customer_id, skuId: task.sku_id, locationId: task.from_location_id, lot: task.lot, pallet: task.pallet };
+    // Stock on a pick face is loose: it leaves its pallet, keeping its lot.
+    const to: Place = { ...from, locationId: task.to_location_id, pallet: '' };
+    const result = await inTransaction(this.db, async (uow) => {
+      const documentId = `RPL-${task.id}`;
+      const closed = await repo.closeTask(uow.tx, task.id, { status: 'Completed', moved_qty: qty, completed_by: principal.userId, completed_at: new Date().toISOString(), document_id: documentId });
+      if (!closed) throw conflict('This task was closed by someone else meanwhile');
+      await this.inventory.deallocate(uow, from, task.quantity);
+      const posted = await this.inventory.post(uow, {
+        documentType: 'REPLENISHMENT', documentId, reason: `Replenishment task ${task.id}`,
+        legs: [{ place: from, qty: -qty, txnType: 'move_out' }, { place: to, qty, txnType: 'move_in' }],
+      }, actor);
+      await this.inventory.recordChange(uow, actor, 'Replenish', documentId, from, [from.locationId, to.locationId], { taskId: task.id, quantity: qty });
+      await this.record(uow, actor, 'complete_task', 'replenishment_task', task.id, from, { subEvent: 'UpdateTask', payload: { taskIds: [task.id], status: 'Completed' } }, { movedQty: qty });
+      return posted;
+    });
+    return { message: `Replenished ${qty} units`, data: result };
+  }
+
+  async cancel(principal: Principal, input: { taskId: number }, actor: Actor) {
+    const task = await this.openTask(principal, input.taskId);
+    const from: Place = { warehouseId: task.warehouse_id, customerId: task.customer_id, skuId: task.sku_id, locationId: task.from_location_id, lot: task.lot, pallet: task.pallet };
+    await inTransaction(this.db, async (uow) => {
+      const closed = await repo.closeTask(uow.tx, task.id, { status: 'Cancelled', completed_by: principal.userId, completed_at: new Date().toISOString() });
+      if (!closed) throw conflict('This task was closed by someone else meanwhile');
+      await this.inventory.deallocate(uow, from, task.quantity);
+      await this.record(uow, actor, 'cancel_task', 'replenishment_task', task.id, from, { subEvent: 'UpdateTask', payload: { taskIds: [task.id], status: 'Cancelled' } }, {});
+    });
+    return { message: 'Replenishment task cancelled', data: { taskId: task.id } };
+  }
+
+  private async record(uow: UnitOfWork, actor: Actor, action: string, entity: string, id: number, place: Place,
+    event: { subEvent: 'UpdateRule' | 'AddTasks' | 'UpdateTask'; payload: { ruleId?: number; taskIds?: number[]; status?: string } }, after: object) {
+    await writeAudit(uow.tx, actor, { action, entity, entityId: id, warehouseId: place.warehouseId, customerId: place.customerId, after });
+    await this.events.record(uow.tx, { target: 'ReceiveReplenishmentData', payload: event, warehouseId: place.warehouseId, customerId: place.customerId }, uow.afterCommit);
+  }
+
+  private ruleSelect = (q: ReturnType<typeof repo.rules>) => q.select([
+    'r.id', 'r.warehouse_id', 'w.name as warehouse_name', 'r.customer_id', 'c.name as customer_name', 'r.sku_id', 's.sku_code',
+    'r.location_id', 'l.code as location_code', 'r.min_qty', 'r.max_qty', 'r.is_active', repo.onHandAt.as('on_hand'),
+  ]);
+
+  private taskSelect = (q: ReturnType<typeof repo.tasks>) => q.select([
+    't.id', 't.rule_id', 't.warehouse_id', 't.customer_id', 'c.name as customer_name', 't.sku_id', 's.sku_code', 't.from_location_id',
+    'fl.code as from_code', 't.to_location_id', 'tl.code as to_code', 't.lot', 't.pallet', 't.quantity', 't.moved_qty', 't.status',
+    't.created_at', 'u.username as completed_by_name', 't.completed_at', 't.document_id',
+  ]);
+
+  async rules(principal: Principal, req: ListRequest<RuleFilter>) {
+    const page = await listPage(this.dialect, repo.rules(this.db, principal.scope, req.filters ?? {}), this.ruleSelect, req, RULE_LIST);
+    return { totalCount: page.totalCount, items: (page.items as RuleRow[]).map(toRule) };
+  }
+
+  async tasks(principal: Principal, req: ListRequest<TaskFilter>) {
+    const page = await listPage(this.dialect, repo.tasks(this.db, principal.scope, req.filters ?? {}), this.taskSelect, req, TASK_LIST);
+    return { totalCount: page.totalCount, items: (page.items as TaskRow[]).map(toTask) };
+  }
+
+  async downloadTasks(principal: Principal, req: Pick<ListRequest<TaskFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    const rows = ((await listAll(this.dialect, repo.tasks(this.db, principal.scope, req.filters ?? {}), this.taskSelect, req, TASK_LIST)) as TaskRow[]).map(toTask);
+    return toXlsx('Replenishment Tasks', [
+      { header: 'Task', value: (r) => r.taskId }, { header: 'Client', value: (r) => r.customerName, width: 24 }, { header: 'SKU', value: (r) => r.skuCode },
+      { header: 'From', value: (r) => r.fromLocationCode }, { header: 'To', value: (r) => r.toLocationCode }, { header: 'Lot', value: (r) => r.lot },
+      { header: 'Pallet', value: (r) => r.pallet }, { header: 'Quantity', value: (r) => r.quantity }, { header: 'Moved', value: (r) => r.movedQty },
+      { header: 'Status', value: (r) => r.status }, { header: 'Created At', value: (r) => r.createdAt, width: 24 }, { header: 'Completed By', value: (r) => r.completedBy },
+    ], rows);
+  }
+}
+
+type RuleRow = {
+  id: number; warehouse_id: number; warehouse_name: string; customer_id: number; customer_name: string; sku_id: number; sku_code: string;
+  location_id: number; location_code: string; min_qty: number; max_qty: number; is_active: number; on_hand: number;
+};
+const toRule = (r: RuleRow) => ({
+  ruleId: r.id, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id, customerName: r.customer_name,
+  skuId: r.sku_id, skuCode: r.sku_code, locationId: r.location_id, locationCode: r.location_code, minQty: r.min_qty, maxQty: r.max_qty,
+  isActive: r.is_active === 1, onHand: Number(r.on_hand), belowMin: r.is_active === 1 && Number(r.on_hand) < r.min_qty,
+});
+type TaskRow = {
+  id: number; rule_id: number; warehouse_id: number; customer_id: number; customer_name: string; sku_id: number; sku_code: string;
+  from_location_id: number; from_code: string; to_location_id: number; to_code: string; lot: string; pallet: string; quantity: number;
+  moved_qty: number | null; status: 'Open' | 'Completed' | 'Cancelled'; created_at: string; completed_by_name: string | null;
+  completed_at: string | null; document_id: string | null;
+};
+const toTask = (r: TaskRow) => ({
+  taskId: r.id, ruleId: r.rule_id, warehouseId: r.warehouse_id, customerId: r.customer_id, customerName: r.customer_name, skuId: r.sku_id,
+  skuCode: r.sku_code, fromLocationId: r.from_location_id, fromLocationCode: r.from_code, toLocationId: r.to_location_id, toLocationCode: r.to_code,
+  lot: r.lot, pallet: r.pallet, quantity: r.quantity, movedQty: r.moved_qty, status: r.status, createdAt: r.created_at,
+  completedBy: r.completed_by_name, completedAt: r.completed_at, document: r.document_id,
+});
