@@ -86,6 +86,56 @@ describe('redirects after login', () => {
     await page.context().close();
   });
 
+  it('takes a client account (one warehouse) to the dashboard', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, 'client', 'bolx-demo-client');
+    await landOnDashboard(page);
+    expect(await page.evaluate(() => localStorage.getItem('selectedWarehouse') ?? sessionStorage.getItem('selectedWarehouse'))).not.toBe('0');
+    await shot(page, 'shell-dashboard-client');
+    await page.context().close();
+  });
+
+  it('takes an administrator with one warehouse to that warehouse, not to all', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, 'admin', 'bolx-demo-admin');
+    await landOnDashboard(page);
+    const created = await page.evaluate(async () => {
+      const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}`, 'content-type': 'application/json' };
+      const { warehouseData } = await (await fetch('/Common/UserModule/GetWarehouseClient', { headers })).json();
+      type Node = { moduleId: number; childModules: Node[] };
+      const options = await (await fetch('/Warehouse/User/GetModuleWarehouseUsers', { headers })).json();
+      const flatten = (nodes: Node[]): number[] => nodes.flatMap((n) => [n.moduleId, ...flatten(n.childModules)]);
+      const wms = options.modules.find((a: { appId: number }) => a.appId === 1);
+      const modules = flatten(wms.modules).map((moduleId) => ({ moduleId, permission: 'read' }));
+      const res = await fetch('/Warehouse/User/CreateUser', {
+        method: 'POST', headers,
+        body: JSON.stringify({ username: 'oneadmin', email: 'oneadmin@example.com', firstName: 'One', lastName: 'Admin', usertype: 'Administrator',
+          warehouses: [warehouseData[0].warehouseId], modules, password: 'one-admin-pass', confirmPassword: 'one-admin-pass' }),
+      });
+      return { status: res.status, warehouseId: warehouseData[0].warehouseId as number };
+    });
+    expect(created.status).toBe(200);
+    await page.context().close();
+
+    const other = await newPage(browser, server.baseURL);
+    await signIn(other, 'oneadmin', 'one-admin-pass');
+    await landOnDashboard(other);
+    expect(await other.evaluate(() => sessionStorage.getItem('selectedWarehouse') ?? localStorage.getItem('selectedWarehouse'))).toBe(String(created.warehouseId));
+    await other.context().close();
+  });
+
+  it('sends a signed-in user on / to the dashboard, and leaves them on any other page', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, 'staff', 'bolx-demo-staff');
+    await landOnDashboard(page);
+    await page.goto('/Profile');
+    await page.locator('form').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/Profile');
+    await page.goto('/');
+    await page.waitForURL('**/Dashboard');
+    await page.context().close();
+  });
+
   it('logs out, clearing every stored value, back to /', async () => {
     const page = await newPage(browser, server.baseURL);
     await signIn(page, 'client', 'bolx-demo-client');

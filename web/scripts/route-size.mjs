@@ -1,5 +1,6 @@
 // Prints the gzipped JavaScript a route loads on first visit: the entry chunk, the route's screen chunk and every
-// chunk they import statically. Usage: node web/scripts/route-size.mjs [ScreenName ...] (after `vite build`).
+// chunk they import statically. Usage: node web/scripts/route-size.mjs [--max-kb N] [ScreenName ...] (after
+// `vite build`); with --max-kb it fails when a route loads more (the build runs it for the sign-in route).
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
@@ -21,7 +22,11 @@ function closure(keys) {
 }
 
 const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
-const screens = process.argv.slice(2).length ? process.argv.slice(2) : ['SignInPage'];
+const args = process.argv.slice(2);
+const maxAt = args.indexOf('--max-kb');
+const maxKb = maxAt >= 0 ? Number(args.splice(maxAt, 2)[1]) : Infinity;
+const screens = args.length ? args : ['SignInPage'];
+let over = false;
 for (const screen of screens) {
   const key = Object.keys(manifest).find((k) => k.endsWith(`/${screen}.tsx`));
   if (!key) throw new Error(`No chunk for ${screen}`);
@@ -29,4 +34,9 @@ for (const screen of screens) {
   const total = chunks.reduce((sum, k) => sum + gz(manifest[k].file), 0);
   console.log(`${screen}: ${(total / 1024).toFixed(1)} kB gzipped JavaScript in ${chunks.length} chunks`);
   for (const k of chunks) console.log(`  ${(gz(manifest[k].file) / 1024).toFixed(1).padStart(6)} kB  ${manifest[k].file}`);
+  if (total / 1024 > maxKb) {
+    console.error(`${screen} loads more than the ${maxKb} kB budget`);
+    over = true;
+  }
 }
+process.exit(over ? 1 : 0);
