@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listRequest, listResponse } from './common.js';
+import { MSG_LOCATION } from './messages.js';
 
 // The locations area's request and response schemas (spec sections 7 "Location" and 9: rack, shelf, zone, aisle).
 
@@ -13,15 +14,6 @@ export const MAX_LOCATIONS_PER_CALL = 10_000;
 export const MAX_LABELS_PER_PRINT = 1_000;
 export const MAX_QR_TEXT = 500;
 
-export const MSG_LOCATION = {
-  type: 'Please select location type!',
-  code: 'Please enter location code!',
-  codeFormat: 'Use letters, digits and . _ / - only (at most 64)',
-  capacity: 'Please enter capacity!',
-  capacityValid: 'Capacity must be a whole number of 0 or more (0 = unlimited)',
-  created: 'Location created successfully',
-  updated: 'Location updated successfully',
-} as const;
 
 export const LOCATION_CODE = /^[A-Z0-9][A-Z0-9._/-]{0,63}$/;
 const SEGMENT = /^[A-Z0-9]{1,16}$/;

@@ -34,3 +34,14 @@ export const MSG = {
 
 export const PIN_LENGTH = 6;
 export const PASSWORD_MIN_LENGTH = 8;
+
+/** The locations area's messages (here, with no zod, so the web's main bundle can import them). */
+export const MSG_LOCATION = {
+  type: 'Please select location type!',
+  code: 'Please enter location code!',
+  codeFormat: 'Use letters, digits and . _ / - only (at most 64)',
+  capacity: 'Please enter capacity!',
+  capacityValid: 'Capacity must be a whole number of 0 or more (0 = unlimited)',
+  created: 'Location created successfully',
+  updated: 'Location updated successfully',
+} as const;

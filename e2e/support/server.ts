@@ -10,6 +10,8 @@ export interface RunningServer {
   baseURL: string;
   dataDir: string;
   stop(): Promise<void>;
+  /** Stops the server and starts it again on the same port and database (a restart as operators do it). */
+  restart(): Promise<void>;
 }
 
 function freePort(): Promise<number> {
@@ -31,36 +33,47 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'bolx-e2e-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [main], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: '1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
   const baseURL = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${baseURL}/ready`)).ok) break;
-    } catch {
-      // not listening yet
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(process.execPath, [main], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: '1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(`${baseURL}/ready`)).ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error('server did not become ready in 30 s');
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('server did not become ready in 30 s');
+    return child;
+  };
+  const halt = async (child: ChildProcess) => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
     }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  let child = await launch();
   return {
     baseURL,
     dataDir,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await halt(child);
       rmSync(dataDir, { recursive: true, force: true });
+    },
+    async restart() {
+      await halt(child);
+      child = await launch();
     },
   };
 }

@@ -4,6 +4,7 @@ import type { AppStore } from './store';
 import { ThemeProvider } from './providers/ThemeProvider';
 import { I18nProvider } from './providers/I18nProvider';
 import { ConnectivityWatcher } from './ConnectivityWatcher';
+import { HubConnector } from './HubConnector';
 import { AppRoutes } from './router/AppRoutes';
 import { LazyToastHost } from './LazyToastHost';
 import { RootErrorBoundary } from '../components/RootErrorBoundary';
@@ -24,6 +25,7 @@ export function App({ store }: { store: AppStore }) {
           <RootErrorBoundary texts={ROOT_ERROR_TEXTS}>
             <BrowserRouter>
               <ConnectivityWatcher />
+              <HubConnector />
               <AppRoutes />
               <LazyToastHost />
             </BrowserRouter>

@@ -8,6 +8,8 @@ import { authReducer, initialAuthState, loggedOut, type AuthState } from './stat
 import { headerReducer, initialHeaderState } from './state/header-slice';
 import { loadSettings, saveSettings, settingsReducer } from './state/settings-slice';
 import { initialUiState, uiReducer } from './state/ui-slice';
+import { hubReducer } from '../lib/hub/hub-slice';
+import { notificationsReducer } from '../lib/hub/notifications-slice';
 
 /**
  * Side effects of session changes, kept out of the reducers: cookies on sign-in, and dropping every cached
@@ -51,6 +53,8 @@ export function createAppStore(storage: KeyValueStore = browserStore()) {
       header: headerReducer,
       settings: settingsReducer,
       ui: uiReducer,
+      hub: hubReducer,
+      notifications: notificationsReducer,
       [baseApi.reducerPath]: baseApi.reducer,
     },
     preloadedState: {

@@ -12,6 +12,11 @@ export const rules = (t: Translate) => ({
   password: (): FormRule => ({ min: PASSWORD_MIN_LENGTH, message: t('validation.passwordPolicy') }),
   pin: (): FormRule => ({ pattern: new RegExp(`^\\d{${PIN_LENGTH}}$`), message: t('validation.pinLength') }),
   phone: (): FormRule => ({ pattern: /^\+?[0-9 ()-]{7,20}$/, message: t('validation.phoneValid') }),
+  /** The same patterns the server checks (contracts' warehouse and customer inputs). */
+  zip: (): FormRule => ({ pattern: /^[A-Za-z0-9 -]{3,10}$/, message: t('validation.zipValid') }),
+  city: (): FormRule => ({ pattern: /^[\p{L} .'-]+$/u, message: t('validation.cityValid') }),
+  /** Codes: letters, digits, - and _ (warehouse, customer codes). */
+  code: (): FormRule => ({ pattern: /^[A-Za-z0-9_-]+$/, message: t('validation.codeFormat') }),
   /** The confirmation field must equal `field`. */
   sameAs: (field: string): FormRule => ({ getFieldValue }) => ({
     validator: (_rule, value) =>

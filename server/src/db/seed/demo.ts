@@ -39,6 +39,9 @@ async function insertChunks<T>(rows: T[], size: number, insert: (chunk: T[]) => 
 }
 
 /** Fills an empty database with a believable 3PL: warehouses, clients, SKUs, locations, stock and sign-ins. */
+/** Every demo client's adjustment approval threshold (units). */
+export const DEMO_ADJUSTMENT_THRESHOLD = 100;
+
 export async function seedDemoData(db: Db): Promise<void> {
   const random = rng(42);
   const now = new Date().toISOString();
@@ -57,6 +60,8 @@ export async function seedDemoData(db: Db): Promise<void> {
       const { id } = await tx.insertInto('customer').values({
         code: c.code, name: c.name, email: `ops@${c.code.toLowerCase()}.example.com`, phone: '+1 555 0100',
         address1: null, city: null, state: null, zip: null, country: 'United States', is_active: 1, created_at: now, updated_at: now,
+        // Adjustments of more units than this wait for a manager, so the demo shows the approval flow.
+        adjustment_approval_threshold: DEMO_ADJUSTMENT_THRESHOLD,
       }).returning('id').executeTakeFirstOrThrow();
       customerIds.push(id);
       await tx.insertInto('customer_warehouse').values(c.warehouses.map((w) => ({ customer_id: id, warehouse_id: warehouseIds[w] }))).execute();
@@ -151,7 +156,7 @@ export async function seedDemoData(db: Db): Promise<void> {
       ...DEMO_USERS.client, email: 'client@fje.example.com', firstName: 'Casey', lastName: 'Client', role: 'Client',
       customerId: fjord, defaultAppId: 1,
       modules: {
-        Dashboard: 'read', SKU: 'read', InBound: 'read', OrderDashboard: 'read', ShippingDashboard: 'read', RMA: 'read',
+        Dashboard: 'read', SKU: 'read', Location: 'read', InBound: 'read', OrderDashboard: 'read', ShippingDashboard: 'read', RMA: 'read',
         InventoryReports: 'read', OrderReports: 'read', Billing: 'read', BillingSummary: 'read', SERVICE: 'write',
       },
     });

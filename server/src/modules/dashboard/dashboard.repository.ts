@@ -1,8 +1,12 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
+import type { ReceivingStatus } from '@bolx/contracts';
 
 type Filter = { warehouseId: number; customerId: number };
+
+/** RO statuses (modules/receiving) that count as an open receipt on the dashboard. */
+export const OPEN_RO_STATUSES = ['Open', 'Receiving', 'Received'] as const satisfies readonly ReceivingStatus[];
 
 export const dashboardRepository = {
   stockTotals(db: Executor, scope: Scope, f: Filter) {
@@ -28,6 +32,14 @@ export const dashboardRepository = {
   locationTotal(db: Executor, scope: Scope, f: Filter) {
     return db.selectFrom('location as l').select(sql<number>`count(*)`.as('n')).where('l.is_active', '=', 1)
       .where(scope.where({ warehouse: 'l.warehouse_id' }, { warehouseId: f.warehouseId }))
+      .executeTakeFirstOrThrow().then((r) => Number(r.n));
+  },
+
+  /** Receiving orders still to be worked: not yet closed or cancelled. */
+  openReceiptCount(db: Executor, scope: Scope, f: Filter) {
+    return db.selectFrom('receiving_order as o').select(sql<number>`count(*)`.as('n'))
+      .where('o.status', 'in', [...OPEN_RO_STATUSES])
+      .where(scope.where({ warehouse: 'o.warehouse_id', customer: 'o.customer_id' }, f))
       .executeTakeFirstOrThrow().then((r) => Number(r.n));
   },
 

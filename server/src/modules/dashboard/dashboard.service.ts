@@ -13,12 +13,13 @@ export class DashboardService {
   async get(principal: Principal, filter: { warehouseId: number; customerId: number }) {
     const scope = principal.scope;
     scope.assert(filter);
-    const [totals, skuCount, locationsTotal, byWarehouse, byCustomer] = await Promise.all([
+    const [totals, skuCount, locationsTotal, byWarehouse, byCustomer, openReceipts] = await Promise.all([
       repo.stockTotals(this.db, scope, filter),
       repo.skuCount(this.db, scope, filter),
       repo.locationTotal(this.db, scope, filter),
       repo.stockByWarehouse(this.db, scope, filter),
       repo.stockByCustomer(this.db, scope, filter),
+      repo.openReceiptCount(this.db, scope, filter),
     ]);
     const locationsUsed = Number(totals.locationsUsed);
     return {
@@ -27,9 +28,9 @@ export class DashboardService {
       locationsUsed,
       locationsTotal,
       occupancy: locationsTotal > 0 ? Math.round((locationsUsed / locationsTotal) * 1000) / 10 : 0,
-      // Orders and receipts arrive with the outbound and inbound modules.
+      // Orders arrive with the outbound module.
       openOrders: null,
-      openReceipts: null,
+      openReceipts,
       stockByWarehouse: byWarehouse.map((r) => ({ warehouseName: r.warehouseName, units: Number(r.units) })),
       stockByCustomer: byCustomer.map((r) => ({ customerName: r.customerName, units: Number(r.units) })),
     };

@@ -13,6 +13,8 @@ export interface Place {
   pallet: string;
 }
 
+export interface StockFilters { warehouseId?: number; customerId?: number; skuId?: number; locationId?: number; includeEmpty?: boolean }
+
 export interface LedgerRow {
   place: Place;
   qtyChange: number;
@@ -141,17 +143,26 @@ export const inventoryRepository = {
     return { sku, locations, servedWarehouses: served.map((s) => s.warehouse_id) };
   },
 
-  stockList(db: Executor, scope: Scope, f: { warehouseId?: number; customerId?: number; skuId?: number; locationId?: number; includeEmpty?: boolean }) {
+  /** The balances of the stock list (scope and filters), without its joins: what its count needs. */
+  stockBalances(db: Executor, scope: Scope, f: StockFilters) {
     let q = db.selectFrom('inventory_balance as b')
-      .innerJoin('warehouse as w', 'w.id', 'b.warehouse_id')
-      .innerJoin('customer as c', 'c.id', 'b.customer_id')
-      .innerJoin('sku as s', 's.id', 'b.sku_id')
-      .innerJoin('location as l', 'l.id', 'b.location_id')
       .where(scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, { warehouseId: f.warehouseId, customerId: f.customerId }));
     if (f.skuId) q = q.where('b.sku_id', '=', f.skuId);
     if (f.locationId) q = q.where('b.location_id', '=', f.locationId);
     if (!f.includeEmpty) q = q.where('b.on_hand', '>', 0);
     return q;
+  },
+
+  /**
+   * The stock list: balances with their warehouse, client, SKU and location. Every join follows a NOT NULL
+   * foreign key, so it neither drops nor repeats a balance and stockBalances counts the same rows.
+   */
+  stockList(db: Executor, scope: Scope, f: StockFilters) {
+    return inventoryRepository.stockBalances(db, scope, f)
+      .innerJoin('warehouse as w', 'w.id', 'b.warehouse_id')
+      .innerJoin('customer as c', 'c.id', 'b.customer_id')
+      .innerJoin('sku as s', 's.id', 'b.sku_id')
+      .innerJoin('location as l', 'l.id', 'b.location_id');
   },
 
   /** Balances whose on-hand differs from the sum of their ledger rows (or ledger sums with no balance row). */

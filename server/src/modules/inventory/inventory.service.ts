@@ -10,7 +10,7 @@ import { listPage, type ListRequest, type ListSpec } from '../../platform/list.j
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
-import { inventoryRepository as repo, type Place } from './inventory.repository.js';
+import { inventoryRepository as repo, type Place, type StockFilters } from './inventory.repository.js';
 
 /** The balance key, for modules that post through this service. */
 export type { Place };
@@ -243,11 +243,12 @@ export class InventoryService {
     }, uow.afterCommit);
   }
 
-  async stockOnHand(principal: Principal, req: ListRequest<{ warehouseId?: number; customerId?: number; skuId?: number; locationId?: number; includeEmpty?: boolean }>) {
-    const page = await listPage(this.dialect, repo.stockList(this.db, principal.scope, req.filters ?? {}), (q) => q.select([
+  async stockOnHand(principal: Principal, req: ListRequest<StockFilters>) {
+    const filters = req.filters ?? {};
+    const page = await listPage(this.dialect, repo.stockList(this.db, principal.scope, filters), (q) => q.select([
       'b.id', 'b.warehouse_id', 'w.name as warehouse_name', 'b.customer_id', 'c.name as customer_name', 'b.sku_id', 's.sku_code',
       's.description', 'b.location_id', 'l.code as location_code', 'b.lot', 'b.expiry_date', 'b.pallet', 'b.on_hand', 'b.allocated',
-    ]), req, STOCK_LIST);
+    ]), req, STOCK_LIST, repo.stockBalances(this.db, principal.scope, filters));
     return {
       totalCount: page.totalCount,
       items: page.items.map((r) => ({

@@ -276,3 +276,27 @@ describe('concurrency with allocation', () => {
     expect(allocatedOk).toBeGreaterThan(0);
   });
 });
+
+describe('stock on hand list', () => {
+  it('counts exactly what it lists, with and without a search (the count reads balances alone)', async () => {
+    const listSku = await makeSku(t.database, cust);
+    const [x, y] = [await makeLocation(t.database, wh), await makeLocation(t.database, wh)];
+    for (const [loc, lot, qty] of [[x, 'CNT-1', 5], [x, 'CNT-2', 7], [y, 'CNT-3', 9], [y, 'CNT-4', 4]] as const) {
+      expect((await adjust(admin, loc, qty, { skuId: listSku, lot })).statusCode).toBe(200);
+    }
+    expect((await adjust(admin, y, -4, { skuId: listSku, lot: 'CNT-4', reasonCode: 'LOST' })).statusCode).toBe(200); // emptied
+    const list = async (body: Record<string, unknown>) => {
+      const res = await admin.post('/Warehouse/Inventory/GetStockOnHand', { pageSize: 2, ...body, filters: { warehouseId: wh, skuId: listSku, ...(body.filters as object) } });
+      expect(res.statusCode).toBe(200);
+      return res.json() as { totalCount: number; items: { lot: string }[] };
+    };
+    const all = await list({});
+    expect(all.totalCount).toBe(3);
+    expect(all.items.map((i) => i.lot)).toHaveLength(2);
+    expect((await list({ filters: { includeEmpty: true } })).totalCount).toBe(4);
+    expect((await list({ filters: { locationId: y } })).totalCount).toBe(1);
+    const searched = await list({ searchQuery: 'CNT-2' });
+    expect(searched.totalCount).toBe(1);
+    expect(searched.items.map((i) => i.lot)).toEqual(['CNT-2']);
+  });
+});

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
 import { useAppSelector } from '../hooks';
-import { EN_US } from '../../lib/i18n/en-US';
+import { MESSAGES } from '../../lib/i18n/catalog';
 import { DEFAULT_LOCALE, effectiveLocale } from '../../lib/i18n/fallback';
 import { MULTILINGUAL } from '../../lib/i18n/languages';
 
@@ -14,7 +14,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   const chosen = useAppSelector((s) => s.settings.locale);
   const locale = effectiveLocale(MULTILINGUAL, chosen);
   return (
-    <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={EN_US} onError={() => {}}>
+    <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={MESSAGES} onError={() => {}}>
       {children}
     </IntlProvider>
   );

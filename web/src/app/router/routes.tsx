@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { lazyScreen } from './lazy-screen';
 // Not lazy: the error pages (no-internet above all) must show when the network or a chunk load is what failed.
 import ErrorPage from '../../features/errors/pages/ErrorPage';
+import { ModuleGate } from './ModuleGate';
 import type { RouteItem, RouteTable } from './route-types';
 
 /** Spec section 2: unknown paths go to the 404 page when this flag is on, otherwise to the sign-in page. */
@@ -19,6 +20,29 @@ const DashboardPage = lazyScreen(() => import('../../features/dashboard/pages/Da
 const ProfilePage = lazyScreen(() => import('../../features/profile/pages/ProfilePage'));
 const EmailVerificationPage = lazyScreen(() => import('../../features/profile/pages/EmailVerificationPage'));
 const ComingSoonScreen = lazyScreen(() => import('../../features/errors/pages/ComingSoonScreen'));
+const WarehousePage = lazyScreen(() => import('../../features/warehouses/pages/WarehousePage'));
+const UserPage = lazyScreen(() => import('../../features/users/pages/UserPage'));
+const CustomerPage = lazyScreen(() => import('../../features/customers/pages/CustomerPage'));
+const LocationPage = lazyScreen(() => import('../../features/locations/pages/LocationPage'));
+const CreateLocationPage = lazyScreen(() => import('../../features/locations/pages/CreateLocationPage'));
+const LocationUploadPage = lazyScreen(() => import('../../features/locations/pages/LocationUploadPage'));
+const OtherLocationsPage = lazyScreen(() => import('../../features/locations/pages/OtherLocationsPage'));
+const PrintLocationsPage = lazyScreen(() => import('../../features/locations/pages/PrintLocationsPage'));
+const QRCodePage = lazyScreen(() => import('../../features/locations/pages/QRCodePage'));
+const SkuScreen = lazyScreen(() => import('../../features/skus/pages/SkuScreen'));
+const DimensionsPage = lazyScreen(() => import('../../features/skus/pages/DimensionsPage'));
+const MovePage = lazyScreen(() => import('../../features/inventory/pages/MovePage'));
+const MovePalletPage = lazyScreen(() => import('../../features/inventory/pages/MovePalletPage'));
+const AdjustmentPage = lazyScreen(() => import('../../features/inventory/pages/AdjustmentPage'));
+const CycleCountPage = lazyScreen(() => import('../../features/inventory/pages/CycleCountPage'));
+const ReplenishmentPage = lazyScreen(() => import('../../features/inventory/pages/ReplenishmentPage'));
+const ProductExpirePage = lazyScreen(() => import('../../features/inventory/pages/ProductExpirePage'));
+const InventoryReportsPage = lazyScreen(() => import('../../features/inventory/pages/InventoryReportsPage'));
+const InBoundScreen = lazyScreen(() => import('../../features/inbound/pages/InBoundScreen'));
+const ROReportPage = lazyScreen(() => import('../../features/inbound/pages/ROReportPage'));
+const ROReportDetailsPage = lazyScreen(() => import('../../features/inbound/pages/ROReportDetailsPage'));
+const ROInwardPage = lazyScreen(() => import('../../features/inbound/pages/ROInwardPage'));
+const InboundReportsPage = lazyScreen(() => import('../../features/inbound/pages/InboundReportsPage'));
 
 /** Spec section 2, the app routes (all need the role 'user'). Those without a screen yet show coming-soon. */
 export const SPEC_APP_PATHS = [
@@ -35,6 +59,29 @@ const BUILT_SCREENS: Record<string, ReactNode> = {
   '/Dashboard': <DashboardPage />,
   '/ServiceSelection': <ServiceSelectionPage />,
   '/WarehouseSelection': <WarehouseSelectionPage />,
+  '/Warehouse': <ModuleGate url="Warehouse"><WarehousePage /></ModuleGate>,
+  '/User': <ModuleGate url="User"><UserPage /></ModuleGate>,
+  '/Customer': <ModuleGate url="Customer"><CustomerPage /></ModuleGate>,
+  '/Location': <ModuleGate url="Location"><LocationPage /></ModuleGate>,
+  '/CreateLocation': <ModuleGate url="CreateLocation"><CreateLocationPage /></ModuleGate>,
+  '/LocationUpload': <ModuleGate url="LocationUpload"><LocationUploadPage /></ModuleGate>,
+  '/OtherLocations': <ModuleGate url="OtherLocations"><OtherLocationsPage /></ModuleGate>,
+  '/PrintLocations': <ModuleGate url="PrintLocations"><PrintLocationsPage /></ModuleGate>,
+  '/QRCode': <ModuleGate url="QRCode"><QRCodePage /></ModuleGate>,
+  '/SKU': <SkuScreen />,
+  '/Dimensions': <DimensionsPage />,
+  '/Move': <ModuleGate url="Move"><MovePage /></ModuleGate>,
+  '/MovePallet': <ModuleGate url="MovePallet"><MovePalletPage /></ModuleGate>,
+  '/Adjustment': <ModuleGate url="Adjustment"><AdjustmentPage /></ModuleGate>,
+  '/CycleCount': <ModuleGate url="CycleCount"><CycleCountPage /></ModuleGate>,
+  '/ProductReplenishment': <ModuleGate url="ProductReplenishment"><ReplenishmentPage /></ModuleGate>,
+  '/ProductExpire': <ModuleGate url="ProductExpire"><ProductExpirePage /></ModuleGate>,
+  '/InventoryReports': <ModuleGate url="InventoryReports"><InventoryReportsPage /></ModuleGate>,
+  '/InBound': <ModuleGate url="InBound"><InBoundScreen /></ModuleGate>,
+  '/ROReport': <ModuleGate url="ROReport"><ROReportPage /></ModuleGate>,
+  '/ROReportDetails': <ModuleGate url="ROReportDetails"><ROReportDetailsPage /></ModuleGate>,
+  '/ROInward': <ModuleGate url="ROInward"><ROInwardPage /></ModuleGate>,
+  '/InboundReports': <ModuleGate url="InboundReports"><InboundReportsPage /></ModuleGate>,
 };
 
 const routeId = (path: string) => path.slice(1);

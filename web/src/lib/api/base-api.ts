@@ -32,6 +32,15 @@ const refreshQueue = createRefreshQueue({
   onRefreshFailed: () => store?.dispatch(sessionExpired()),
 });
 
+/**
+ * A new access token for a caller outside RTK Query (the hub's token factory), through the same queue, so it
+ * never races a 401 refresh; a failed refresh ends the session as it does for requests.
+ */
+export function refreshAccessToken(appStore: NonNullable<typeof store>, usedToken: string | null): Promise<string> {
+  store ??= appStore;
+  return refreshQueue.tokenAfter401(usedToken);
+}
+
 type Result = Awaited<ReturnType<typeof rawQuery>>;
 
 /** Adds the Retry-After seconds of a 429 to the error body, for the sign-in screen's message. */

@@ -7,7 +7,12 @@ import { errorToastText, toApiError, type ApiError } from './api-error';
  */
 export async function runMutation<T extends { message?: string }>(
   call: { unwrap(): Promise<T> },
-  options: { onError?: (error: ApiError) => void; silentSuccess?: boolean } = {},
+  options: {
+    onError?: (error: ApiError) => void;
+    silentSuccess?: boolean;
+    /** The error toast's text when a screen has its own default (e.g. 'Failed to delete carrier'). */
+    errorText?: (error: ApiError) => string;
+  } = {},
 ): Promise<T | undefined> {
   try {
     const result = await call.unwrap();
@@ -15,7 +20,7 @@ export async function runMutation<T extends { message?: string }>(
     return result;
   } catch (raw) {
     const error = toApiError(raw);
-    notifyError(errorToastText(error));
+    notifyError((options.errorText ?? errorToastText)(error));
     options.onError?.(error);
     return undefined;
   }

@@ -1,4 +1,4 @@
-import type { UserApp, UserModulesResponse, WarehouseClientResponse } from '@bolx/contracts';
+import type { Country, UserApp, UserModulesResponse, WarehouseClientResponse } from '@bolx/contracts';
 import { baseApi } from './base-api';
 
 /** The per-user data the shell needs: modules (sidebar), warehouses and customers (header), apps, time zones. */
@@ -19,6 +19,11 @@ export const userModuleApi = baseApi.injectEndpoints({
     getTimezones: build.query<string[], void>({
       query: () => 'Common/UserModule/GetTimezones',
     }),
+    /** Address forms' country and state dropdowns (reference data, kept for the session). */
+    getCountriesAndStates: build.query<Country[], void>({
+      query: () => 'Common/UserModule/GetCountriesAndStates',
+      keepUnusedDataFor: 3600,
+    }),
     setDefaultApp: build.mutation<{ message: string }, number>({
       query: (appId) => ({ url: 'Common/UserModule/SetDefaultApp', method: 'PUT', params: { appId } }),
       // Spec section 4, Default app: the user modules are reloaded for the newly chosen app.
@@ -32,5 +37,6 @@ export const {
   useGetWarehouseClientQuery,
   useGetAllUserAppsQuery,
   useGetTimezonesQuery,
+  useGetCountriesAndStatesQuery,
   useSetDefaultAppMutation,
 } = userModuleApi;

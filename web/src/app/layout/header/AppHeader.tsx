@@ -9,6 +9,7 @@ import { addDataToggled, customizerToggled, navDrawerToggled, sidebarCollapseTog
 import { useLogoClick } from '../sidebar/SidebarBrand';
 import { HeaderFilters } from './HeaderFilters';
 import { LanguageMenu } from './LanguageMenu';
+import { HubStatusTag } from './HubStatusTag';
 import { NotificationsMenu } from './NotificationsMenu';
 import { UserMenu } from './UserMenu';
 import { headerTitle } from '../../../lib/identity';
@@ -73,6 +74,7 @@ export function AppHeader({ desktop, wide, collapsed, menuTitleOf }: AppHeaderPr
             <Button type="text" shape="circle" aria-label={t('header.addData')} icon={<CloudUploadOutlined />} onClick={() => dispatch(addDataToggled(true))} />
           </Tooltip>
         )}
+        <HubStatusTag wide={wide} />
         <NotificationsMenu />
         <LanguageMenu />
         <Tooltip title={t('header.customizer')}>

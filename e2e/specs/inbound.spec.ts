@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, newPage, shot } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+import { DEMO, landOnDashboard, signIn } from '../support/session.js';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const drawer = (page: Page) => page.locator('.ant-drawer-content').last();
+const dropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
+const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+/** A list screen's first answer is in: rows, and no loading placeholder left. */
+async function listed(page: Page) {
+  await rows(page).first().waitFor();
+  await page.locator('.bolx-table__placeholder').first().waitFor({ state: 'detached' });
+}
+const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify__toast--success').filter({ hasText: text }).first();
+
+/** Picks an option of a Select in the open drawer by its label: types the search and clicks the first match. */
+async function choose(page: Page, label: string, search: string) {
+  await drawer(page).getByLabel(label, { exact: true }).click();
+  await page.keyboard.type(search);
+  await dropdown(page).locator('.ant-select-item-option').filter({ hasText: search }).first().click();
+  await dropdown(page).waitFor({ state: 'hidden' });
+}
+
+describe('inbound: receiving orders, receipts at the dock, putaway and the RO reports', () => {
+  it('an admin creates an RO, receives it with a lot and expiry at the dock, puts it away where suggested, finalizes, and the reports show it', async () => {
+    const page = await newPage(browser, server.baseURL);
+    // Every stock-moving call carries its own Idempotency-Key, so a double submit never posts twice.
+    const keys: string[] = [];
+    page.on('request', (req) => {
+      if (/\/Warehouse\/Receiving\/(ReceiveItem|Putaway)$/i.test(new URL(req.url()).pathname)) keys.push(req.headers()['idempotency-key'] ?? '');
+    });
+    await signIn(page, ...DEMO.admin);
+    await landOnDashboard(page);
+
+    // The list: seeded ROs with their status tags, filters and paging.
+    await page.goto('/InBound');
+    await listed(page);
+    expect(await page.locator('.ant-table-tbody .ant-tag[data-status]').count()).toBeGreaterThan(0);
+    await shot(page, 'inbound-list');
+
+    // Upload from CSV: a bad row refuses the file and names the row; a good file creates the RO.
+    await page.getByRole('button', { name: 'Upload RO' }).click();
+    await drawer(page).getByLabel('Supplier', { exact: true }).waitFor();
+    await choose(page, 'Warehouse', 'Ontario West Coast DC');
+    await choose(page, 'Client', 'Fjord Electronics');
+    const file = drawer(page).locator('input[type=file]');
+    const csv = (sku: string) => Buffer.from(`Supplier,Expected Delivery Date,Reference Number,SKU,Expected Quantity\nE2E Upload Co,2026-12-20,PO-UP-1,FJE-1002,5\nE2E Upload Co,2026-12-20,PO-UP-1,${sku},3\n`);
+    await file.setInputFiles({ name: 'ro.csv', mimeType: 'text/csv', buffer: csv('NOPE-1') });
+    await drawer(page).getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByTestId('upload-errors').filter({ hasText: "No SKU of this client matches 'NOPE-1'" }).waitFor();
+    expect(await page.getByTestId('upload-errors').locator('tr.ant-table-row').first().innerText()).toMatch(/^3\s+SKU/);
+    await shot(page, 'inbound-upload-errors');
+    await file.setInputFiles({ name: 'ro.csv', mimeType: 'text/csv', buffer: csv('FJE-1003') });
+    await drawer(page).getByRole('button', { name: 'Upload', exact: true }).click();
+    await toast(page, /uploaded successfully/).waitFor();
+    await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
+    await rows(page).filter({ hasText: 'E2E Upload Co' }).waitFor();
+
+    // Create: warehouse, client, supplier, expected delivery date, reference and one SKU line.
+    await page.getByRole('button', { name: 'New Receiving Order' }).click();
+    await drawer(page).getByLabel('Supplier', { exact: true }).waitFor();
+    await choose(page, 'Warehouse', 'Ontario West Coast DC');
+    await choose(page, 'Client', 'Fjord Electronics');
+    await drawer(page).getByLabel('Supplier', { exact: true }).fill('E2E Nordic Audio');
+    await drawer(page).getByLabel('Expected Delivery Date', { exact: true }).click();
+    await page.keyboard.type('2026-12-15');
+    await page.keyboard.press('Enter');
+    await drawer(page).getByLabel('Reference Number', { exact: true }).fill('PO-E2E-1');
+    await choose(page, 'SKU', 'FJE-1001');
+    await drawer(page).getByLabel('Expected Quantity', { exact: true }).fill('12');
+    await shot(page, 'inbound-create');
+    await drawer(page).getByRole('button', { name: 'Save' }).click();
+    await toast(page, /Receiving order RO-\d{6} created successfully/).waitFor();
+
+    // The new RO's detail opens with the scanner station focused.
+    await page.locator('.bolx-ro-detail').waitFor();
+    const roNumber = (await page.locator('.bolx-ro-detail__title').innerText()).trim();
+    expect(roNumber).toMatch(/^RO-\d{6}$/);
+    expect(await page.locator('.bolx-ro-detail__titlebar [data-status]').innerText()).toBe('Open');
+    const scan = page.getByTestId('scan-input');
+    await expect.poll(() => scan.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.locator('.bolx-ro-receive .ant-select-selection-item').first().innerText()).toContain('DOCK-01');
+
+    // An unknown code: a clear failure, and the scan box keeps the focus for the next try.
+    await scan.fill('NOPE-404');
+    await scan.press('Enter');
+    await page.getByTestId('receive-feedback').locator('.ant-alert-error').filter({ hasText: "No SKU of Fjord Electronics matches 'NOPE-404'" }).waitFor();
+    await expect.poll(() => scan.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Receive 12 good units with a lot, an expiry and a pallet into the dock; Enter in the scan box posts it.
+    await page.getByLabel('Good Quantity', { exact: true }).fill('12');
+    await page.getByLabel('Lot', { exact: true }).fill('L-E2E-01');
+    await page.getByLabel('Expiry Date', { exact: true }).fill('2027-06-30');
+    await page.getByLabel('Pallet', { exact: true }).fill('PLT-E2E-1');
+    await scan.fill('FJE-1001');
+    await scan.press('Enter');
+    await page.getByTestId('receive-feedback').locator('.ant-alert-success').filter({ hasText: 'Received 12 good of FJE-1001 into DOCK-01' }).waitFor();
+    expect(await scan.inputValue()).toBe('');
+    await expect.poll(() => scan.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.locator('.bolx-ro-detail__titlebar [data-status]').innerText()).toBe('Receiving');
+    const line = page.locator('.bolx-ro-detail__lines tr.ant-table-row').first();
+    await expect.poll(() => line.innerText()).toMatch(/FJE-1001[\s\S]*12\s+12\s+0\s+0\s+0\s+0\s+12/);
+    await shot(page, 'inbound-receive');
+
+    // Put away: the lot/pallet waiting at the dock, to the first suggested location.
+    await page.getByRole('tab', { name: 'Put Away' }).click();
+    const suggestion = page.getByTestId('putaway-suggestion').first();
+    await suggestion.waitFor();
+    const target = (await suggestion.locator('strong').innerText()).trim();
+    expect(await page.locator('.bolx-ro-putaway').innerText()).toContain('L-E2E-01');
+    await shot(page, 'inbound-putaway');
+    await page.locator('.bolx-ro-putaway').getByRole('button', { name: 'Put Away' }).click();
+    await page.getByTestId('putaway-feedback').locator('.ant-alert-success').filter({ hasText: `Put away 12 units of FJE-1001 to ${target}` }).waitFor();
+    await expect.poll(() => line.innerText()).toMatch(/12\s+0\s*$/);
+
+    expect(keys.length).toBe(3); // the refused scan, the receipt, the putaway
+    expect(keys.every((k) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(k))).toBe(true);
+    expect(new Set(keys).size).toBe(3);
+
+    // Finalize with its confirmation: everything is put away, so the RO closes.
+    await page.getByRole('button', { name: 'Finalize' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Finalize' }).click();
+    await toast(page, `Receiving order ${roNumber} finalized`).waitFor();
+    await expect.poll(() => page.locator('.bolx-ro-detail__titlebar [data-status]').innerText()).toMatch(/Received|Closed/);
+    await page.getByRole('tab', { name: /^Putaways/ }).click();
+    await page.locator('.bolx-ro-detail__history tr.ant-table-row').filter({ hasText: target }).waitFor();
+    await shot(page, 'inbound-finalized');
+
+    // The RO summary report shows it, searched by its number.
+    await page.goto('/ROReport');
+    await listed(page);
+    await page.locator('.bolx-table__card').getByPlaceholder(/^Search/).fill(roNumber);
+    await rows(page).filter({ hasText: roNumber }).waitFor();
+    await expect.poll(() => rows(page).count()).toBe(1);
+    expect(await rows(page).first().innerText()).toContain('E2E Nordic Audio');
+    await shot(page, 'inbound-ro-report');
+
+    await page.goto('/ROReportDetails');
+    await listed(page);
+    await shot(page, 'inbound-ro-report-details');
+
+    await page.goto('/ROInward');
+    await rows(page).filter({ hasText: 'L-E2E-01' }).first().waitFor();
+    await shot(page, 'inbound-ro-inward');
+
+    await page.goto('/InboundReports');
+    await page.locator('.bolx-inbound-reports__card').first().waitFor();
+    await expect.poll(() => page.locator('.ant-statistic-content-value').first().innerText()).toMatch(/^\d+$/);
+    await shot(page, 'inbound-reports-hub');
+    await page.close();
+  });
+
+  it('a client account sees its own ROs read-only', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, ...DEMO.client);
+    await landOnDashboard(page);
+    await page.goto('/InBound');
+    await listed(page);
+    expect(await page.getByRole('button', { name: 'New Receiving Order' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Upload RO' }).count()).toBe(0);
+    const texts = await rows(page).allInnerTexts();
+    expect(texts.every((r) => r.includes('Fjord Electronics'))).toBe(true);
+    await rows(page).filter({ hasText: 'E2E Nordic Audio' }).locator('a').first().click();
+    await page.locator('.bolx-ro-detail').waitFor();
+    await page.locator('.bolx-ro-detail__readonly').waitFor();
+    expect(await page.getByTestId('scan-input').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Finalize|Cancel RO|Edit/ }).count()).toBe(0);
+    await shot(page, 'inbound-client-detail');
+    await page.close();
+  });
+});

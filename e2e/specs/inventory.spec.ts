@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launch, newPage, shot } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+import { DEMO, landOnDashboard, signIn } from '../support/session.js';
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launch();
+  page = await newPage(browser, server.baseURL);
+  await signIn(page, ...DEMO.admin);
+  await landOnDashboard(page);
+});
+afterAll(async () => {
+  await page?.context().close();
+  await browser?.close();
+  await server?.stop();
+});
+
+const drawer = () => page.locator('.ant-drawer-content').last();
+const rows = (scope: Page | Locator = page) => scope.locator('.ant-table-tbody tr.ant-table-row');
+const dropdown = () => page.locator('.ant-select-dropdown:visible');
+const toast = (text: string | RegExp) => page.locator('.Toastify__toast--success').filter({ hasText: text }).first().waitFor();
+const drawerClosed = () => page.locator('.ant-drawer-content').waitFor({ state: 'detached' });
+
+async function open(path: string) {
+  await page.goto(path);
+  await page.locator('.bolx-table-page').waitFor();
+  await page.locator('.bolx-table__placeholder').first().waitFor({ state: 'detached' });
+}
+async function search(placeholder: string, text: string) {
+  await page.getByPlaceholder(placeholder).fill(text);
+  await page.waitForTimeout(400);
+  await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
+}
+/** A Select in the open drawer, by its label: type to search, take the first match. */
+async function choose(label: string, option: string, typed = option) {
+  await drawer().locator('.ant-select').filter({ has: page.getByLabel(label, { exact: true }) }).click();
+  await page.keyboard.type(typed);
+  await dropdown().locator('.ant-select-item-option-active').filter({ hasText: option }).waitFor();
+  await page.keyboard.press('Enter');
+  await drawer().locator('.ant-select-selection-item').filter({ hasText: option }).first().waitFor();
+}
+const cellTexts = async (row: Locator) => row.locator('td').allInnerTexts();
+/** On hand of the stock list's row with this SKU (column order: warehouse, client, SKU, location, lot, pallet, expiry, on hand). */
+async function onHandOf(sku: string, location: string) {
+  const row = rows().filter({ hasText: sku }).filter({ hasText: location }).filter({ hasText: 'Newark' }).first();
+  await row.waitFor();
+  return Number((await cellTexts(row))[7]);
+}
+
+// A-01-01-1 of Newark holds Acme stock in the demo data; D-04-04-1 is past the filled positions, so empty.
+const FROM = 'A-01-01-1';
+const TO = 'D-04-04-1';
+let sku = '';
+let fromBefore = 0;
+
+describe('inventory operations as an administrator', () => {
+  it('shows real stock tiles and open receipts on the dashboard', async () => {
+    const receipts = page.locator('.bolx-kpi', { hasText: 'Open Receipts' });
+    await expect.poll(async () => receipts.locator('.bolx-kpi__value').innerText()).toMatch(/^\d+$/);
+    await shot(page, 'inventory-dashboard');
+  });
+
+  it('moves demo stock between locations and the stock-on-hand list follows', async () => {
+    await open('/Move');
+    await search('Search SKU, description, location, lot or pallet', FROM);
+    const row = rows().filter({ hasText: FROM }).filter({ hasText: 'Newark' }).first();
+    await row.waitFor();
+    const cells = await cellTexts(row);
+    sku = cells[2];
+    fromBefore = Number(cells[7]);
+    expect(fromBefore).toBeGreaterThanOrEqual(5);
+    await shot(page, 'inventory-move-list');
+
+    await row.getByRole('button', { name: /Move/ }).click();
+    await drawer().getByText('Move Stock').first().waitFor();
+    await drawer().getByLabel('Quantity').fill('5');
+    await drawer().getByLabel('To Location').fill('NO-SUCH-LOC');
+    await page.keyboard.press('Enter');
+    await drawer().getByText('No active location with this code in the warehouse').waitFor();
+    await drawer().getByLabel('To Location').fill(TO.toLowerCase());
+    await shot(page, 'inventory-move-drawer');
+    await page.keyboard.press('Enter'); // a scanner ends with Enter
+    await toast(/moved|Moved/);
+    await drawerClosed();
+
+    await expect.poll(() => onHandOf(sku, FROM)).toBe(fromBefore - 5);
+    await search('Search SKU, description, location, lot or pallet', TO);
+    await expect.poll(() => onHandOf(sku, TO)).toBe(5);
+  });
+
+  it('counts the location blind, recounts the variance, approves it and the stock is adjusted', async () => {
+    await open('/CycleCount');
+    await shot(page, 'inventory-cycle-count-list');
+    await page.getByRole('button', { name: 'New Count' }).click();
+    await drawer().getByText('New Cycle Count').first().waitFor();
+    await choose('Warehouse', 'Newark Fulfillment Center', 'Newark');
+    await choose('Client', 'Acme Outdoor Gear', 'Acme');
+    await drawer().getByLabel('From Location').fill(TO);
+    await drawer().getByLabel('To Location').fill(TO);
+    await shot(page, 'inventory-cycle-count-create');
+    await drawer().getByRole('button', { name: 'Create Count' }).click();
+    await toast(/count/i);
+
+    // The new count's sheet opens: blind, so no expected column while counting.
+    const line = rows(drawer()).filter({ hasText: sku });
+    await line.waitFor();
+    await expect.poll(() => drawer().locator('.ant-table-thead').innerText()).not.toContain('Expected');
+    await line.getByLabel(/^Counted/).fill('7');
+    await shot(page, 'inventory-cycle-count-sheet');
+    await drawer().getByRole('button', { name: 'Save Counts' }).click();
+    await toast('Counts saved: lines with a variance need a recount');
+    await drawerClosed();
+
+    const count = rows().first();
+    await count.getByText('Recount').first().waitFor();
+    await count.getByRole('button', { name: /CC/ }).click();
+    await rows(drawer()).filter({ hasText: sku }).getByLabel(/^Recount/).fill('7');
+    await drawer().getByRole('button', { name: 'Save Recounts' }).click();
+    await toast(/saved|Counts/i);
+    await drawerClosed();
+
+    await rows().first().getByText('Counted').first().waitFor();
+    await rows().first().getByRole('button', { name: /CC/ }).click();
+    const reviewed = rows(drawer()).filter({ hasText: sku });
+    await reviewed.waitFor();
+    await expect.poll(() => drawer().locator('.ant-table-thead').innerText()).toContain('Variance');
+    await reviewed.getByText('+2').waitFor();
+    await page.waitForTimeout(600); // the drawer's slide-in
+    await shot(page, 'inventory-cycle-count-approve');
+    await drawer().getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+    await toast(/approved/i);
+    await drawerClosed();
+    await rows().first().getByText('Approved').waitFor();
+
+    await open('/Move');
+    await search('Search SKU, description, location, lot or pallet', TO);
+    await expect.poll(() => onHandOf(sku, TO)).toBe(7);
+  });
+
+  it('holds an adjustment above the client threshold as Pending until a manager approves it', async () => {
+    await open('/Adjustment');
+    await page.getByRole('button', { name: 'New Adjustment' }).click();
+    await drawer().getByText('New Adjustment').first().waitFor();
+    await choose('Warehouse', 'Newark Fulfillment Center', 'Newark');
+    await choose('Client', 'Acme Outdoor Gear', 'Acme');
+    await choose('SKU', sku);
+    await drawer().getByLabel('Location').fill(TO);
+    await drawer().getByLabel('Quantity (+/−)').fill('150');
+    await choose('Reason', 'Found');
+    await shot(page, 'inventory-adjustment-create');
+    await drawer().getByRole('button', { name: 'Save' }).click();
+    await page.locator('.Toastify__toast--info').filter({ hasText: /pending/i }).first().waitFor();
+    await drawerClosed();
+
+    const pending = rows().filter({ hasText: sku }).filter({ hasText: '+150' }).first();
+    await pending.getByText('Pending').waitFor();
+    await shot(page, 'inventory-adjustment-list');
+    await pending.getByRole('button', { name: /Approve/ }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+    await toast(/approved/i);
+    await rows().filter({ hasText: sku }).filter({ hasText: '+150' }).first().getByText('Approved').waitFor();
+
+    await open('/Move');
+    await search('Search SKU, description, location, lot or pallet', TO);
+    const all = rows().filter({ hasText: sku }).filter({ hasText: TO });
+    await expect.poll(async () => {
+      let sum = 0;
+      for (const r of await all.all()) sum += Number((await cellTexts(r))[7]);
+      return sum;
+    }).toBe(157);
+  });
+
+  it('shows pallets, replenishment, expiry and the inventory reports', async () => {
+    await open('/MovePallet');
+    await rows().first().waitFor();
+    await search('Search pallet or location', 'PLT-NJ1-00003');
+    const pallet = rows().filter({ hasText: 'PLT-NJ1-00003' }).first();
+    await pallet.getByRole('button', { name: /Move Pallet/ }).click();
+    await drawer().getByLabel('To Location').fill('D-04-04-2');
+    await page.waitForTimeout(400);
+    await shot(page, 'inventory-move-pallet-drawer');
+    await page.keyboard.press('Enter');
+    await toast('Moved pallet PLT-NJ1-00003');
+    await drawerClosed();
+    await rows().filter({ hasText: 'PLT-NJ1-00003' }).filter({ hasText: 'D-04-04-2' }).first().waitFor();
+    await shot(page, 'inventory-move-pallet');
+
+    await open('/ProductReplenishment');
+    await shot(page, 'inventory-replenishment-rules');
+    await page.getByText('Tasks', { exact: true }).click();
+    await page.getByRole('button', { name: 'Generate Tasks' }).waitFor();
+    await shot(page, 'inventory-replenishment-tasks');
+
+    await open('/ProductExpire');
+    await rows().first().waitFor();
+    await page.waitForTimeout(300);
+    await shot(page, 'inventory-expire');
+
+    await open('/InventoryReports');
+    await rows().first().waitFor();
+    await shot(page, 'inventory-reports-sku');
+    for (const [tab, name] of [['By Location', 'location'], ['Availability', 'availability'], ['Aging', 'aging'], ['Stock as of Date', 'as-of']] as const) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.locator('.bolx-table__placeholder').first().waitFor({ state: 'detached' });
+      await rows().first().waitFor();
+      await page.locator('.bolx-table__placeholder').first().waitFor({ state: 'detached' });
+      await page.waitForTimeout(300); // buttons fade from disabled to enabled
+      await shot(page, `inventory-reports-${name}`);
+    }
+  });
+});
+
+describe('inventory as a client account', () => {
+  it('sees its own stock read-only', async () => {
+    const client = await newPage(browser, server.baseURL);
+    await signIn(client, ...DEMO.client);
+    await landOnDashboard(client);
+    await client.goto('/InventoryReports');
+    await client.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    const customers = await client.locator('.ant-table-tbody tr.ant-table-row td:nth-child(4)').allInnerTexts();
+    expect(new Set(customers)).toEqual(new Set(['Fjord Electronics']));
+    await shot(client, 'inventory-client-reports');
+    await client.context().close();
+  });
+});

@@ -1,0 +1,167 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Col, Form, Input, InputNumber, Row, Select, Tag, type InputRef } from 'antd';
+import { BarcodeOutlined, CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
+import { MSG_RECEIVING, type ReceivingOrderDetail } from '@bolx/contracts';
+import { selectProps } from '../../../components/form/select-props';
+import { runMutation } from '../../../lib/api/mutation-toast';
+import { useT } from '../../../lib/i18n/use-t';
+import { useGetInboundLocationsQuery, useReceiveItemMutation } from '../inbound-api';
+import { useActionKey } from './use-action-key';
+
+interface ScanValues {
+  scanCode: string;
+  quantity?: number;
+  damagedQuantity?: number;
+  lot?: string;
+  expiryDate?: string;
+  pallet?: string;
+  locationId?: number;
+  damagedLocationId?: number;
+}
+type Feedback = { ok: true; text: string; matchedBy: string } | { ok: false; text: string };
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The dock's scanner station: the scan box has the focus; scan (or type) a SKU code, UPC/barcode or GTIN, set the
+ * quantity, lot, expiry, pallet and dock, and Enter posts the receipt. The result shows in large type, the scan
+ * box is cleared (lot, expiry, pallet and dock stay for the next carton) and focused again.
+ */
+export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
+  const t = useT();
+  const [form] = Form.useForm<ScanValues>();
+  const scanRef = useRef<InputRef>(null);
+  const [receive, { isLoading }] = useReceiveItemMutation();
+  const { begin, settle } = useActionKey();
+  const inFlight = useRef(false);
+  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const wh = order.warehouseId;
+  const { data: docks } = useGetInboundLocationsQuery({ warehouseId: wh, type: 'dock' });
+  const { data: staging } = useGetInboundLocationsQuery({ warehouseId: wh, type: 'staging' });
+  const { data: quarantine } = useGetInboundLocationsQuery({ warehouseId: wh, type: 'quarantine' });
+  const inbound = useMemo(() => [...(docks?.items ?? []), ...(staging?.items ?? [])].map((l) => ({ value: l.locationId, label: `${l.locationCode} (${l.locationType})` })), [docks, staging]);
+  const damagedPlaces = useMemo(() => (quarantine?.items ?? []).map((l) => ({ value: l.locationId, label: l.locationCode })), [quarantine]);
+  const damaged = Form.useWatch('damagedQuantity', form) ?? 0;
+
+  // The first dock is the default station (a staging area only when the warehouse has no dock).
+  useEffect(() => {
+    if (!docks || !staging || form.getFieldValue('locationId')) return;
+    const first = docks.items[0] ?? staging.items[0];
+    if (first) form.setFieldValue('locationId', first.locationId);
+  }, [docks, staging, form]);
+  const focusScan = (select = false) => setTimeout(() => {
+    scanRef.current?.focus();
+    if (select) scanRef.current?.select();
+  }, 0);
+  useEffect(() => { focusScan(); }, []);
+
+  const submit = async (v: ScanValues) => {
+    if (inFlight.current) return; // a second Enter while the first is on its way
+    inFlight.current = true;
+    const body = {
+      receivingOrderId: order.receivingOrderId,
+      scanCode: v.scanCode.trim(),
+      locationId: v.locationId!,
+      quantity: v.quantity ?? 0,
+      damagedQuantity: v.damagedQuantity ?? 0,
+      ...(v.lot?.trim() ? { lot: v.lot.trim() } : {}),
+      ...(v.expiryDate?.trim() ? { expiryDate: v.expiryDate.trim() } : {}),
+      ...(v.pallet?.trim() ? { pallet: v.pallet.trim() } : {}),
+      ...(v.damagedQuantity && v.damagedLocationId ? { damagedLocationId: v.damagedLocationId } : {}),
+    };
+    const idempotencyKey = begin(body);
+    let answered = true;
+    const done = await runMutation(receive({ idempotencyKey, ...body }), {
+      silentSuccess: true,
+      onError: (e) => {
+        answered = e.status !== 0;
+        setFeedback({ ok: false, text: e.details && e.details !== e.message ? `${e.message} — ${e.details}` : e.message });
+      },
+    });
+    settle(answered);
+    inFlight.current = false;
+    if (done) {
+      setFeedback({ ok: true, text: done.message, matchedBy: done.data.matchedBy });
+      form.setFieldsValue({ scanCode: '', quantity: 1, damagedQuantity: 0 });
+      focusScan();
+    } else focusScan(true);
+  };
+
+  return (
+    <Form<ScanValues>
+      form={form}
+      layout="vertical"
+      className="bolx-ro-receive"
+      initialValues={{ quantity: 1, damagedQuantity: 0 }}
+      onFinish={submit}
+      onFinishFailed={() => focusScan(true)}
+      requiredMark={false}
+    >
+      <div className="bolx-ro-receive__feedback bolx-ro-receive__feedback--top" aria-live="assertive" data-testid="receive-feedback">
+        {feedback && (
+          <Alert
+            type={feedback.ok ? 'success' : 'error'}
+            icon={feedback.ok ? <CheckCircleFilled /> : <CloseCircleFilled />}
+            showIcon
+            message={feedback.text}
+            action={feedback.ok ? <Tag>{t('inbound.receive.matchedBy', { by: t(`inbound.matchedBy.${feedback.matchedBy}`) })}</Tag> : undefined}
+          />
+        )}
+      </div>
+      <Form.Item name="scanCode" label={t('inbound.receive.scan')} rules={[{ required: true, whitespace: true, message: MSG_RECEIVING.scan }]}>
+        <Input
+          ref={scanRef}
+          size="large"
+          prefix={<BarcodeOutlined />}
+          placeholder={t('inbound.receive.scanPlaceholder')}
+          autoComplete="off"
+          spellCheck={false}
+          data-testid="scan-input"
+         
+        />
+      </Form.Item>
+      <Row gutter={12}>
+        <Col span={12}>
+          <Form.Item name="quantity" label={t('inbound.receive.quantity')}>
+            <InputNumber min={0} max={10_000_000} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="damagedQuantity" label={t('inbound.receive.damaged')}>
+            <InputNumber min={0} max={10_000_000} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="lot" label={t('inbound.receive.lot')} rules={[{ max: 64 }]}>
+            <Input autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="expiryDate" label={t('inbound.receive.expiry')} rules={[{ pattern: DATE, message: t('inbound.validation.date') }]}>
+            <Input placeholder="YYYY-MM-DD" autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="pallet" label={t('inbound.receive.pallet')} rules={[{ max: 64 }]}>
+            <Input autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="locationId" label={t('inbound.receive.location')} rules={[{ required: true, message: MSG_RECEIVING.location }]}>
+            <Select {...selectProps} options={inbound} placeholder={t('inbound.receive.locationPlaceholder')} />
+          </Form.Item>
+        </Col>
+        {damaged > 0 && (
+          <Col span={24}>
+            <Form.Item name="damagedLocationId" label={t('inbound.receive.damagedLocation')} extra={t('inbound.receive.damagedHint')}>
+              <Select {...selectProps} allowClear options={damagedPlaces} placeholder={t('inbound.receive.damagedRefused')} />
+            </Form.Item>
+          </Col>
+        )}
+      </Row>
+      <Button type="primary" htmlType="submit" size="large" block loading={isLoading} icon={<BarcodeOutlined />}>
+        {t('inbound.receive.submit')}
+      </Button>
+    </Form>
+  );
+}

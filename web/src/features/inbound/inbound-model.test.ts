@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { actionKeyFor, localDate, newIdempotencyKey, putawaySources, roActions, roFileProblem, rowErrorsOf } from './inbound-model';
+
+const receipt = (over: Partial<{ lineId: number; locationId: number; locationCode: string; lot: string; pallet: string; quantity: number }>) => ({
+  receiptId: 1, lineId: 1, skuCode: 'A', locationId: 10, locationCode: 'DOCK-01', lot: '', expiryDate: null, pallet: '', quantity: 0,
+  damagedQuantity: 0, damagedLocationCode: null, document: 'RO-1', receivedBy: 'admin', receivedAt: '2026-01-01T00:00:00Z', ...over,
+});
+const putaway = (over: Partial<{ lineId: number; fromLocationCode: string; lot: string; pallet: string; quantity: number }>) => ({
+  putawayId: 1, lineId: 1, skuCode: 'A', fromLocationCode: 'DOCK-01', toLocationCode: 'A-01', lot: '', pallet: '', quantity: 0,
+  document: 'RO-1', putawayBy: 'admin', putawayAt: '2026-01-01T00:00:00Z', ...over,
+});
+
+describe('putawaySources', () => {
+  it('sums good units per dock place of the line, less what was put away from there', () => {
+    const order = {
+      receipts: [
+        receipt({ quantity: 5, lot: 'L1', pallet: 'P1' }),
+        receipt({ quantity: 3, lot: 'L1', pallet: 'P1' }),
+        receipt({ quantity: 4, lot: 'L2', locationId: 11, locationCode: 'STAGE-01' }),
+        receipt({ quantity: 0 }), // damaged only
+        receipt({ quantity: 9, lineId: 2 }),
+      ],
+      putaways: [putaway({ quantity: 6, lot: 'L1', pallet: 'P1' }), putaway({ quantity: 4, lot: 'L2', fromLocationCode: 'STAGE-01' })],
+    };
+    expect(putawaySources(order, 1).map((s) => [s.locationCode, s.lot, s.pallet, s.quantity])).toEqual([['DOCK-01', 'L1', 'P1', 2]]);
+    expect(putawaySources(order, 2)).toMatchObject([{ locationId: 10, quantity: 9 }]);
+  });
+});
+
+describe('roActions', () => {
+  it('offers each action only in the statuses the server allows it', () => {
+    expect(roActions('Open')).toEqual({ edit: true, receive: true, putaway: false, finalize: false, cancel: true });
+    expect(roActions('Receiving')).toEqual({ edit: true, receive: true, putaway: true, finalize: true, cancel: false });
+    expect(roActions('Received')).toEqual({ edit: false, receive: false, putaway: true, finalize: false, cancel: false });
+    expect(Object.values(roActions('Closed')).some(Boolean)).toBe(false);
+    expect(Object.values(roActions('Cancelled')).some(Boolean)).toBe(false);
+  });
+});
+
+describe('rowErrorsOf', () => {
+  it('reads row.column keys, strips the repeated prefix, sorts by row and keeps other keys as notes', () => {
+    const { rows, notes } = rowErrorsOf({
+      '5.SKU': "Row 5, SKU: No SKU of this client matches 'X'",
+      '3.Supplier': 'Row 3, Supplier: Please enter supplier!',
+      more: 'And 12 more rows',
+    });
+    expect(rows.map((r) => [r.row, r.column, r.message])).toEqual([[3, 'Supplier', 'Please enter supplier!'], [5, 'SKU', "No SKU of this client matches 'X'"]]);
+    expect(notes).toEqual(['And 12 more rows']);
+    expect(rowErrorsOf('boom')).toEqual({ rows: [], notes: [] });
+  });
+});
+
+describe('helpers', () => {
+  it('makes a new v4 UUID per action', () => {
+    const a = newIdempotencyKey();
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(newIdempotencyKey()).not.toBe(a);
+  });
+  it('keeps a pending action\'s key for the same body and makes a new one for another', () => {
+    const first = actionKeyFor(null, '{"q":1}');
+    expect(actionKeyFor(first, '{"q":1}')).toBe(first);
+    expect(actionKeyFor(first, '{"q":2}').key).not.toBe(first.key);
+  });
+  it('accepts only CSV or XLSX files within the size limit', () => {
+    expect(roFileProblem({ name: 'ro.CSV', size: 10 }, 100)).toBeNull();
+    expect(roFileProblem({ name: 'ro.pdf', size: 10 }, 100)).toBe('type');
+    expect(roFileProblem({ name: 'ro.xlsx', size: 0 }, 100)).toBe('empty');
+    expect(roFileProblem({ name: 'ro.xlsx', size: 101 }, 100)).toBe('size');
+  });
+  it('formats a local date', () => {
+    expect(localDate(new Date(2026, 0, 5))).toBe('2026-01-05');
+  });
+});

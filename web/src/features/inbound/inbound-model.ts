@@ -1,0 +1,130 @@
+import type { ReceivingOrderDetail, ReceivingStatus } from '@bolx/contracts';
+
+/** The tag colour of each RO status (Open → Receiving → Received → Closed; Cancelled). */
+export const RO_STATUS_COLOR: Record<ReceivingStatus, string> = {
+  Open: 'blue',
+  Receiving: 'processing',
+  Received: 'gold',
+  Closed: 'success',
+  Cancelled: 'default',
+};
+
+/** What staff may still do with an RO in a status (the server refuses the rest). */
+export function roActions(status: ReceivingStatus) {
+  return {
+    edit: status === 'Open' || status === 'Receiving',
+    receive: status === 'Open' || status === 'Receiving',
+    putaway: status === 'Receiving' || status === 'Received',
+    finalize: status === 'Receiving',
+    cancel: status === 'Open',
+  };
+}
+
+/**
+ * A fresh Idempotency-Key for one user action: a double submit of the same action carries the same key, so the
+ * server posts it once. randomUUID needs a secure context; plain http on a LAN address falls back to getRandomValues.
+ */
+export function newIdempotencyKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === 'function') return c.randomUUID();
+  const b = c.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** One RO's detail on the /InBound screen (the screen keeps the spec's path; the RO is a query parameter). */
+export const roDetailPath = (receivingOrderId: number) => `/InBound?roid=${receivingOrderId}`;
+
+/** The Idempotency-Key of one user action and the body it was made for. */
+export interface ActionKey {
+  key: string;
+  body: string;
+}
+/**
+ * The key for submitting `body`: the pending action's key when it is the same body again (a retry after no answer,
+ * which the server then replays), else a fresh one. Once the server has answered, the caller forgets the action.
+ */
+export function actionKeyFor(pending: ActionKey | null, body: string): ActionKey {
+  return pending && pending.body === body ? pending : { key: newIdempotencyKey(), body };
+}
+
+/** Good units of one line still at one dock place (location, lot, pallet), waiting to be put away. */
+export interface PutawaySource {
+  key: string;
+  lineId: number;
+  locationId: number;
+  locationCode: string;
+  lot: string;
+  pallet: string;
+  expiryDate: string | null;
+  quantity: number;
+}
+
+/**
+ * Where a line's received goods still wait: its receipts' good units per dock place, less what was put away
+ * from that place. The server checks again; this only offers the places that still hold something.
+ */
+export function putawaySources(order: Pick<ReceivingOrderDetail, 'receipts' | 'putaways'>, lineId: number): PutawaySource[] {
+  const byPlace = new Map<string, PutawaySource>();
+  const keyOf = (code: string, lot: string, pallet: string) => `${code}\u0000${lot}\u0000${pallet}`;
+  for (const r of order.receipts) {
+    if (r.lineId !== lineId || r.quantity <= 0) continue;
+    const key = keyOf(r.locationCode, r.lot, r.pallet);
+    const found = byPlace.get(key);
+    if (found) found.quantity += r.quantity;
+    else byPlace.set(key, { key, lineId, locationId: r.locationId, locationCode: r.locationCode, lot: r.lot, pallet: r.pallet, expiryDate: r.expiryDate, quantity: r.quantity });
+  }
+  for (const p of order.putaways) {
+    if (p.lineId !== lineId) continue;
+    const found = byPlace.get(keyOf(p.fromLocationCode, p.lot, p.pallet));
+    if (found) found.quantity -= p.quantity;
+  }
+  return [...byPlace.values()].filter((s) => s.quantity > 0);
+}
+
+/** One problem of an uploaded sheet. */
+export interface RowError {
+  key: string;
+  row: number;
+  column: string;
+  message: string;
+}
+
+/**
+ * The row errors of a refused upload: API_ERROR details keyed "row.column" with values "Row N, Column: message";
+ * a key that is not a row (e.g. "more") is kept as a note.
+ */
+export function rowErrorsOf(details: unknown): { rows: RowError[]; notes: string[] } {
+  if (typeof details !== 'object' || details === null || Array.isArray(details)) return { rows: [], notes: [] };
+  const rows: RowError[] = [];
+  const notes: string[] = [];
+  for (const [key, value] of Object.entries(details as Record<string, unknown>)) {
+    const text = String(value);
+    const match = /^(\d+)\.(.+)$/.exec(key);
+    if (!match) {
+      notes.push(text);
+      continue;
+    }
+    const prefix = `Row ${match[1]}, ${match[2]}: `;
+    rows.push({ key, row: Number(match[1]), column: match[2], message: text.startsWith(prefix) ? text.slice(prefix.length) : text });
+  }
+  rows.sort((a, b) => a.row - b.row || a.column.localeCompare(b.column));
+  return { rows, notes };
+}
+
+/** Spec section 5: an RO takes Excel or CSV files. */
+export const RO_FILE_EXTENSIONS = ['.csv', '.xlsx'] as const;
+export function roFileProblem(file: { name: string; size: number }, maxBytes: number): 'type' | 'size' | 'empty' | null {
+  const name = file.name.toLowerCase();
+  if (!RO_FILE_EXTENSIONS.some((ext) => name.endsWith(ext))) return 'type';
+  if (file.size === 0) return 'empty';
+  if (file.size > maxBytes) return 'size';
+  return null;
+}
+
+/** Today in the browser's time zone, YYYY-MM-DD (the inward log's "today"). */
+export function localDate(d = new Date()): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}

@@ -1,0 +1,71 @@
+import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
+import { requiredValue } from './required-value';
+import type { Dayjs } from 'dayjs';
+import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
+import { selectProps } from '../../../components/form/select-props';
+import { rules } from '../../../lib/form-rules';
+import { useT } from '../../../lib/i18n/use-t';
+import { notifyInfo, notifySuccess } from '../../../lib/toast';
+import { useStockAction } from '../action-key';
+import { useCreateAdjustmentMutation, useGetReasonCodesQuery, type ReasonCode } from '../inventory-api';
+import { useInventoryScope } from '../use-inventory-scope';
+import { PlaceFields, type PlaceValues } from './PlaceFields';
+import { useResolveLocation } from './use-resolve-location';
+
+type AdjustmentValues = PlaceValues & { quantityChange: number; reasonCode: ReasonCode; expiryDate?: Dayjs; note?: string };
+
+/** Add (+) or remove (−) stock with a reason; above the client's threshold the server holds it for approval. */
+export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const t = useT();
+  const r = rules(t);
+  const [form] = Form.useForm<AdjustmentValues>();
+  const { warehouseId, customerId } = useInventoryScope('Adjustment');
+  const { data: reasons = [] } = useGetReasonCodesQuery();
+  const [create] = useCreateAdjustmentMutation();
+  const resolve = useResolveLocation();
+  const act = useStockAction();
+
+  const submit = async (v: AdjustmentValues) => {
+    const location = await resolve(v.warehouseId, v.locationCode);
+    if (!location) {
+      form.setFields([{ name: 'locationCode', errors: [t('inventory.move.unknownLocation')] }]);
+      return undefined;
+    }
+    const result = await act('adjustment', (idempotencyKey) => create({
+      idempotencyKey, warehouseId: v.warehouseId, customerId: v.customerId, skuId: v.skuId, locationId: location.locationId,
+      lot: v.lot?.trim() ?? '', pallet: v.pallet?.trim() ?? '', quantityChange: v.quantityChange, reasonCode: v.reasonCode,
+      expiryDate: v.expiryDate?.format('YYYY-MM-DD'), note: v.note || undefined,
+    }), { silentSuccess: true });
+    // Held for approval is not a failure, but nothing moved yet: say so in an info toast, not a success one.
+    if (result) (result.data.status === 'Pending' ? notifyInfo : notifySuccess)(result.message);
+    return result;
+  };
+
+  return (
+    <FormDrawer<AdjustmentValues>
+      open={open}
+      title={t('inventory.adjustment.addTitle')}
+      onClose={onClose}
+      form={form}
+      initialValues={{ warehouseId: warehouseId || undefined, customerId: customerId || undefined }}
+      onSubmit={submit}
+    >
+      <PlaceFields form={form} />
+      <Form.Item name="quantityChange" label={t('inventory.fields.quantityChange')} rules={[
+        requiredValue(t, 'quantity'),
+        { validator: (_, v) => (v === 0 ? Promise.reject(new Error(t('inventory.adjustment.notZero'))) : Promise.resolve()) },
+      ]} extra={t('inventory.adjustment.quantityHint')}>
+        <InputNumber precision={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="reasonCode" label={t('inventory.fields.reason')} rules={[requiredValue(t, 'reason')]}>
+        <Select {...selectProps} options={reasons.map((x) => ({ value: x.code, label: x.name }))} />
+      </Form.Item>
+      <Form.Item name="expiryDate" label={t('inventory.fields.expiryDate')}>
+        <DatePicker style={{ width: '100%' }} format="YYYY-MM-DD" />
+      </Form.Item>
+      <Form.Item name="note" label={t('inventory.fields.note')}>
+        <Input.TextArea rows={2} maxLength={255} />
+      </Form.Item>
+    </FormDrawer>
+  );
+}

@@ -1,0 +1,133 @@
+import { Alert, Button, Descriptions, Form, InputNumber, Popconfirm, Table, Typography } from 'antd';
+import { CheckOutlined, DownloadOutlined, StopOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table';
+import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
+import { useDownload } from '../../../components/download/use-download';
+import { useT } from '../../../lib/i18n/use-t';
+import { useStockAction } from '../action-key';
+import {
+  useApproveCycleCountMutation, useCancelCycleCountMutation, useEnterCountsMutation, useGetCycleCountLinesQuery, type CycleCountLine,
+} from '../inventory-api';
+import { useInventoryScope } from '../use-inventory-scope';
+import { StockStatusTag } from './StockStatusTag';
+
+type SheetValues = { counts: Record<string, number | null | undefined> };
+
+/**
+ * A count's sheet: counters enter quantities (expected hidden on a blind count), then recount the lines with a
+ * variance; a manager sees each variance, approves (posting the differences) or cancels.
+ */
+export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: number; onClose: () => void }) {
+  const t = useT();
+  const [form] = Form.useForm<SheetValues>();
+  const { canWrite, canApprove } = useInventoryScope('CycleCount');
+  const { data, isFetching } = useGetCycleCountLinesQuery(cycleCountId ?? 0, { skip: !cycleCountId, refetchOnMountOrArgChange: true });
+  const [enter] = useEnterCountsMutation();
+  const [approve] = useApproveCycleCountMutation();
+  const [cancel] = useCancelCycleCountMutation();
+  const [download, downloading] = useDownload();
+  const act = useStockAction();
+  const count = data?.count.cycleCountId === cycleCountId ? data?.count : undefined;
+  const lines = count ? data!.lines : [];
+  const phase = count?.status;
+  const entering = canWrite && (phase === 'Open' || phase === 'Recount');
+  const editable = (l: CycleCountLine) => (phase === 'Open' ? true : phase === 'Recount' && l.needsRecount);
+  // Counters never see what the system expects on a blind count while they count.
+  const showExpected = !!count && !(count.isBlind && entering) && lines.some((l) => l.expectedQty !== null);
+
+  const submit = async (v: SheetValues) => {
+    if (!count) return undefined;
+    const counts = Object.entries(v.counts ?? {})
+      .filter(([id, q]) => q !== null && q !== undefined && editable(lines.find((l) => l.lineId === Number(id))!))
+      .map(([id, q]) => ({ lineId: Number(id), quantity: Number(q) }));
+    return act(`counts:${count.cycleCountId}`, (idempotencyKey) => enter({ idempotencyKey, cycleCountId: count.cycleCountId, counts }));
+  };
+
+  const columns: ColumnsType<CycleCountLine> = [
+    { key: 'locationCode', dataIndex: 'locationCode', title: t('inventory.fields.location') },
+    { key: 'skuCode', dataIndex: 'skuCode', title: t('inventory.fields.sku'), render: (v: string, l) => <span title={l.skuDescription}>{v}</span> },
+    { key: 'lot', dataIndex: 'lot', title: t('inventory.fields.lot'), render: (v: string) => v || '—' },
+    { key: 'pallet', dataIndex: 'pallet', title: t('inventory.fields.pallet'), render: (v: string) => v || '—' },
+    ...(showExpected ? [{ key: 'expectedQty', dataIndex: 'expectedQty', title: t('inventory.fields.expected'), align: 'right' as const }] : []),
+    {
+      key: 'countedQty', title: t('inventory.fields.counted'), align: 'right',
+      render: (_: unknown, l: CycleCountLine) => (phase === 'Open' && entering ? (
+        <Form.Item name={['counts', String(l.lineId)]} noStyle>
+          <InputNumber min={0} precision={0} size="small" style={{ width: 100 }} aria-label={`${t('inventory.fields.counted')} ${l.locationCode} ${l.skuCode}`} />
+        </Form.Item>
+      ) : l.countedQty ?? '—'),
+    },
+    {
+      key: 'recountQty', title: t('inventory.fields.recount'), align: 'right',
+      render: (_: unknown, l: CycleCountLine) => (phase === 'Recount' && entering && l.needsRecount ? (
+        <Form.Item name={['counts', String(l.lineId)]} noStyle>
+          <InputNumber min={0} precision={0} size="small" style={{ width: 100 }} aria-label={`${t('inventory.fields.recount')} ${l.locationCode} ${l.skuCode}`} />
+        </Form.Item>
+      ) : l.recountQty ?? (l.needsRecount ? <StockStatusTag status="Recount" /> : '—')),
+    },
+    ...(showExpected ? [{
+      key: 'variance', dataIndex: 'variance', title: t('inventory.fields.variance'), align: 'right' as const,
+      render: (v: number | null) => (v === null ? '—' : <Typography.Text strong type={v === 0 ? undefined : v < 0 ? 'danger' : 'success'}>{v > 0 ? `+${v}` : v}</Typography.Text>),
+    }] : []),
+  ];
+
+  const initialCounts = Object.fromEntries(lines.map((l) => [String(l.lineId), phase === 'Recount' ? l.recountQty : l.countedQty]));
+  const open = cycleCountId !== undefined;
+  const closable = phase === 'Open' || phase === 'Recount' || phase === 'Counted';
+
+  return (
+    <FormDrawer<SheetValues>
+      open={open}
+      title={count ? t('inventory.count.sheetTitle', { countNo: count.countNo }) : t('inventory.count.pageTitle')}
+      onClose={onClose}
+      form={form}
+      width={960}
+      loading={!count || isFetching}
+      initialValues={{ counts: initialCounts }}
+      readOnly={!entering}
+      submitLabel={t(phase === 'Recount' ? 'inventory.count.saveRecounts' : 'inventory.count.saveCounts')}
+      onSubmit={submit}
+      extraActions={count && (
+        <>
+          <Button icon={<DownloadOutlined />} loading={downloading}
+            onClick={() => void download({ url: 'Warehouse/CycleCount/DownloadCountSheetExcel', method: 'GET', params: { cycleCountId: count.cycleCountId } }, `count-sheet-${count.countNo}.xlsx`)}>
+            {t('inventory.count.sheet')}
+          </Button>
+          {canApprove && closable && (
+            <Popconfirm title={t('inventory.count.confirmCancel')} onConfirm={async () => {
+              if (await act(`cancelCount:${count.cycleCountId}`, (k) => cancel({ idempotencyKey: k, cycleCountId: count.cycleCountId }))) onClose();
+            }}>
+              <Button danger icon={<StopOutlined />}>{t('inventory.count.cancel')}</Button>
+            </Popconfirm>
+          )}
+          {canApprove && phase === 'Counted' && (
+            <Popconfirm title={t('inventory.count.confirmApprove')} onConfirm={async () => {
+              if (await act(`approveCount:${count.cycleCountId}`, (k) => approve({ idempotencyKey: k, cycleCountId: count.cycleCountId }))) onClose();
+            }}>
+              <Button type="primary" icon={<CheckOutlined />}>{t('inventory.approve')}</Button>
+            </Popconfirm>
+          )}
+        </>
+      )}
+    >
+      {count && (
+        <>
+          <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 12 }}>
+            <Descriptions.Item label={t('inventory.fields.status')}><StockStatusTag status={count.status} /></Descriptions.Item>
+            <Descriptions.Item label={t('inventory.fields.customer')}>{count.customerName}</Descriptions.Item>
+            <Descriptions.Item label={t('inventory.fields.countDate')}>{count.countDate}</Descriptions.Item>
+            <Descriptions.Item label={t('inventory.fields.selection')}>
+              {count.selection === 'location' ? `${count.locationFrom} – ${count.locationTo}` : count.selection === 'abc' ? `${t('inventory.fields.abcClass')} ${count.abcClass}` : t('inventory.selection.sku')}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('inventory.fields.isBlind')}>{t(count.isBlind ? 'inventory.yes' : 'inventory.no')}</Descriptions.Item>
+            <Descriptions.Item label={t('inventory.count.progress')}>{`${count.countedLines} / ${count.lineCount}`}</Descriptions.Item>
+          </Descriptions>
+          {phase === 'Recount' && <Alert type="warning" showIcon message={t('inventory.count.recountHint', { lines: count.recountLines })} style={{ marginBottom: 12 }} />}
+          {phase === 'Counted' && canApprove && <Alert type="info" showIcon message={t('inventory.count.approveHint')} style={{ marginBottom: 12 }} />}
+          <Table<CycleCountLine> rowKey="lineId" size="small" columns={columns} dataSource={lines} pagination={false}
+            scroll={{ x: 'max-content', y: 480 }} rowClassName={(l) => (editable(l) && entering ? '' : 'bolx-count__line--done')} />
+        </>
+      )}
+    </FormDrawer>
+  );
+}

@@ -1,0 +1,69 @@
+import { Descriptions, Form, Input, InputNumber } from 'antd';
+import { requiredValue } from './required-value';
+import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
+import { rules } from '../../../lib/form-rules';
+import { useT } from '../../../lib/i18n/use-t';
+import { useStockAction } from '../action-key';
+import { useMoveItemsMutation, type StockRow } from '../inventory-api';
+import { useResolveLocation } from './use-resolve-location';
+
+interface MoveValues { quantity: number; toLocationCode: string; note?: string }
+
+/** Move a quantity of one stock place (SKU, lot, pallet at a location) to another location; scan the target and Enter. */
+export function MoveDrawer({ row, onClose }: { row?: StockRow; onClose: () => void }) {
+  const t = useT();
+  const r = rules(t);
+  const [form] = Form.useForm<MoveValues>();
+  const [move] = useMoveItemsMutation();
+  const resolve = useResolveLocation();
+  const act = useStockAction();
+
+  const submit = async (v: MoveValues) => {
+    if (!row) return undefined;
+    const to = await resolve(row.warehouseId, v.toLocationCode);
+    if (!to) {
+      form.setFields([{ name: 'toLocationCode', errors: [t('inventory.move.unknownLocation')] }]);
+      return undefined;
+    }
+    if (to.locationId === row.locationId) {
+      form.setFields([{ name: 'toLocationCode', errors: [t('inventory.move.sameLocation')] }]);
+      return undefined;
+    }
+    return act(`move:${row.uniqueid}`, (idempotencyKey) => move({
+      idempotencyKey, warehouseId: row.warehouseId, customerId: row.customerId, skuId: row.skuId, locationId: row.locationId,
+      lot: row.lot, pallet: row.pallet, toLocationId: to.locationId, quantity: v.quantity, note: v.note || undefined,
+    }));
+  };
+
+  return (
+    <FormDrawer<MoveValues>
+      open={row !== undefined}
+      title={t('inventory.move.title')}
+      onClose={onClose}
+      form={form}
+      initialValues={{ quantity: row?.available }}
+      onSubmit={submit}
+      submitLabel={t('inventory.move.submit')}
+    >
+      {row && (
+        <Descriptions size="small" column={1} bordered items={[
+          { key: 'sku', label: t('inventory.fields.sku'), children: `${row.skuCode} — ${row.skuDescription}` },
+          { key: 'from', label: t('inventory.fields.fromLocation'), children: row.locationCode },
+          ...(row.lot ? [{ key: 'lot', label: t('inventory.fields.lot'), children: row.lot }] : []),
+          ...(row.pallet ? [{ key: 'pallet', label: t('inventory.fields.pallet'), children: row.pallet }] : []),
+          { key: 'available', label: t('inventory.fields.available'), children: row.available },
+        ]} />
+      )}
+      <Form.Item name="quantity" label={t('inventory.fields.quantity')} rules={[requiredValue(t, 'quantity')]} style={{ marginTop: 16 }}>
+        <InputNumber min={1} max={row?.available} precision={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="toLocationCode" label={t('inventory.fields.toLocation')} rules={[r.required('toLocation')]} extra={t('inventory.scanHint')}>
+        <Input autoFocus autoComplete="off" placeholder={t('inventory.fields.locationPlaceholder')}
+          onChange={() => form.setFields([{ name: 'toLocationCode', errors: [] }])} />
+      </Form.Item>
+      <Form.Item name="note" label={t('inventory.fields.note')}>
+        <Input.TextArea rows={2} maxLength={255} />
+      </Form.Item>
+    </FormDrawer>
+  );
+}

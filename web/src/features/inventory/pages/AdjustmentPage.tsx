@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { Button, Popconfirm, Space, Typography } from 'antd';
+import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table';
+import { DataTablePage } from '../../../components/data-table/DataTablePage';
+import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
+import { useT } from '../../../lib/i18n/use-t';
+import { useStockAction } from '../action-key';
+import { AdjustmentDrawer } from '../components/AdjustmentDrawer';
+import { StockStatusTag } from '../components/StockStatusTag';
+import { formatDateTime } from '../format';
+import {
+  useApproveAdjustmentMutation, useGetAdjustmentFiltersQuery, useGetAdjustmentsQuery, useRejectAdjustmentMutation, type AdjustmentRow,
+} from '../inventory-api';
+import { useInventoryScope } from '../use-inventory-scope';
+
+/** /Adjustment: stock added or removed with a reason; requests above a client's threshold wait for a manager. */
+export default function AdjustmentPage() {
+  const t = useT();
+  const { canWrite, canApprove } = useInventoryScope('Adjustment');
+  const [adding, setAdding] = useState(false);
+  const { data: filters } = useGetAdjustmentFiltersQuery();
+  const [approve] = useApproveAdjustmentMutation();
+  const [reject] = useRejectAdjustmentMutation();
+  const act = useStockAction();
+
+  const columns: ColumnsType<AdjustmentRow> = [
+    { key: 'requestedAt', dataIndex: 'requestedAt', title: t('inventory.fields.requestedAt'), sorter: true, render: formatDateTime },
+    { key: 'customerName', dataIndex: 'customerName', title: t('inventory.fields.customer'), sorter: true },
+    { key: 'skuCode', dataIndex: 'skuCode', title: t('inventory.fields.sku'), sorter: true },
+    { key: 'locationCode', dataIndex: 'locationCode', title: t('inventory.fields.location'), sorter: true },
+    { key: 'lot', dataIndex: 'lot', title: t('inventory.fields.lot'), render: (v: string) => v || '—' },
+    {
+      key: 'quantityChange', dataIndex: 'quantityChange', title: t('inventory.fields.quantityChange'), align: 'right', sorter: true,
+      render: (v: number) => <Typography.Text type={v < 0 ? 'danger' : 'success'} strong>{v > 0 ? `+${v}` : v}</Typography.Text>,
+    },
+    { key: 'reasonCode', dataIndex: 'reasonCode', title: t('inventory.fields.reason'), render: (v: string) => t(`inventory.reason.${v}`) },
+    { key: 'status', dataIndex: 'status', title: t('inventory.fields.status'), sorter: true, render: (v: string) => <StockStatusTag status={v} /> },
+    { key: 'requestedBy', dataIndex: 'requestedBy', title: t('inventory.fields.requestedBy'), render: (v: string | null) => v ?? '—' },
+    { key: 'decidedBy', dataIndex: 'decidedBy', title: t('inventory.fields.decidedBy'), render: (v: string | null) => v ?? '—' },
+    { key: 'note', dataIndex: 'note', title: t('inventory.fields.note'), render: (v: string | null) => v ?? '—' },
+    ...(canApprove
+      ? [{
+          key: 'actions', title: t('table.actions'), fixed: 'right' as const,
+          render: (_: unknown, row: AdjustmentRow) => row.status === 'Pending' && (
+            <Space size={0}>
+              <Popconfirm title={t('inventory.adjustment.confirmApprove')} onConfirm={() =>
+                act(`approve:${row.adjustmentId}`, (idempotencyKey) => approve({ idempotencyKey, adjustmentId: row.adjustmentId }))}>
+                <Button type="link" size="small" icon={<CheckOutlined />} aria-label={`${t('inventory.approve')} ${row.skuCode}`}>{t('inventory.approve')}</Button>
+              </Popconfirm>
+              <Popconfirm title={t('inventory.adjustment.confirmReject')} onConfirm={() =>
+                act(`reject:${row.adjustmentId}`, (idempotencyKey) => reject({ idempotencyKey, adjustmentId: row.adjustmentId }))}>
+                <Button type="link" size="small" danger icon={<CloseOutlined />}>{t('inventory.reject')}</Button>
+              </Popconfirm>
+            </Space>
+          ),
+        }]
+      : []),
+  ];
+
+  return (
+    <DataTablePage<AdjustmentRow>
+      title={t('inventory.adjustment.pageTitle')}
+      subtitle={t('inventory.adjustment.subtitle')}
+      rowKey="adjustmentId"
+      columns={columns}
+      useList={useGetAdjustmentsQuery}
+      filters={filters}
+      searchPlaceholder={t('inventory.adjustment.searchPlaceholder')}
+      scopeFilters={warehouseAndCustomerScope}
+      excel={{ url: 'Warehouse/Adjustment/DownloadAdjustmentsExcel', fileName: 'adjustments.xlsx' }}
+      onAdd={canWrite ? () => setAdding(true) : undefined}
+      addLabel={t('inventory.adjustment.add')}
+    >
+      <AdjustmentDrawer open={adding} onClose={() => setAdding(false)} />
+    </DataTablePage>
+  );
+}

@@ -1,0 +1,63 @@
+import { Alert, Card, Empty, Skeleton, Space, Statistic, Tag, Typography } from 'antd';
+import { toApiError } from '../../../lib/api/api-error';
+import { useT } from '../../../lib/i18n/use-t';
+import type { LocationPatternPreview } from '../locations-api';
+
+interface Props {
+  preview: LocationPatternPreview | undefined;
+  error: unknown;
+  loading: boolean;
+  /** False while the form lacks a required part. */
+  ready: boolean;
+}
+
+/** What the pattern will make: how many, the first and last codes, and any that already exist. */
+export function PatternPreview({ preview, error, loading, ready }: Props) {
+  const t = useT();
+  let body;
+  if (!ready) body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('locations.pattern.previewWaiting')} />;
+  else if (error) body = <Alert type="error" showIcon message={t('locations.pattern.previewInvalid')} description={toApiError(error).details} />;
+  else if (!preview) body = <Skeleton active paragraph={{ rows: 4 }} />;
+  else {
+    const more = preview.count - preview.sample.length;
+    body = (
+      <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="pattern-preview">
+        <Statistic
+          title={t('locations.pattern.count')}
+          value={preview.count}
+          valueStyle={{ color: preview.withinLimit && preview.conflictCount === 0 ? undefined : '#f5222d' }}
+          suffix={<span className="bolx-loc-preview__range">{preview.lastCode ? `${preview.sample[0]} … ${preview.lastCode}` : ''}</span>}
+        />
+        {!preview.withinLimit && (
+          <Alert type="error" showIcon message={t('locations.pattern.overLimit', { count: preview.count.toLocaleString('en-US'), limit: preview.limit.toLocaleString('en-US') })} />
+        )}
+        {preview.conflictCount > 0 && (
+          <Alert
+            type="warning"
+            showIcon
+            message={t('locations.pattern.conflicts', { count: preview.conflictCount })}
+            description={preview.conflicts.join(', ') + (preview.conflictCount > preview.conflicts.length ? ' …' : '')}
+          />
+        )}
+        {preview.sample.length > 0 && (
+          <div>
+            <Typography.Text type="secondary">{t('locations.pattern.firstCodes')}</Typography.Text>
+            <div className="bolx-loc-preview__codes">
+              {preview.sample.map((code) => (
+                <Tag key={code} color={preview.conflicts.includes(code) ? 'red' : undefined}>
+                  {code}
+                </Tag>
+              ))}
+              {more > 0 && <Typography.Text type="secondary">{t('locations.pattern.andMore', { count: more.toLocaleString('en-US') })}</Typography.Text>}
+            </div>
+          </div>
+        )}
+      </Space>
+    );
+  }
+  return (
+    <Card className="bolx-loc-preview" title={t('locations.pattern.preview')} extra={loading && ready ? <Typography.Text type="secondary">{t('layout.loading')}…</Typography.Text> : null}>
+      {body}
+    </Card>
+  );
+}
