@@ -2,7 +2,7 @@
 // process, on the demo database), a warehouse updated through the API again and again, and for every client
 // the time from the change to its receipt. Also the server's memory per open connection.
 // `npx tsx bench/hub.ts` runs it on its own (BENCH_HUB_CLIENTS, BENCH_HUB_EVENTS, BENCH_ENGINES);
-// `runHubBench` is what bench/run.ts can call.
+// `npm run bench` runs it through `runHubBench` (case `hub`).
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';

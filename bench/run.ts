@@ -1,16 +1,22 @@
 // `npm run bench`: the real app against a bare node:http server running the same SQL through the same driver,
-// on SQLite and on PostgreSQL, plus startup time. Ratios are taken within one run on one machine, so they
-// mean something where absolute req/s would not. Settings: lib/settings.ts (BENCH_* variables).
+// on SQLite and on PostgreSQL, plus startup time, the stock-on-hand list over a large ledger and the real-time
+// hub under 500 clients. Ratios are taken within one run on one machine, so they mean something where absolute
+// req/s would not. Settings: lib/settings.ts (BENCH_* variables).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { formatHubFigures, hubSettings, runHubBench } from './hub.js';
 import { cleanupAll, guardRun, onCleanup, stopping } from './lib/cleanup.js';
-import { startChild, type ChildConfig, type RunningChild } from './lib/child.js';
+import { runChildToEnd, startChild, type ChildConfig, type RunningChild } from './lib/child.js';
 import { pgReachable, prepareDemoDatabase } from './lib/databases.js';
 import { call, combine, runLoad, type LoadCase, type LoadFigures } from './lib/load.js';
 import { formatTable, newReport, writeReport, type BenchReport } from './lib/report.js';
 import { settings } from './lib/settings.js';
 import type { Engine } from './lib/sql-capture.js';
 import { measureStartup } from './lib/startup.js';
+import { seedLargeLedger } from './lib/stock-seed.js';
+import type { Captured } from './lib/trace.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -50,26 +56,50 @@ async function checkEquivalent(app: RunningChild, bare: RunningChild): Promise<s
 
 interface Measured { server: LoadFigures; bare: LoadFigures; roundRatios: number[] }
 
-async function measure(name: string, app: RunningChild, bare: RunningChild, c: LoadCase): Promise<Measured> {
-  const { rounds, connections } = settings;
+/** How long requests still queued in a server may take to finish once the load stops (20 connections, busy machine). */
+const DRAIN_MS: Record<Engine, number> = { sqlite: 1000, postgres: 300 };
+
+async function measure(engine: Engine, name: string, app: RunningChild, bare: RunningChild, c: LoadCase, connections = settings.connections): Promise<Measured> {
+  const { rounds } = settings;
   const roundSeconds = settings.seconds / rounds;
   log(`  ${name}: warm-up ${settings.warmupSeconds} s each, then ${rounds} × ${roundSeconds} s each, alternating (${connections} connections)`);
+  // Let requests still in flight finish before the other server starts: on SQLite the two share one file, and
+  // a write of one landing inside the other's transaction fails it (SQLITE_BUSY on upgrading a read snapshot).
+  const drain = () => new Promise((r) => setTimeout(r, DRAIN_MS[engine]));
   await runLoad(bare.url, c, settings.warmupSeconds, connections);
+  await drain();
   await runLoad(app.url, c, settings.warmupSeconds, connections);
+  await drain();
   const figures = { server: [] as LoadFigures[], bare: [] as LoadFigures[] };
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['bare', 'server'] as const) : (['server', 'bare'] as const);
-    for (const side of order) figures[side].push(await runLoad((side === 'bare' ? bare : app).url, c, roundSeconds, connections));
+    for (const side of order) {
+      figures[side].push(await runLoad((side === 'bare' ? bare : app).url, c, roundSeconds, connections));
+      await drain();
+    }
   }
   const roundRatios = figures.server.map((f, i) => f.reqPerSec / (figures.bare[i].reqPerSec || Infinity));
   return { server: combine(figures.server), bare: combine(figures.bare), roundRatios };
 }
 
-function record(report: BenchReport, engine: Engine, name: string, figures: Measured, target: number | null): void {
+/** `target` is a ratio to the bare server; `p99TargetMs` (the stock list) a latency the app must keep instead. */
+function record(report: BenchReport, engine: Engine, name: string, figures: Measured, target: number | null, p99TargetMs?: number, note?: string): void {
   const ratio = figures.bare.reqPerSec > 0 ? figures.server.reqPerSec / figures.bare.reqPerSec : 0;
   const failures = figures.server.failures + figures.bare.failures;
-  const verdict = failures > 0 ? 'ERROR' : target == null ? 'info' : ratio >= target ? 'PASS' : 'FAIL';
-  report.cases.push({ engine, case: name, ...figures, ratio, target, verdict, note: failures > 0 ? `${failures} failed requests` : undefined });
+  const met = p99TargetMs != null ? figures.server.p99 <= p99TargetMs : target == null ? null : ratio >= target;
+  const verdict = failures > 0 ? 'ERROR' : met == null ? 'info' : met ? 'PASS' : 'FAIL';
+  const statuses = (side: string, f: LoadFigures) => Object.entries(f.statuses ?? {}).map(([code, count]) => `${side} ${count}× ${code}`);
+  const failed = [...statuses('app', figures.server), ...statuses('bare', figures.bare)].join(', ');
+  report.cases.push({ engine, case: name, ...figures, ratio, target, p99TargetMs, verdict, note: failures > 0 ? `${failures} failed requests${failed ? `: ${failed}` : ''}` : note });
+}
+
+/** An inventory case's load: the captured requests, slot by slot, with the capture's sign-in. */
+function inventoryCase(captured: Captured, name: keyof Captured['cases']): LoadCase {
+  const slots = captured.cases[name].slots;
+  return {
+    method: 'POST', path: slots[0][0].path, slots,
+    headers: { authorization: `Bearer ${captured.token}`, 'content-type': 'application/json' },
+  };
 }
 
 async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
@@ -84,7 +114,16 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
   }
   log(`${engine}: preparing a demo database`);
   const db = await prepareDemoDatabase(engine, settings.pgUrl);
-  const base: Omit<ChildConfig, 'logLevel'> = { ...db, poolSize: settings.poolSize, tokenSecretHex: randomBytes(32).toString('hex') };
+  const inventory = ['receive', 'move', 'soh'].some((c) => settings.cases.includes(c));
+  const base: Omit<ChildConfig, 'logLevel'> = {
+    ...db, poolSize: settings.poolSize, tokenSecretHex: randomBytes(32).toString('hex'), capturedFile: inventory ? join(db.dataDir, 'captured.json') : undefined,
+  };
+  let captured: Captured | undefined;
+  if (base.capturedFile) {
+    log(`${engine}: capturing the app's statements for the inventory requests`);
+    await runChildToEnd('inventory capture', 'inventory-capture.ts', { ...base, logLevel: 'silent' });
+    captured = JSON.parse(readFileSync(base.capturedFile, 'utf8')) as Captured;
+  }
   const app = await startChild('app', 'app-server.ts', { ...base, logLevel: settings.appLogLevel });
   const stopApp = onCleanup(`stop the ${engine} app`, () => app.stop());
   const bare = await startChild('bare', 'bare-server.ts', { ...base, logLevel: 'silent' });
@@ -93,9 +132,35 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
     const token = await checkEquivalent(app, bare);
     log(`${engine}: app on :${app.port}, bare on :${bare.port}; answers match`);
     if (settings.cases.includes('read')) {
-      record(report, engine, 'GetWarehouseClient', await measure('GetWarehouseClient', app, bare, readCase(token)), settings.targets.readRatio);
+      record(report, engine, 'GetWarehouseClient', await measure(engine, 'GetWarehouseClient', app, bare, readCase(token)), settings.targets.readRatio);
     }
-    if (settings.cases.includes('login')) record(report, engine, 'login', await measure('login', app, bare, loginCase), null);
+    if (settings.cases.includes('login')) record(report, engine, 'login', await measure(engine, 'login', app, bare, loginCase), null);
+    // Each request of these is one database transaction, so req/s is transactions per second.
+    if (captured && settings.cases.includes('receive')) {
+      record(report, engine, 'ReceiveItem+Putaway tx', await measure(engine, 'ReceiveItem then Putaway', app, bare, inventoryCase(captured, 'receive')), settings.targets.inventoryRatio);
+    }
+    if (captured && settings.cases.includes('move')) {
+      record(report, engine, 'MoveItems tx', await measure(engine, 'MoveItems there and back', app, bare, inventoryCase(captured, 'move')), settings.targets.inventoryRatio);
+    }
+    if (captured && settings.cases.includes('soh')) {
+      log(`  GetStockOnHand: seeding ${settings.sohLedgerRows.toLocaleString('en-US')} ledger rows over ${settings.sohBalances.toLocaleString('en-US')} balances`);
+      const seeded = await seedLargeLedger(db, settings.sohLedgerRows, settings.sohBalances);
+      log(`  seeded in ${seeded.seconds.toFixed(1)} s`);
+      const note = `${(seeded.ledgerRows / 1e6).toLocaleString('en-US')}M ledger rows, ${settings.sohConnections} connections`;
+      record(report, engine, 'GetStockOnHand', await measure(engine, 'GetStockOnHand', app, bare, inventoryCase(captured, 'soh'), settings.sohConnections),
+        null, settings.targets.sohP99Ms, note);
+    }
+    // Both servers changed the same stock for minutes (and the seed added a ledger): the ledger must still sum
+    // to the balances, or the baseline's replay was not the app's work.
+    if (captured) {
+      const res = await call(app.url, {
+        method: 'GET', path: `/Warehouse/Inventory/Reconcile?warehouseId=${captured.warehouseId}&customerId=${captured.customerId}`,
+        headers: { authorization: `Bearer ${captured.token}` },
+      });
+      const body = res.body as { balanced?: boolean; checkedBalances?: number; differences?: unknown[] };
+      if (res.status !== 200 || body.balanced !== true) report.errors.push(`${engine}: Reconcile after the inventory cases: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      else log(`  Reconcile: ledger = balances over ${body.checkedBalances} balances`);
+    }
   } finally {
     await stopBare();
     await stopApp();
@@ -106,21 +171,30 @@ async function main(): Promise<number> {
   guardRun(settings.timeoutSeconds);
   const report = newReport({ ...settings, user: settings.user.username });
   try {
-    const unknown = settings.cases.filter((c) => !['read', 'login', 'startup'].includes(c));
-    if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')} (known: read, login, startup)`);
+    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'hub'];
+    const unknown = settings.cases.filter((c) => !known.includes(c));
+    if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
     if (settings.cases.includes('startup')) {
       const startup = await measureStartup(settings.startupRuns, log);
       const ok = startup.medianMs <= settings.targets.startupMs;
       report.startup = { ...startup, targetMs: settings.targets.startupMs, verdict: ok ? 'PASS' : 'FAIL' };
     }
-    const loadCases = settings.cases.some((c) => c === 'read' || c === 'login');
-    for (const engine of loadCases ? settings.engines : []) {
+    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh'].includes(c));
+    for (const engine of settings.engines) {
       if (stopping()) break;
       if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);
       // One engine failing (say, PostgreSQL down in CI) still leaves the other's figures in the report.
-      await benchEngine(report, engine).catch((err: unknown) => {
-        report.errors.push(`${engine}: ${err instanceof Error ? err.message : String(err)}`);
-      });
+      const failed = (err: unknown) => { report.errors.push(`${engine}: ${err instanceof Error ? err.message : String(err)}`); };
+      if (loadCases) await benchEngine(report, engine).catch(failed);
+      if (settings.cases.includes('hub') && !stopping() && !report.skipped.some((s) => s.engine === engine)) {
+        const why = engine === 'postgres' && !loadCases ? await pgReachable(settings.pgUrl) : null;
+        if (why) { report.skipped.push({ engine, reason: `unreachable: ${why}` }); continue; }
+        log(`${engine}: hub — ${hubSettings.clients} official SignalR clients, ${hubSettings.events} events each to every client`);
+        await runHubBench(engine).then((f) => {
+          report.hub.push({ ...f, targetP99Ms: hubSettings.p99TargetMs, verdict: f.lost === 0 && f.p99Ms <= hubSettings.p99TargetMs ? 'PASS' : 'FAIL' });
+          log(formatHubFigures(f));
+        }, failed);
+      }
     }
   } catch (err) {
     report.errors.push(err instanceof Error ? err.message : String(err));
@@ -130,7 +204,8 @@ async function main(): Promise<number> {
   log('');
   log(formatTable(report));
   log(`\nresults: ${writeReport(report)}`);
-  const bad = report.errors.length > 0 || report.startup?.verdict === 'FAIL' || report.cases.some((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
+  const bad = report.errors.length > 0 || report.startup?.verdict === 'FAIL' || report.hub.some((h) => h.verdict === 'FAIL')
+    || report.cases.some((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
   return bad ? 1 : 0;
 }
 

@@ -1,7 +1,10 @@
 // Child process: the raw baseline. A plain node:http server doing, per request, what the app does for the two
 // benchmarked routes — the same statements (compiled from the server's repositories), the same driver, jose
-// for the JWT and @node-rs/argon2 for the password — with no framework, validation, hooks or logging.
+// for the JWT and @node-rs/argon2 for the password — with no framework, validation, hooks or logging. For the
+// inventory cases it replays, per request, the statements the app sent for that same request (captured by
+// inventory-capture.ts; see trace.ts).
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ROLE_LABELS, roleSchema } from '@bolx/contracts';
 import { newOpaqueToken, sha256, verifyPassword } from '../../server/src/platform/secrets.js';
@@ -10,12 +13,18 @@ import { AUTH_RULES } from '../../server/src/modules/auth/auth.service.js';
 import { announceReady, readChildConfig } from './child.js';
 import { openRawDb, type RawDb } from './raw-db.js';
 import { loginStatements, readStatements, type LoginStatements, type ReadStatements } from './statements.js';
+import { replayer, traceKey, type Captured } from './trace.js';
 
 const cfg = readChildConfig();
 const db = openRawDb(cfg);
 const tokens = new AccessTokens(Buffer.from(cfg.tokenSecretHex, 'hex'));
 const L = await loginStatements(cfg.engine);
 const R = await readStatements(cfg.engine);
+const replays = new Map<string, (raw: RawDb) => Promise<void>>();
+if (cfg.capturedFile) {
+  const captured = JSON.parse(readFileSync(cfg.capturedFile, 'utf8')) as Pick<Captured, 'traces'>;
+  for (const [key, trace] of Object.entries(captured.traces)) replays.set(key, replayer(trace));
+}
 
 interface UserRow { id: number; username: string; password_hash: string; role: string; is_active: number; default_app_id: number | null }
 interface SessionUser { id: number; username: string; role: string; customer_id: number | null }
@@ -95,9 +104,23 @@ async function warehouseClient(req: IncomingMessage, res: ServerResponse, stmts:
   });
 }
 
+/** A captured request: the JWT checked as the app checks it, then the app's statements for it, replayed. */
+async function replay(req: IncomingMessage, res: ServerResponse, raw: RawDb): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const run = replays.get(traceKey(req.method ?? '', req.url ?? '', Buffer.concat(chunks).toString('utf8')));
+  if (!run) return send(res, 404, { status: 404, message: 'Not a captured request' });
+  const header = req.headers.authorization;
+  const claims = header?.startsWith('Bearer ') ? await tokens.verify(header.slice(7).trim()) : null;
+  if (!claims) return send(res, 401, { status: 401, message: 'Authentication required' });
+  await run(raw);
+  send(res, 200, { message: 'ok' });
+}
+
 const server = createServer((req, res) => {
   const path = (req.url ?? '').split('?')[0].toLowerCase();
-  const handled = req.method === 'POST' && path === '/common/auth/login' ? login(req, res, L, db)
+  const handled = req.method === 'POST' && path.startsWith('/warehouse/') ? replay(req, res, db)
+    : req.method === 'POST' && path === '/common/auth/login' ? login(req, res, L, db)
     : req.method === 'GET' && path === '/common/usermodule/getwarehouseclient' ? warehouseClient(req, res, R, db)
       : req.method === 'GET' && path === '/health' ? Promise.resolve(send(res, 200, { status: 'ok' }))
         : Promise.resolve(send(res, 404, { status: 404, message: 'Not found' }));

@@ -14,6 +14,8 @@ export interface ChildConfig {
   /** Shared by both servers, so a token from one verifies on the other. */
   tokenSecretHex: string;
   logLevel: string;
+  /** The inventory cases' captured requests and traces (written by inventory-capture.ts, replayed by the bare server). */
+  capturedFile?: string;
 }
 
 export function readChildConfig(): ChildConfig {
@@ -57,6 +59,24 @@ export function startChild(name: string, entry: string, config: ChildConfig, rea
       child.removeAllListeners('exit');
       const port = msg.ready;
       resolve({ name, port, url: `http://127.0.0.1:${port}`, stop: () => stopProcess(child) });
+    });
+  });
+}
+
+/** Parent side: fork `lib/<entry>.ts` for a job that ends by itself (it sends `{ done: true }` when it has). */
+export function runChildToEnd(name: string, entry: string, config: ChildConfig, timeoutMs = 180_000): Promise<void> {
+  const file = fileURLToPath(new URL(`./${entry}`, import.meta.url));
+  const child = fork(file, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_CHILD: JSON.stringify(config) }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  let stderr = '';
+  let done = false;
+  child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+  child.on('message', (msg: { done?: boolean }) => { if (msg?.done) done = true; });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name} did not finish in ${timeoutMs} ms\n${stderr}`)); }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (done && code === 0) resolve();
+      else reject(new Error(`${name} exited (${code})\n${stderr}`));
     });
   });
 }

@@ -6,6 +6,11 @@ export interface LoadCase {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * A sequence instead of one request: each turn of a connection takes the next slot (round-robin) and sends
+   * that slot's requests in order — say ReceiveItem then Putaway on one receiving order.
+   */
+  slots?: { path: string; body: string }[][];
 }
 
 export interface LoadFigures {
@@ -15,16 +20,29 @@ export interface LoadFigures {
   requests: number;
   /** Non-2xx answers plus connection errors and timeouts: any of them makes the case invalid. */
   failures: number;
+  /** The non-2xx answers by status, to say what failed. */
+  statuses?: Record<string, number>;
 }
 
 export async function runLoad(baseUrl: string, c: LoadCase, seconds: number, connections: number): Promise<LoadFigures> {
   const url = new URL(c.path, baseUrl);
   if (url.hostname !== '127.0.0.1') throw new Error(`bench: refusing to load ${url.host}: loopback only`);
+  let turn = 0;
+  const requests = c.slots?.[0].map((_, i): autocannon.Request => ({
+    method: c.method,
+    setupRequest: (req, context) => {
+      const ctx = context as { slot?: number };
+      if (i === 0) ctx.slot = turn++ % c.slots!.length;
+      const r = c.slots![ctx.slot ?? 0][i];
+      return { ...req, path: r.path, body: r.body };
+    },
+  }));
   const result = await autocannon({
     url: url.toString(),
     method: c.method,
     headers: c.headers,
     body: c.body,
+    requests,
     connections,
     duration: seconds,
     timeout: 10,
@@ -35,6 +53,7 @@ export async function runLoad(baseUrl: string, c: LoadCase, seconds: number, con
     p99: result.latency.p99,
     requests: result.requests.total,
     failures: result.non2xx + result.errors + result.timeouts,
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).filter(([code]) => !code.startsWith('2')).map(([code, s]) => [code, s?.count ?? 0])),
   };
 }
 
@@ -51,6 +70,10 @@ export function combine(rounds: LoadFigures[]): LoadFigures {
     p99: sum((f) => f.p99) / rounds.length,
     requests: sum((f) => f.requests),
     failures: sum((f) => f.failures),
+    statuses: rounds.reduce<Record<string, number>>((acc, f) => {
+      for (const [code, count] of Object.entries(f.statuses ?? {})) acc[code] = (acc[code] ?? 0) + count;
+      return acc;
+    }, {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { HubFigures } from '../hub.js';
 import type { LoadFigures } from './load.js';
 import type { StartupFigures } from './startup.js';
 
@@ -16,6 +17,8 @@ export interface CaseResult {
   /** The ratio in each round: a wide spread means other work on the machine disturbed the run. */
   roundRatios: number[];
   target: number | null;
+  /** A latency target for the app instead of a ratio (the stock-on-hand list). */
+  p99TargetMs?: number;
   verdict: Verdict;
   note?: string;
 }
@@ -27,6 +30,7 @@ export interface BenchReport {
   settings: Record<string, unknown>;
   startup?: StartupFigures & { targetMs: number; verdict: Verdict };
   cases: CaseResult[];
+  hub: (HubFigures & { targetP99Ms: number; verdict: Verdict })[];
   skipped: { engine: string; reason: string }[];
   errors: string[];
 }
@@ -36,7 +40,7 @@ export function newReport(settings: Record<string, unknown>): BenchReport {
   return {
     at: new Date().toISOString(),
     machine: { node: process.version, cpus: cpu.length, cpuModel: cpu[0]?.model ?? 'unknown', loadAverage1m: Math.round(loadavg()[0] * 100) / 100 },
-    settings, cases: [], skipped: [], errors: [],
+    settings, cases: [], hub: [], skipped: [], errors: [],
   };
 }
 
@@ -49,16 +53,22 @@ export function formatTable(report: BenchReport): string {
   const spread = (rs: number[]) => (rs.length > 1 ? `${pct(Math.min(...rs))}–${pct(Math.max(...rs))}` : '-');
   const rows = report.cases.map((c) => [
     c.engine, c.case, fmt(c.server.reqPerSec), fmt(c.bare.reqPerSec), pct(c.ratio), spread(c.roundRatios), lat(c.server), lat(c.bare),
-    c.target == null ? '-' : `≥ ${fmt(c.target * 100)}%`, c.note ? `${c.verdict} (${c.note})` : c.verdict,
+    c.p99TargetMs != null ? `p99 ≤ ${fmt(c.p99TargetMs)} ms` : c.target == null ? '-' : `≥ ${fmt(c.target * 100)}%`, c.note ? `${c.verdict} (${c.note})` : c.verdict,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   const m = report.machine;
-  const out = [`${m.cpus} × ${m.cpuModel}, Node ${m.node}, load average ${m.loadAverage1m} at start`, '', line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+  const out = [`${m.cpus} × ${m.cpuModel}, Node ${m.node}, load average ${m.loadAverage1m} at start`];
+  if (rows.length) out.push('', line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line));
   for (const s of report.skipped) out.push(`${s.engine}: skipped — ${s.reason}`);
   if (report.startup) {
     const s = report.startup;
     out.push('', `startup (${s.entry}): median ${fmt(s.medianMs)} ms of [${s.runsMs.join(', ')}] — target ≤ ${fmt(s.targetMs)} ms: ${s.verdict}`);
+  }
+  if (report.hub.length) out.push('', 'hub (change committed → event received by each client):');
+  for (const h of report.hub) {
+    out.push(`  ${h.engine}: ${h.clients} clients, ${h.samples} receipts, ${h.lost} lost; p50 ${fmt(h.p50Ms)} ms, p99 ${fmt(h.p99Ms)} ms, max ${fmt(h.maxMs)} ms`
+      + ` — target p99 ≤ ${fmt(h.targetP99Ms)} ms: ${h.verdict}; server memory per connection: RSS ${fmt(h.rssPerConnectionKb, 1)} KiB, JS heap ${fmt(h.heapPerConnectionKb, 1)} KiB`);
   }
   for (const e of report.errors) out.push(`ERROR: ${e}`);
   return out.join('\n');

@@ -31,14 +31,28 @@ export const settings = {
   /** Pool size for both servers on PostgreSQL (the server's default DB_POOL_SIZE). */
   poolSize: num('BENCH_POOL_SIZE', 10),
   engines: list('BENCH_ENGINES', 'sqlite,postgres'),
-  /** Which cases to run: read (GetWarehouseClient), login, startup. */
-  cases: list('BENCH_CASES', 'read,login,startup'),
+  /**
+   * Which cases to run: read (GetWarehouseClient), login, startup, receive (ReceiveItem + Putaway), move
+   * (MoveItems), soh (GetStockOnHand over a large ledger), hub (real-time clients).
+   */
+  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,hub'),
+  /** Receiving orders / stock places the inventory cases spread their load over (round-robin). */
+  inventorySlots: Math.round(num('BENCH_INVENTORY_SLOTS', 20)),
+  /**
+   * The stock-on-hand case: ledger rows and the balance rows they sum to. The list reads balances, so their
+   * number is what weighs: 20,000 is some 20 lots or pallets in each of the demo's ~1,000 storage locations,
+   * with 50 movements each.
+   */
+  sohLedgerRows: Math.round(num('BENCH_SOH_LEDGER_ROWS', 1_000_000)),
+  sohBalances: Math.round(num('BENCH_SOH_BALANCES', 20_000)),
+  /** "Light concurrency": screens open at once on the stock list. */
+  sohConnections: num('BENCH_SOH_CONNECTIONS', 4),
   /** PostgreSQL server to use; the bench makes and drops its own schema there. */
   pgUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   ci: !!process.env.CI,
   /** The demo user of the authenticated read: not a Super Administrator, so the scope queries run. */
   user: { username: 'manager', password: 'bolx-demo-manager' },
-  targets: { readRatio: 0.5, startupMs: 3000 },
+  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 50, hubP99Ms: 250 },
 };
 
 export type Settings = typeof settings;

@@ -4,7 +4,7 @@ import { selectHubStatus, type HubStatus } from '../../../lib/hub/hub-slice';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { BREAKPOINTS } from '../../providers/ThemeProvider';
 import { useAppSelector } from '../../hooks';
-import './hub-status.css';
+import './live.css';
 
 /** Starts the connection again after the automatic reconnect gave up (loaded with the hub client, on demand). */
 const reconnect = () => void import('../../../lib/hub/hub-session').then((m) => m.reconnectHub());

@@ -12,7 +12,7 @@ import {
   allNotificationsRead, notificationRead, selectNotifications, selectUnreadCount, type HubNotification,
 } from '../../../lib/hub/notifications-slice';
 import { useAppDispatch, useAppSelector } from '../../hooks';
-import './hub-status.css';
+import './live.css';
 
 const ICONS: Partial<Record<HubEventName, ReactNode>> = {
   ReceiveWareHousedata: <HomeOutlined />,

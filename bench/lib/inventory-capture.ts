@@ -1,0 +1,115 @@
+// Child process, run once per engine before the servers start: builds the real app in-process on the bench
+// database, sets up what the inventory cases need (receiving orders, stock to move), then serves each request
+// the load will send once through app.inject while recording the statements it sends to the driver. The bare
+// server replays those traces (lib/trace.ts). Writes everything to the file named in the child config.
+import { writeFileSync } from 'node:fs';
+import { buildApp } from '../../server/src/app.js';
+import { loadConfig } from '../../server/src/config.js';
+import { openDatabase } from '../../server/src/db/database.js';
+import { readChildConfig } from './child.js';
+import { settings } from './settings.js';
+import { recordStatements, traceKey, type BenchRequest, type Captured, type Trace } from './trace.js';
+
+const cfg = readChildConfig();
+if (!cfg.capturedFile) throw new Error('inventory-capture: no capturedFile in the child config');
+const config = loadConfig({ LOG_LEVEL: 'silent' }, {
+  dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, tokenSecret: Buffer.from(cfg.tokenSecretHex, 'hex'), host: '127.0.0.1', port: 0, dbPoolSize: cfg.poolSize,
+});
+const database = openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, pgSchema: cfg.pgSchema, poolSize: cfg.poolSize });
+const app = await buildApp(config, { database, logger: false });
+await app.ready();
+const db = database.db;
+
+async function inject(path: string, body: unknown, token?: string) {
+  const res = await app.inject({
+    method: 'POST', url: path, payload: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+  if (res.statusCode !== 200) throw new Error(`inventory-capture: ${path} answered ${res.statusCode} ${res.body}`);
+  return res.json() as Record<string, unknown>;
+}
+
+const token = String((await inject('/Common/Auth/login', settings.user)).accesstoken);
+const slots = settings.inventorySlots;
+
+// ----- fixtures: the manager's first warehouse, a client it serves, SKUs and empty storage locations -----
+const warehouse = await db.selectFrom('warehouse').select(['id']).where('code', '=', 'NJ1').executeTakeFirstOrThrow();
+const { customer_id: customerId } = await db.selectFrom('customer_warehouse').select('customer_id')
+  .where('warehouse_id', '=', warehouse.id).orderBy('customer_id').executeTakeFirstOrThrow();
+const skus = await db.selectFrom('sku').select(['id', 'sku_code']).where('customer_id', '=', customerId).orderBy('id').execute();
+const dock = await db.selectFrom('location').select('id').where('warehouse_id', '=', warehouse.id).where('code', '=', 'DOCK-01').executeTakeFirstOrThrow();
+// The last storage positions are the empty ones (the demo fills from the first).
+const storage = (await db.selectFrom('location').select('id').where('warehouse_id', '=', warehouse.id)
+  .where('type', 'in', ['rack', 'shelf']).orderBy('id', 'desc').limit(slots * 3).execute()).map((l) => l.id);
+if (storage.length < slots * 3 || skus.length === 0) throw new Error('inventory-capture: the demo database is too small for the inventory cases');
+// Putaway targets without a capacity limit, so a minute of putaways never fills them (a 422 would end the case).
+const putawayTo = storage.slice(slots * 2);
+await db.updateTable('location').set({ capacity: 0 }).where('id', 'in', putawayTo).execute();
+
+// Stock to move back and forth: a million units at both ends of every slot, each with its ledger row.
+const at = new Date().toISOString();
+const moveStock = Array.from({ length: slots }, (_, k) => [storage[2 * k], storage[2 * k + 1]])
+  .flatMap(([a, b], k) => [a, b].map((locationId) => ({ warehouse_id: warehouse.id, customer_id: customerId, sku_id: skus[k % skus.length].id, location_id: locationId, lot: `BENCH-MOVE-${k}`, pallet: '' })));
+await db.transaction().execute(async (tx) => {
+  await tx.insertInto('inventory_balance').values(moveStock.map((p) => ({ ...p, on_hand: 1_000_000, allocated: 0, updated_at: at, received_at: at }))).execute();
+  await tx.insertInto('inventory_txn').values(moveStock.map((p) => ({ ...p, at, qty_change: 1_000_000, txn_type: 'adjust', reason: 'bench stock', document_type: 'BENCH', document_id: 'bench-move-stock', user_id: null }))).execute();
+});
+
+const receive: BenchRequest[][] = [];
+const move: BenchRequest[][] = [];
+const req = (path: string, body: unknown): BenchRequest => ({ method: 'POST', path, body: JSON.stringify(body) });
+for (let k = 0; k < slots; k++) {
+  const sku = skus[k % skus.length];
+  // One receiving order per slot: every receipt on an order takes its row first, so slots do not queue on one.
+  const created = await inject('/Warehouse/Receiving/CreateReceivingOrder', {
+    warehouseId: warehouse.id, customerId, supplier: 'Bench Supplier', expectedDeliveryDate: '2030-01-01', referenceNumber: `BENCH-${k}`,
+    lines: [{ skuId: sku.id, expectedQuantity: 1_000_000 }],
+  }, token);
+  const orderId = (created.data as { receivingOrderId: number }).receivingOrderId;
+  const line = await db.selectFrom('receiving_order_line').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow();
+  const lot = `BENCH-RCV-${k}`;
+  receive.push([
+    req('/Warehouse/Receiving/ReceiveItem', { receivingOrderId: orderId, scanCode: sku.sku_code, locationId: dock.id, lot, expiryDate: '2031-12-31', pallet: '', quantity: 1 }),
+    req('/Warehouse/Receiving/Putaway', { receivingOrderId: orderId, lineId: line.id, fromLocationId: dock.id, toLocationId: putawayTo[k], lot, pallet: '', quantity: 1 }),
+  ]);
+  const place = { warehouseId: warehouse.id, customerId, skuId: sku.id, lot: `BENCH-MOVE-${k}`, pallet: '' };
+  move.push([
+    req('/Warehouse/Move/MoveItems', { ...place, locationId: storage[2 * k], toLocationId: storage[2 * k + 1], quantity: 1 }),
+    req('/Warehouse/Move/MoveItems', { ...place, locationId: storage[2 * k + 1], toLocationId: storage[2 * k], quantity: 1 }),
+  ]);
+}
+
+// The stock-on-hand list as a screen asks for it: the first page, the header's warehouse and client filters,
+// another sort, a page further on.
+const page = { pageNumber: 1, pageSize: 20 };
+const soh = [
+  { ...page },
+  { ...page, filters: { warehouseId: warehouse.id } },
+  { ...page, filters: { warehouseId: warehouse.id, customerId } },
+  { ...page, filters: { warehouseId: warehouse.id }, sort: { field: 'skuCode', order: 'ascend' } },
+  { ...page, pageNumber: 50, filters: { warehouseId: warehouse.id } },
+].map((body) => [req('/Warehouse/Inventory/GetStockOnHand', body)]);
+
+// ----- traces: each request twice, the second kept (statement caches warm, the order already Receiving) -----
+const recorder = recordStatements(database.sqlite);
+const traces: Record<string, Trace> = {};
+const settle = () => new Promise((r) => setTimeout(r, 20)); // after-commit work lands in its request's trace
+for (const sequence of [...receive, ...move, ...soh]) {
+  for (let pass = 0; pass < 2; pass++) {
+    for (const r of sequence) {
+      recorder.take();
+      await inject(r.path, JSON.parse(r.body), token);
+      await settle();
+      traces[traceKey(r.method, r.path, r.body)] = recorder.take();
+    }
+  }
+}
+
+// pg's LISTEN-free app issues no background statements here; a stray one would show as an empty trace.
+for (const [key, trace] of Object.entries(traces)) if (trace.length === 0) throw new Error(`inventory-capture: nothing recorded for ${key}`);
+const captured: Captured = { token, warehouseId: warehouse.id, customerId, cases: { receive: { slots: receive }, move: { slots: move }, soh: { slots: soh } }, traces };
+writeFileSync(cfg.capturedFile, JSON.stringify(captured));
+await app.close();
+await database.close();
+process.send?.({ done: true });
+process.exit(0);

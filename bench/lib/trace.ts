@@ -1,0 +1,109 @@
+// Records the statements the real app sends to its driver while it serves a request, and replays them through
+// the same driver. The inventory cases' raw baseline is such a replay: exactly the app's SQL, with its
+// transaction boundaries, and nothing else — no framework, validation, service logic or JSON mapping.
+import { randomUUID } from 'node:crypto';
+import type SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { RawDb } from './raw-db.js';
+import type { SqlTemplate } from './sql-capture.js';
+
+/** A request of an inventory case, exactly as the load sends it (the body is the key of its trace). */
+export interface BenchRequest { method: 'POST'; path: string; body: string }
+/** A case's load: each slot is a sequence of requests that one connection sends in order, again and again. */
+export interface CapturedCase { slots: BenchRequest[][] }
+export interface Captured {
+  token: string;
+  warehouseId: number;
+  customerId: number;
+  cases: Record<'receive' | 'move' | 'soh', CapturedCase>;
+  /** By traceKey(request). */
+  traces: Record<string, Trace>;
+}
+
+export const traceKey = (method: string, path: string, body: string) => `${method} ${path}\n${body}`;
+
+export interface Statement { sql: string; params: unknown[] }
+export type Trace = Statement[];
+
+/** Timestamps and ids the app makes per request: a replay makes fresh ones (same id → same new id within a replay). */
+const ISO_NOW = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+let sink: Trace | null = null;
+
+/**
+ * Starts recording every statement sent to pg or better-sqlite3 in this process (patching the drivers'
+ * prototypes; only ever done in the short-lived capture child). Returns `take()`, which answers what was
+ * recorded since the last take.
+ */
+export function recordStatements(sqlite?: SQLite.Database): { take(): Trace } {
+  const clientProto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+  const query = clientProto.query;
+  clientProto.query = function (this: unknown, ...args: unknown[]) {
+    if (sink && typeof args[0] === 'string') sink.push({ sql: args[0], params: Array.isArray(args[1]) ? [...(args[1] as unknown[])] : [] });
+    return query.apply(this, args);
+  };
+  if (sqlite) {
+    const proto = Object.getPrototypeOf(sqlite.prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
+    for (const method of ['all', 'run', 'get', 'iterate']) {
+      const original = proto[method];
+      proto[method] = function (this: { source: string }, ...args: unknown[]) {
+        if (sink) sink.push({ sql: this.source, params: Array.isArray(args[0]) ? [...(args[0] as unknown[])] : args });
+        return original.apply(this, args);
+      };
+    }
+  }
+  sink = [];
+  return {
+    take() {
+      const out = sink ?? [];
+      sink = [];
+      return out;
+    },
+  };
+}
+
+type Binder = (ids: Map<string, string>) => unknown;
+
+function binder(param: unknown): Binder {
+  if (typeof param !== 'string' || !(param.match(ISO_NOW) || param.match(UUID))) return () => param;
+  return (ids) => param
+    .replace(ISO_NOW, () => new Date().toISOString())
+    .replace(UUID, (old) => {
+      let fresh = ids.get(old);
+      if (!fresh) ids.set(old, (fresh = randomUUID()));
+      return fresh;
+    });
+}
+
+const isBegin = (s: string) => /^\s*begin\b/i.test(s);
+const isEnd = (s: string) => /^\s*(commit|rollback)\b/i.test(s);
+
+/** A trace made ready to replay: statements outside transactions, and each transaction's as one block. */
+export function replayer(trace: Trace): (db: RawDb) => Promise<void> {
+  interface Prepared { sql: string; binders: Binder[] }
+  type Step = { outside: Prepared } | { block: Prepared[] };
+  const steps: Step[] = [];
+  let block: Prepared[] | null = null;
+  for (const st of trace) {
+    if (isBegin(st.sql)) { block = []; continue; }
+    if (isEnd(st.sql)) { if (block) steps.push({ block }); block = null; continue; }
+    const prepared = { sql: st.sql, binders: st.params.map(binder) };
+    if (block) block.push(prepared);
+    else steps.push({ outside: prepared });
+  }
+  if (block) throw new Error('bench: a captured transaction never ended');
+  return async (db) => {
+    const ids = new Map<string, string>();
+    const bound = (p: Prepared): SqlTemplate => ({ sql: p.sql, bind: () => p.binders.map((b) => b(ids)) });
+    for (const step of steps) {
+      if ('block' in step) {
+        await db.transaction(async (tx) => {
+          for (const p of step.block) await tx.all(bound(p), {});
+        });
+      } else {
+        await db.all(bound(step.outside), {});
+      }
+    }
+  };
+}
