@@ -246,11 +246,13 @@ export const agingRow = z.object({
   lot: z.string(), pallet: z.string(), receivedAt: z.string().nullable(), ageDays: z.number().int(), bucket: z.enum(AGING_BUCKETS),
   onHand: z.number().int(),
 });
-export const stockAsOfRequest = listRequest(z.object({
+const stockAsOfFilters = z.object({
   ...reportFilters,
   /** A date (end of that day, UTC) or an ISO time in the past. */
   asOf: z.string({ error: 'Please choose a date' }).regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/, 'Use YYYY-MM-DD or an ISO time'),
-}));
+}, { error: 'Please choose a date' });
+/** Unlike other lists, the filters are required: the date is. */
+export const stockAsOfRequest = listRequest(stockAsOfFilters).extend({ filters: stockAsOfFilters });
 export const stockAsOfRow = z.object({
   warehouseId: z.number().int(), warehouseName: z.string(), customerId: z.number().int(), customerName: z.string(),
   skuId: z.number().int(), skuCode: z.string(), locationId: z.number().int(), locationCode: z.string(),

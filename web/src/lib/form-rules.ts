@@ -7,7 +7,12 @@ import type { Translate } from './i18n/use-t';
  * the spec's (contracts' MSG).
  */
 export const rules = (t: Translate) => ({
-  required: (key: string): FormRule => ({ required: true, whitespace: true, message: t(`validation.${key}`) }),
+  /** Any kind of value (text, number, a Select's id, a list); blank text counts as empty. */
+  required: (key: string): FormRule => ({
+    required: true,
+    validator: (_rule, value: unknown) =>
+      isBlank(value) ? Promise.reject(new Error(t(`validation.${key}`))) : Promise.resolve(),
+  }),
   email: (): FormRule => ({ type: 'email', message: t('validation.emailFormat') }),
   password: (): FormRule => ({ min: PASSWORD_MIN_LENGTH, message: t('validation.passwordPolicy') }),
   pin: (): FormRule => ({ pattern: new RegExp(`^\\d{${PIN_LENGTH}}$`), message: t('validation.pinLength') }),
@@ -23,3 +28,10 @@ export const rules = (t: Translate) => ({
       !value || getFieldValue(field) === value ? Promise.resolve() : Promise.reject(new Error(t('validation.passwordMismatch'))),
   }),
 });
+
+function isBlank(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}

@@ -1,5 +1,4 @@
 import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
-import { requiredValue } from './required-value';
 import type { Dayjs } from 'dayjs';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { selectProps } from '../../../components/form/select-props';
@@ -52,12 +51,12 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
     >
       <PlaceFields form={form} />
       <Form.Item name="quantityChange" label={t('inventory.fields.quantityChange')} rules={[
-        requiredValue(t, 'quantity'),
+        rules(t).required('quantity'),
         { validator: (_, v) => (v === 0 ? Promise.reject(new Error(t('inventory.adjustment.notZero'))) : Promise.resolve()) },
       ]} extra={t('inventory.adjustment.quantityHint')}>
         <InputNumber precision={0} style={{ width: '100%' }} />
       </Form.Item>
-      <Form.Item name="reasonCode" label={t('inventory.fields.reason')} rules={[requiredValue(t, 'reason')]}>
+      <Form.Item name="reasonCode" label={t('inventory.fields.reason')} rules={[rules(t).required('reason')]}>
         <Select {...selectProps} options={reasons.map((x) => ({ value: x.code, label: x.name }))} />
       </Form.Item>
       <Form.Item name="expiryDate" label={t('inventory.fields.expiryDate')}>

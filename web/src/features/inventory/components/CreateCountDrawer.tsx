@@ -1,5 +1,4 @@
 import { Col, DatePicker, Form, Input, Radio, Row, Select, Switch } from 'antd';
-import { requiredValue } from './required-value';
 import dayjs, { type Dayjs } from 'dayjs';
 import { COUNT_TYPES } from '@bolx/contracts';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
@@ -55,13 +54,13 @@ export function CreateCountDrawer({ open, onClose, onCreated }: { open: boolean;
     >
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item name="warehouseId" label={t('inventory.fields.warehouse')} rules={[requiredValue(t, 'warehouse')]}>
+          <Form.Item name="warehouseId" label={t('inventory.fields.warehouse')} rules={[rules(t).required('warehouse')]}>
             <Select {...selectProps} options={warehouses.map((w) => ({ value: w.warehouseId, label: w.warehouseName }))}
               onChange={() => form.setFieldsValue({ customerId: undefined, skuId: undefined })} />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="customerId" label={t('inventory.fields.customer')} rules={[requiredValue(t, 'customer')]}>
+          <Form.Item name="customerId" label={t('inventory.fields.customer')} rules={[rules(t).required('customer')]}>
             <Select {...selectProps} onChange={() => form.setFieldsValue({ skuId: undefined })}
               options={customers.filter((c) => !chosenWarehouse || c.warehouseId === chosenWarehouse).map((c) => ({ value: c.customerId, label: c.customerName }))} />
           </Form.Item>
@@ -69,7 +68,7 @@ export function CreateCountDrawer({ open, onClose, onCreated }: { open: boolean;
       </Row>
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item name="countType" label={t('inventory.fields.countType')} rules={[requiredValue(t, 'countType')]}>
+          <Form.Item name="countType" label={t('inventory.fields.countType')} rules={[rules(t).required('countType')]}>
             <Select {...selectProps} options={COUNT_TYPES.map((c) => ({ value: c, label: t(`inventory.countType.${c}`) }))} />
           </Form.Item>
         </Col>
@@ -97,12 +96,12 @@ export function CreateCountDrawer({ open, onClose, onCreated }: { open: boolean;
         </Row>
       )}
       {selection === 'sku' && (
-        <Form.Item name="skuId" label={t('inventory.fields.sku')} rules={[requiredValue(t, 'sku')]}>
+        <Form.Item name="skuId" label={t('inventory.fields.sku')} rules={[rules(t).required('sku')]}>
           <SkuSelect customerId={chosenCustomer} />
         </Form.Item>
       )}
       {selection === 'abc' && (
-        <Form.Item name="abcClass" label={t('inventory.fields.abcClass')} rules={[requiredValue(t, 'abcClass')]}>
+        <Form.Item name="abcClass" label={t('inventory.fields.abcClass')} rules={[rules(t).required('abcClass')]}>
           <Select {...selectProps} options={['A', 'B', 'C'].map((c) => ({ value: c, label: c }))} />
         </Form.Item>
       )}

@@ -1,5 +1,4 @@
 import { Descriptions, Form, Input, InputNumber } from 'antd';
-import { requiredValue } from './required-value';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
@@ -54,7 +53,7 @@ export function MoveDrawer({ row, onClose }: { row?: StockRow; onClose: () => vo
           { key: 'available', label: t('inventory.fields.available'), children: row.available },
         ]} />
       )}
-      <Form.Item name="quantity" label={t('inventory.fields.quantity')} rules={[requiredValue(t, 'quantity')]} style={{ marginTop: 16 }}>
+      <Form.Item name="quantity" label={t('inventory.fields.quantity')} rules={[rules(t).required('quantity')]} style={{ marginTop: 16 }}>
         <InputNumber min={1} max={row?.available} precision={0} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="toLocationCode" label={t('inventory.fields.toLocation')} rules={[r.required('toLocation')]} extra={t('inventory.scanHint')}>

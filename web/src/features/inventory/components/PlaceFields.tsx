@@ -1,5 +1,4 @@
 import { Col, Form, Input, Row, Select } from 'antd';
-import { requiredValue } from './required-value';
 import type { FormInstance } from 'antd';
 import { selectProps } from '../../../components/form/select-props';
 import { rules } from '../../../lib/form-rules';
@@ -24,19 +23,19 @@ export function PlaceFields({ form, lotAndPallet = true }: { form: FormInstance;
     <>
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item name="warehouseId" label={t('inventory.fields.warehouse')} rules={[requiredValue(t, 'warehouse')]}>
+          <Form.Item name="warehouseId" label={t('inventory.fields.warehouse')} rules={[rules(t).required('warehouse')]}>
             <Select {...selectProps} options={warehouses.map((w) => ({ value: w.warehouseId, label: w.warehouseName }))}
               onChange={() => form.setFieldsValue({ customerId: undefined, skuId: undefined })} />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="customerId" label={t('inventory.fields.customer')} rules={[requiredValue(t, 'customer')]}>
+          <Form.Item name="customerId" label={t('inventory.fields.customer')} rules={[rules(t).required('customer')]}>
             <Select {...selectProps} options={customers.map((c) => ({ value: c.customerId, label: c.customerName }))}
               onChange={() => form.setFieldsValue({ skuId: undefined })} />
           </Form.Item>
         </Col>
       </Row>
-      <Form.Item name="skuId" label={t('inventory.fields.sku')} rules={[requiredValue(t, 'sku')]}>
+      <Form.Item name="skuId" label={t('inventory.fields.sku')} rules={[rules(t).required('sku')]}>
         <SkuSelect customerId={customerId} />
       </Form.Item>
       <Form.Item name="locationCode" label={t('inventory.fields.location')} rules={[r.required('location')]} extra={t('inventory.scanHint')}>

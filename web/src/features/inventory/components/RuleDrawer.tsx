@@ -1,5 +1,4 @@
 import { Col, Form, InputNumber, Row, Switch } from 'antd';
-import { requiredValue } from './required-value';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
@@ -45,13 +44,13 @@ export function RuleDrawer({ open, rule, onClose }: { open: boolean; rule?: Repl
       <PlaceFields form={form} lotAndPallet={false} />
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item name="minQty" label={t('inventory.fields.minQty')} rules={[requiredValue(t, 'minQty')]}>
+          <Form.Item name="minQty" label={t('inventory.fields.minQty')} rules={[rules(t).required('minQty')]}>
             <InputNumber min={0} precision={0} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
           <Form.Item name="maxQty" label={t('inventory.fields.maxQty')} dependencies={['minQty']} rules={[
-            requiredValue(t, 'maxQty'),
+            rules(t).required('maxQty'),
             ({ getFieldValue }) => ({
               validator: (_, v) => (v == null || v > (getFieldValue('minQty') ?? -1) ? Promise.resolve() : Promise.reject(new Error(t('inventory.replenishment.maxAboveMin')))),
             }),
