@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, launch, newPage, shot } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { signInToDashboard } from '../support/session.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -14,21 +15,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** Signs in and picks the Warehouse Management service when asked, ending on a screen of the app. */
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto('/');
-  await page.getByLabel('Email/Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  // The sign-in page passes through /Dashboard before the landing rules settle: wait for a screen, not a URL.
-  const pickService = page.getByText('Select a Service');
-  await pickService.or(page.locator('.bolx-kpi').first()).first().waitFor();
-  if (await pickService.isVisible()) {
-    await page.getByText('Warehouse Management').first().click();
-    await page.locator('.bolx-kpi').first().waitFor();
-  }
-}
 
 /** Opens an app screen through the client-side router (a full load would work too, but is slower). */
 async function open(page: Page, path: string) {
@@ -58,7 +44,7 @@ async function choose(page: Page, label: string, option: string) {
 describe('warehouses', () => {
   it('creates a warehouse, finds it by search, edits it and downloads the list', async () => {
     const page = await newPage(browser, server.baseURL, { acceptDownloads: true });
-    await signIn(page, 'admin', 'bolx-demo-admin');
+    await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/Warehouse');
     await page.getByText('Newark Fulfillment Center').waitFor();
     await expect.poll(() => page.locator('.ant-pagination-options').innerText()).toContain('/ page');
@@ -116,7 +102,7 @@ describe('warehouses', () => {
 describe('users', () => {
   it('filters users by type, creates one who then shows in the list, edits them and resets their password', async () => {
     const page = await newPage(browser, server.baseURL);
-    await signIn(page, 'admin', 'bolx-demo-admin');
+    await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/User');
     await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await shot(page, 'admin-user-list');
@@ -180,14 +166,14 @@ describe('users', () => {
     await page.context().close();
 
     const rosa = await newPage(browser, server.baseURL);
-    await signIn(rosa, 'rosa.picker', 'fresh-pass-99');
+    await signInToDashboard(rosa, 'rosa.picker', 'fresh-pass-99');
     await rosa.getByText('rosa.picker').first().waitFor();
     await rosa.context().close();
   });
 
   it('keeps a client account out of /User (Unauthorized)', async () => {
     const page = await newPage(browser, server.baseURL);
-    await signIn(page, 'client', 'bolx-demo-client');
+    await signInToDashboard(page, 'client', 'bolx-demo-client');
     await page.goto('/User');
     await page.getByText('You are not authorized for this page!').waitFor();
     await shot(page, 'admin-user-client-unauthorized');
@@ -198,7 +184,7 @@ describe('users', () => {
 describe('customers', () => {
   it('creates a customer, adds a carrier account whose secret shows masked, uploads and downloads a document', async () => {
     const page = await newPage(browser, server.baseURL, { acceptDownloads: true });
-    await signIn(page, 'admin', 'bolx-demo-admin');
+    await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/Customer');
     await page.getByText('Fjord Electronics').first().waitFor();
     await shot(page, 'admin-customer-list');
@@ -279,7 +265,7 @@ describe('customers', () => {
 describe('small screens', () => {
   it('keeps the list page and its drawer usable on a phone', async () => {
     const page = await newPage(browser, server.baseURL, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    await signIn(page, 'admin', 'bolx-demo-admin');
+    await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/Customer');
     await page.getByText('Acme Outdoor Gear').first().waitFor();
     // Nothing but the table itself scrolls sideways.

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launch, newPage, shot } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { signInToDashboard } from '../support/session.js';
 
 // Label barcodes are checked with a real decoder, as a scanner would read them.
 const DECODERS = existsSync('/usr/bin/zbarimg') && existsSync('/usr/bin/pdftoppm');
@@ -29,30 +30,13 @@ beforeAll(async () => {
   server = await startServer();
   browser = await launch();
   admin = await newPage(browser, server.baseURL, { acceptDownloads: true });
-  await signIn(admin, 'admin', 'bolx-demo-admin');
+  await signInToDashboard(admin, 'admin', 'bolx-demo-admin');
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
   rmSync(tmp, { recursive: true, force: true });
 });
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto('/');
-  await page.getByLabel('Email/Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  // The sign-in page passes through /Dashboard before the landing rules settle; wait for a landing screen.
-  await page.getByRole('heading', { name: /^(Select a Service|Select a Warehouse|Dashboard)$/ }).first().waitFor();
-  if (page.url().endsWith('/ServiceSelection')) {
-    await page.getByText('Warehouse Management').first().click();
-    await page.waitForURL(/\/(Dashboard|WarehouseSelection)$/);
-  }
-  if (page.url().endsWith('/WarehouseSelection')) {
-    await page.locator('.ant-card').first().click();
-    await page.waitForURL('**/Dashboard');
-  }
-}
 
 /** Picks an option of an antd Select by typing part of its text. */
 async function pick(page: Page, scope: Locator | Page, label: string, option: string) {
@@ -254,7 +238,7 @@ describe('locations as admin', () => {
 describe('locations as a client account', () => {
   it('reads only the locations holding its stock, with no way to change them', async () => {
     const page = await newPage(browser, server.baseURL);
-    await signIn(page, 'client', 'bolx-demo-client');
+    await signInToDashboard(page, 'client', 'bolx-demo-client');
     await open(page, '/Location', 'Locations');
     await page.getByText('Locations holding your stock.').waitFor();
     await page.locator('.ant-table-row').first().waitFor();

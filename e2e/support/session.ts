@@ -33,3 +33,9 @@ export async function landOnDashboard(page: Page): Promise<void> {
     await page.waitForTimeout(100);
   }
 }
+
+/** Signs in and follows the landing rules to the dashboard. */
+export async function signInToDashboard(page: Page, username: string, password: string): Promise<void> {
+  await signIn(page, username, password);
+  await landOnDashboard(page);
+}
