@@ -206,14 +206,19 @@ export type ReceivingOrderFilters = z.infer<typeof receivingOrderFilters>;
 export const receivingOrderListRequest = listRequest(receivingOrderFilters);
 export const receivingOrderListResponse = listResponse(receivingOrderSummary);
 
-/** RO details report: one row per RO line. */
-export const roDetailRow = roLine.extend({
+/** The RO a report row belongs to (the details and inward reports). */
+const roReportRowFields = {
   uniqueid: z.number().int(),
   receivingOrderId: z.number().int(),
   roNumber: z.string(),
   warehouseName: z.string(),
   customerName: z.string(),
   supplier: z.string(),
+};
+
+/** RO details report: one row per RO line. */
+export const roDetailRow = roLine.extend({
+  ...roReportRowFields,
   expectedDeliveryDate: z.string(),
   status: z.enum(RO_STATUSES),
 });
@@ -221,12 +226,7 @@ export const roDetailListResponse = listResponse(roDetailRow);
 
 /** RO inward log: one row per receipt (scan) at the dock; its date range is the receipt time. */
 export const roInwardRow = roReceipt.extend({
-  uniqueid: z.number().int(),
-  receivingOrderId: z.number().int(),
-  roNumber: z.string(),
-  warehouseName: z.string(),
-  customerName: z.string(),
-  supplier: z.string(),
+  ...roReportRowFields,
   skuDescription: z.string(),
 });
 export const roInwardListResponse = listResponse(roInwardRow);
