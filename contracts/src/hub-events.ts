@@ -1,3 +1,5 @@
+import type { Location } from './locations.js';
+
 /**
  * The real-time hub's event map (spec section 7, Real-time hub): hub method name → argument. Every module
  * that raises live updates adds its event here; server and web both type against it.
@@ -34,5 +36,20 @@ export interface HubEventMap {
     payload: unknown;
     detail?: Record<string, unknown>;
   };
+  /**
+   * Locations of one warehouse: one created or updated (payload: the location as the lists show it), or many
+   * created at once by a pattern or an uploaded sheet (payload: how many, and the first and last code).
+   */
+  ReceiveLocationData:
+    | { subEvent: 'AddLocation' | 'UpdateLocation'; payload: Location }
+    | { subEvent: 'AddLocations'; payload: LocationBatch };
+}
+/** ReceiveLocationData's AddLocations payload. */
+export interface LocationBatch {
+  warehouseId: number;
+  count: number;
+  firstCode: string;
+  lastCode: string;
+  source: 'pattern' | 'upload';
 }
 export type HubEventName = keyof HubEventMap;

@@ -83,6 +83,21 @@ describe('hub routing (mayReceive)', () => {
     expect(mayReceive(client, ev('ReceiveWareHousedata', 1, null))).toBe(false);
   });
 
+  it('sends a user’s own record to that user whatever their role or modules, and no one else’s', () => {
+    const about = (userId: number) => ({ target: 'ReceiveUserData', payload: { subEvent: 'UpdateUser', payload: { userId, warehouses: [2], customers: [] } }, warehouseId: null, customerId: null }) as DomainEvent;
+    expect(mayReceive(staff, about(1))).toBe(true); // staff is user 1, without the User module
+    expect(mayReceive(staff, about(2))).toBe(false);
+    expect(mayReceive(principal({ role: 'Client', userId: 7, customerId: 10, customers: [10] }), about(7))).toBe(true);
+    expect(mayReceive(principal({ role: 'Client', userId: 7, customerId: 10, customers: [10] }), about(1))).toBe(false);
+  });
+
+  it('sends location events to staff of the location’s warehouse, never to a client account', () => {
+    expect(mayReceive(staff, ev('ReceiveLocationData', 1, null, 'AddLocation'))).toBe(true);
+    expect(mayReceive(staff, ev('ReceiveLocationData', 2, null, 'AddLocation'))).toBe(false);
+    expect(mayReceive(client, ev('ReceiveLocationData', 1, null, 'AddLocation'))).toBe(false);
+    expect(mayReceive(superAdmin, ev('ReceiveLocationData', 2, null, 'AddLocations'))).toBe(true);
+  });
+
   it('names the groups of a connection and the candidate groups of an event', () => {
     expect(groupsOf(staff)).toEqual(['wh:1', 'cu:10', 'cu:11']);
     expect(groupsOf(superAdmin)).toEqual(['wh:all', 'cu:all']);
@@ -349,6 +364,97 @@ describe('who receives what', () => {
     expect(res.statusCode).toBe(200);
     expect(await l.until('AddWarehouse')).toEqual(['AddWarehouse']);
     expect((await l.conn.invoke('GetConnectionInfo')).groups).toContain(`wh:${res.json().data.warehouseId}`);
+  });
+});
+
+describe('location events', () => {
+  const L = '/warehouse/Location';
+  let wh1: number, wh2: number, custA: number;
+  let staffToken: string, otherStaffToken: string, clientToken: string;
+  beforeAll(async () => {
+    wh1 = await makeWarehouse(t.database);
+    wh2 = await makeWarehouse(t.database);
+    custA = await makeCustomer(t.database, [wh1]);
+    staffToken = await userToken(await makeUser(t.database, { role: 'WarehouseManager', warehouseIds: [wh1], customerIds: [custA], modules: { LocationGroup: 'write' } }));
+    otherStaffToken = await userToken(await makeUser(t.database, { role: 'WarehouseManager', warehouseIds: [wh2], modules: { LocationGroup: 'write' } }));
+    clientToken = await userToken(await makeUser(t.database, { role: 'Client', customerId: custA }));
+  });
+  const code = () => `H-${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+  type Seen = Awaited<ReturnType<typeof listener>>['seen'];
+  const ofWarehouse = (seen: Seen, warehouseId: number) =>
+    seen.filter((e) => (e.arg.payload as { warehouseId?: number }).warehouseId === warehouseId).map((e) => e.arg.subEvent);
+
+  it('every location mutation raises ReceiveLocationData to the staff of that warehouse only', async () => {
+    const staff = await listener(staffToken, ['ReceiveLocationData']);
+    const other = await listener(otherStaffToken, ['ReceiveLocationData']);
+    const client = await listener(clientToken, ['ReceiveLocationData', 'ReceiveSkuData']);
+    const api = as(t.app, staffToken);
+
+    const created = await api.post(`${L}/CreateLocation`, { warehouseId: wh1, locationCode: code(), locationType: 'rack', capacity: 10 });
+    expect(created.statusCode).toBe(200);
+    const location = created.json().data;
+    await staff.until('AddLocation');
+    expect(staff.seen[0]).toMatchObject({ target: 'ReceiveLocationData', arg: { subEvent: 'AddLocation', payload: { locationId: location.locationId, locationCode: location.locationCode, warehouseId: wh1, category: 'storage' } } });
+
+    const updated = await api.put(`${L}/UpdateLocation`, { ...location, locationId: location.locationId, description: 'Renamed', capacity: 20 });
+    expect(updated.statusCode).toBe(200);
+    await staff.until('UpdateLocation');
+    expect(staff.seen.find((e) => e.arg.subEvent === 'UpdateLocation')?.arg.payload).toMatchObject({ locationId: location.locationId, description: 'Renamed', capacity: 20 });
+
+    const zone = `Z${Math.random().toString(36).slice(2, 5).toUpperCase()}`;
+    const pattern = await api.post(`${L}/CreateLocationsByPattern`, { warehouseId: wh1, type: 'rack', zone, aisles: { from: 1, to: 2 }, racks: { from: 1, to: 2 }, levels: { from: 1, to: 1 }, capacity: 5 });
+    expect(pattern.statusCode).toBe(200);
+    await staff.until('AddLocations');
+    expect(staff.seen.find((e) => e.arg.subEvent === 'AddLocations')?.arg.payload).toEqual({ warehouseId: wh1, count: 4, firstCode: `${zone}-01-01-01`, lastCode: `${zone}-02-02-01`, source: 'pattern' });
+
+    // The other warehouse's staff get their own warehouse's events only; the marker proves the earlier ones were routed.
+    await as(t.app, otherStaffToken).post(`${L}/CreateLocation`, { warehouseId: wh2, locationCode: code(), locationType: 'shelf', capacity: 0 });
+    await other.until('AddLocation');
+    expect(ofWarehouse(other.seen, wh1)).toEqual([]);
+    expect(ofWarehouse(other.seen, wh2)).toEqual(['AddLocation']);
+    // A client account of the warehouse never receives the layout's events.
+    await raise(skuEvent('SkuAdd', wh1, custA));
+    await client.until('SkuAdd');
+    expect(client.seen.filter((e) => e.target === 'ReceiveLocationData')).toEqual([]);
+  });
+
+  it('an upload raises one AddLocations; a refused upload or a clash raises nothing', async () => {
+    const staff = await listener(staffToken, ['ReceiveLocationData']);
+    const api = as(t.app, staffToken);
+    const upload = (csv: string) => {
+      const boundary = '----bolxhubtest';
+      const payload = Buffer.from([
+        `--${boundary}`, 'Content-Disposition: form-data; name="warehouseId"', '', String(wh1),
+        `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="locations.csv"', 'Content-Type: text/csv', '', csv,
+        `--${boundary}--`, '',
+      ].join('\r\n'));
+      return api.post(`${L}/UploadLocations`, payload, { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    };
+    const [a, b] = [code(), code()];
+    expect((await upload(`Location Code,Location Type,Capacity\n${a},rack,1\nBAD CODE!,cupboard,x`)).statusCode).toBe(422);
+    expect((await api.post(`${L}/CreateLocation`, { warehouseId: wh1, locationCode: 'BAD CODE!', locationType: 'rack', capacity: 1 })).statusCode).toBe(400);
+    expect((await upload(`Location Code,Location Type,Capacity\n${a},rack,1\n${b},shelf,2`)).statusCode).toBe(200);
+    await staff.until('AddLocations');
+    expect(staff.seen.map((e) => e.arg)).toEqual([{ subEvent: 'AddLocations', payload: { warehouseId: wh1, count: 2, firstCode: a, lastCode: b, source: 'upload' } }]);
+    // The same codes again clash inside the transaction: nothing is written and nothing raised.
+    expect((await api.post(`${L}/CreateLocation`, { warehouseId: wh1, locationCode: a, locationType: 'rack', capacity: 1 })).statusCode).toBe(409);
+    await raise({ target: 'ReceiveLocationData', payload: { subEvent: 'UpdateLocation', payload: { marker: true } as never }, warehouseId: wh1 });
+    await staff.until('UpdateLocation');
+    expect(staff.seen.map((e) => e.arg.subEvent).filter((s) => s === 'AddLocation')).toEqual([]);
+  });
+
+  it('a change to a user’s own warehouses reaches that user, who has no User module, and widens their groups at once', async () => {
+    const u = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh1] });
+    const bystander = await listener(await userToken(await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh1, wh2] })), ['ReceiveUserData', 'ReceiveLocationData']);
+    const self = await listener(await userToken(u), ['ReceiveUserData', 'ReceiveLocationData']);
+    await t.database.db.insertInto('user_warehouse').values({ user_id: u.id, warehouse_id: wh2 }).execute();
+    await raise({ target: 'ReceiveUserData', payload: { subEvent: 'UpdateUser', payload: { userId: u.id, username: u.username, warehouses: [wh1, wh2], customers: [] } } });
+    await self.until('UpdateUser');
+    expect((await self.conn.invoke('GetConnectionInfo')).groups).toContain(`wh:${wh2}`);
+    await raise({ target: 'ReceiveLocationData', payload: { subEvent: 'UpdateLocation', payload: { warehouseId: wh2 } as never }, warehouseId: wh2 });
+    await self.until('UpdateLocation');
+    await bystander.until('UpdateLocation');
+    expect(bystander.seen.map((e) => e.arg.subEvent)).toEqual(['UpdateLocation']);
   });
 });
 

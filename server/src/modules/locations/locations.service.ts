@@ -2,12 +2,13 @@ import type { Insertable, Selectable } from 'kysely';
 import {
   LOCATION_UPLOAD_COLUMNS, MAX_LABELS_PER_PRINT, MAX_LOCATIONS_PER_CALL, MSG_LOCATION,
   type FilterLabel, type Location, type LocationCategory, type LocationFilters, type LocationInput, type LocationPatternInput,
-  type CodeSymbology, type LocationType, type PrintLabelsRequest, type UpdateLocationInput,
+  type CodeSymbology, type LocationBatch, type LocationType, type PrintLabelsRequest, type UpdateLocationInput,
 } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { LocationTable } from '../../db/tables/locations.js';
 import type { Actor } from '../../platform/actor.js';
+import type { EventBus } from '../../platform/events.js';
 import { writeAudit } from '../../platform/audit.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { toXlsx } from '../../platform/excel.js';
@@ -65,9 +66,11 @@ const codeTaken = (code: string) => conflict(`Location code ${code} already exis
 export class LocationService {
   private readonly db: Db;
   private readonly dialect: Dialect;
+  private readonly events: EventBus;
   constructor(deps: ServiceDeps) {
     this.db = deps.db;
     this.dialect = deps.dialect;
+    this.events = deps.events;
   }
 
   async types(): Promise<LocationType[]> {
@@ -144,11 +147,12 @@ export class LocationService {
     await this.writableWarehouse(principal, input.warehouseId);
     await this.assertType(input.locationType);
     const now = new Date().toISOString();
-    const location = await inTransaction(this.db, async ({ tx }) => {
+    const location = await inTransaction(this.db, async ({ tx, afterCommit }) => {
       if ((await repo.existingCodes(tx, input.warehouseId, [input.locationCode])).length) throw codeTaken(input.locationCode);
       const id = await repo.insert(tx, { ...columnsOf(input), warehouse_id: input.warehouseId, created_at: now, updated_at: now });
       const created = toLocation((await repo.findById(tx, id, principal.scope, 'all'))!);
       await writeAudit(tx, actor, { action: 'create', entity: 'location', entityId: id, warehouseId: input.warehouseId, after: created });
+      await this.events.record(tx, { target: 'ReceiveLocationData', payload: { subEvent: 'AddLocation', payload: created }, warehouseId: created.warehouseId }, afterCommit);
       return created;
     });
     return { message: MSG_LOCATION.created, data: location };
@@ -158,13 +162,14 @@ export class LocationService {
     const before = await this.get(principal, input.locationId);
     await this.assertType(input.locationType);
     if (!input.isActive && before.isActive && before.onHand > 0) throw unprocessable('This location holds stock; move it out before deactivating the location');
-    const location = await inTransaction(this.db, async ({ tx }) => {
+    const location = await inTransaction(this.db, async ({ tx, afterCommit }) => {
       if (input.locationCode !== before.locationCode && (await repo.existingCodes(tx, before.warehouseId, [input.locationCode])).length) {
         throw codeTaken(input.locationCode);
       }
       await repo.update(tx, input.locationId, { ...columnsOf(input), updated_at: new Date().toISOString() });
       const after = toLocation((await repo.findById(tx, input.locationId, principal.scope, 'all'))!);
       await writeAudit(tx, actor, { action: 'update', entity: 'location', entityId: input.locationId, warehouseId: before.warehouseId, before, after });
+      await this.events.record(tx, { target: 'ReceiveLocationData', payload: { subEvent: 'UpdateLocation', payload: after }, warehouseId: after.warehouseId }, afterCommit);
       return after;
     });
     return { message: MSG_LOCATION.updated, data: location };
@@ -199,7 +204,7 @@ export class LocationService {
       is_pickable: input.isPickable ? 1 : 0, is_active: 1, created_at: now, updated_at: now,
     }));
     const codes = planned.map((p) => p.code);
-    await this.insertAll(input.warehouseId, rows, actor, { action: 'createByPattern', pattern: input, codes });
+    await this.insertAll(input.warehouseId, rows, actor, { action: 'createByPattern', pattern: input, codes }, 'pattern');
     return { message: `${count} locations created successfully`, data: { count, firstCode: codes[0], lastCode: codes[codes.length - 1] } };
   }
 
@@ -221,23 +226,29 @@ export class LocationService {
       capacity: l.capacity, description: l.description, is_active: 1, created_at: now, updated_at: now,
     }));
     const codes = locations.map((l) => l.code);
-    await this.insertAll(file.warehouseId, rows, actor, { action: 'upload', fileName: file.fileName, codes });
+    await this.insertAll(file.warehouseId, rows, actor, { action: 'upload', fileName: file.fileName, codes }, 'upload');
     return { message: `${rows.length} locations uploaded successfully`, data: { count: rows.length, fileName: file.fileName } };
   }
 
   /**
    * Inserts a batch in one transaction with one audit row naming every code. The clash check runs inside the
-   * transaction; a code taken meanwhile trips the unique key, which rolls the whole batch back as well.
+   * transaction; a code taken meanwhile trips the unique key, which rolls the whole batch back as well. One
+   * AddLocations event tells the open lists to reload (thousands of rows are not sent over the hub).
    */
-  private async insertAll(warehouseId: number, rows: Insertable<LocationTable>[], actor: Actor, audit: { action: string; codes: string[]; [k: string]: unknown }) {
+  private async insertAll(
+    warehouseId: number, rows: Insertable<LocationTable>[], actor: Actor, audit: { action: string; codes: string[]; [k: string]: unknown },
+    source: LocationBatch['source'],
+  ) {
     const { action, ...after } = audit;
-    await inTransaction(this.db, async ({ tx }) => {
+    await inTransaction(this.db, async ({ tx, afterCommit }) => {
       const clashes = await repo.existingCodes(tx, warehouseId, audit.codes);
       if (clashes.length) {
         throw conflict(`Location code ${clashes[0]} already exists in this warehouse`, `${clashes.length} of the codes already exist: ${clashes.slice(0, PREVIEW_SAMPLE).join(', ')}`);
       }
       await repo.insertMany(tx, rows);
       await writeAudit(tx, actor, { action, entity: 'location', warehouseId, after: { count: rows.length, ...after } });
+      const batch: LocationBatch = { warehouseId, count: rows.length, firstCode: audit.codes[0], lastCode: audit.codes[audit.codes.length - 1], source };
+      await this.events.record(tx, { target: 'ReceiveLocationData', payload: { subEvent: 'AddLocations', payload: batch }, warehouseId }, afterCommit);
     });
   }
 

@@ -13,14 +13,28 @@ const AUDIENCE_RULES: Partial<Record<HubEventName, (a: Audience) => boolean>> = 
   ReceiveUserData: (a) => hasModule(a, 'User', 'read'),
   // The warehouse list is a staff screen; a client account has no use for it.
   ReceiveWareHousedata: (a) => a.role !== 'Client',
+  // Locations are the warehouse's layout; a client account's location view shows only where its stock is.
+  ReceiveLocationData: (a) => a.role !== 'Client',
 };
+
+/**
+ * A user's own record: its change (new warehouses or customers) reaches that user's connections whatever their
+ * role, so their header filters follow it. It is their own data, so no tenancy rule holds it back.
+ */
+function isAboutSelf(audience: Audience, event: RoutedEvent): boolean {
+  if (event.target !== 'ReceiveUserData') return false;
+  const user = (event.payload as { payload?: { userId?: unknown } } | null)?.payload;
+  return user?.userId === audience.userId;
+}
 
 /**
  * Whether a connection may receive an event. Tenancy first: the event's warehouse and customer must both be in
  * the user's scope (null means the event is not bound to one). A Client account receives only events of its own
  * customer, or warehouse events of a warehouse that serves it, never an unbound one. Then the per-event rule.
+ * A change of the user's own record always reaches them.
  */
 export function mayReceive(audience: Audience, event: RoutedEvent): boolean {
+  if (isAboutSelf(audience, event)) return true;
   const warehouseId = event.warehouseId ?? null;
   const customerId = event.customerId ?? null;
   if (warehouseId !== null && !audience.scope.canSeeWarehouse(warehouseId)) return false;
