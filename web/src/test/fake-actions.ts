@@ -7,6 +7,11 @@ function lifecycle(kind: 'query' | 'mutation', endpointName: string, originalArg
   const meta = (requestStatus: string, extra: object = {}) => ({ arg, requestId: 'r1', requestStatus, ...extra });
   return {
     pending: (): UnknownAction => ({ type: `${type}/pending`, payload: undefined, meta: meta('pending', { startedTimeStamp: 1 }) }),
+    /** A refetch of the cached entry, as RTK starts one after a tag invalidation (no subscription of its own). */
+    refetchPending: (): UnknownAction => ({
+      type: `${type}/pending`, payload: undefined,
+      meta: { ...meta('pending', { startedTimeStamp: 1 }), arg: { ...arg, subscribe: false, forceRefetch: true } },
+    }),
     fulfilled: (payload: unknown): UnknownAction => ({ type: `${type}/fulfilled`, payload, meta: meta('fulfilled', { fulfilledTimeStamp: 2 }) }),
     rejected: (payload: unknown): UnknownAction => ({
       type: `${type}/rejected`,

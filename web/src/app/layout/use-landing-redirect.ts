@@ -2,9 +2,10 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useGetWarehouseClientQuery } from '../../lib/api/user-module-api';
 import { useAppDispatch, useAppSelector } from '../hooks';
-import { warehouseSelected } from '../state/auth-slice';
+import { warehouseCleared, warehouseSelected } from '../state/auth-slice';
+import { revalidateWarehouse } from '../state/header-filters';
 import { selectWarehouseId } from '../state/selectors';
-import { decideLanding } from '../router/landing';
+import { decideLanding, isAdministrator } from '../router/landing';
 
 /** Applies the redirects after login (landing.ts) whenever the path or the selections change. */
 export function useLandingRedirect(): void {
@@ -16,6 +17,14 @@ export function useLandingRedirect(): void {
   const warehouseId = useAppSelector(selectWarehouseId);
   const { data } = useGetWarehouseClientQuery();
   const warehouses = data?.warehouseData ?? null;
+
+  // The user's warehouses changed under the selection (a live refresh of the header): keep it while valid.
+  useEffect(() => {
+    if (!warehouses) return;
+    const next = revalidateWarehouse(warehouses, warehouseId, isAdministrator(usertype));
+    if (next === null) dispatch(warehouseCleared());
+    else if (next !== undefined) dispatch(warehouseSelected(next));
+  }, [dispatch, warehouses, warehouseId, usertype]);
 
   useEffect(() => {
     const decision = decideLanding({ path: pathname, service, warehouseId, usertype, warehouses });

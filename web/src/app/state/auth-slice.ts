@@ -56,6 +56,10 @@ const authSlice = createSlice({
     warehouseSelected(state, action: PayloadAction<number>) {
       state.selectedWarehouse = String(action.payload);
     },
+    /** The selected warehouse is no longer one of the user's: the landing rules choose again. */
+    warehouseCleared(state) {
+      state.selectedWarehouse = null;
+    },
     serviceSelected(state, action: PayloadAction<string | null>) {
       state.selectedServiceManagement = action.payload;
     },
@@ -98,5 +102,5 @@ const authSlice = createSlice({
   },
 });
 
-export const { loggedOut, warehouseSelected, serviceSelected, loginErrorCleared } = authSlice.actions;
+export const { loggedOut, warehouseSelected, warehouseCleared, serviceSelected, loginErrorCleared } = authSlice.actions;
 export const authReducer = authSlice.reducer;

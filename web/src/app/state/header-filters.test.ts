@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HeaderCustomer, HeaderWarehouse } from '@bolx/contracts';
 import {
+  revalidateWarehouse,
   ALL, canClear, customersOfWarehouse, parseWarehouseId, resolveCustomer, resolveFilterValue, showHeaderFilters,
   warehouseOptions, withAllOption,
 } from './header-filters';
@@ -77,5 +78,21 @@ describe('header filters', () => {
       expect(resolveCustomer(customers, 2, 3)).toEqual({ id: 3, name: 'Cascade' });
       expect(resolveCustomer([cust(4, 'Delta', 3)], 3, ALL)).toEqual({ id: 4, name: 'Delta' });
     });
+  });
+});
+
+describe('the warehouse selection after the user’s warehouses changed', () => {
+  const list = (...ids: number[]) => ids.map((warehouseId) => ({ warehouseId }));
+  it('keeps a selection that is still one of theirs, and ALL for an administrator', () => {
+    expect(revalidateWarehouse(list(1, 2, 3), 2, false)).toBeUndefined();
+    expect(revalidateWarehouse(list(1, 2), 0, true)).toBeUndefined();
+    expect(revalidateWarehouse(list(1), null, false)).toBeUndefined(); // nothing chosen yet: the landing rules decide
+  });
+  it('otherwise chooses again by the landing rules', () => {
+    expect(revalidateWarehouse(list(3), 2, false)).toBe(3); // one left: auto-selected
+    expect(revalidateWarehouse(list(1, 3), 2, true)).toBe(0); // administrator with several: ALL
+    expect(revalidateWarehouse(list(1, 3), 2, false)).toBeNull(); // others with several: WarehouseSelection
+    expect(revalidateWarehouse(list(), 2, false)).toBeNull();
+    expect(revalidateWarehouse(list(1, 3), 0, false)).toBeNull(); // ALL is an administrator's choice only
   });
 });

@@ -81,3 +81,21 @@ export function resolveCustomer(
   const id = resolveFilterValue(items, currentId);
   return { id, name: items.find((i) => i.value === id)?.label ?? '' };
 }
+
+/**
+ * The warehouse selection once the user's warehouse list changed (a live refresh): kept while it is still one of
+ * theirs (ALL stays for an administrator). Otherwise the landing rules (spec section 2) choose again: their one
+ * warehouse; ALL for an administrator with several; none (null: WarehouseSelection) for other roles.
+ * `undefined` means keep.
+ */
+export function revalidateWarehouse(
+  warehouses: readonly { warehouseId: number }[],
+  selected: number | null,
+  administrator: boolean,
+): number | null | undefined {
+  if (selected === null) return undefined;
+  if (selected === ALL ? administrator : warehouses.some((w) => w.warehouseId === selected)) return undefined;
+  if (warehouses.length === 1) return warehouses[0].warehouseId;
+  if (administrator && warehouses.length > 1) return ALL;
+  return null;
+}

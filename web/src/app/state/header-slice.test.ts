@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WarehouseClientResponse } from '@bolx/contracts';
 import { setDefaultAppActions, warehouseClientActions } from '../../test/fake-actions';
-import { loggedOut, warehouseSelected } from './auth-slice';
+import { loggedOut, warehouseCleared, warehouseSelected } from './auth-slice';
 import {
   customerCleared, customerSelected, headerReducer, initialHeaderState, resetLinkFailed, resetLinkSent, RESET_LINK_TTL_MS,
   type HeaderState,
@@ -33,6 +33,29 @@ describe('header slice', () => {
     expect(pending).toMatchObject({ loading: true, data: null, error: null });
     const s = loaded('1');
     expect(s).toMatchObject({ loading: false, data, skipHeaderCall: true });
+  });
+
+  it('a live refresh keeps the lists on screen until the answer, then keeps a selection that is still valid', () => {
+    const chosen = run(loaded('1'), customerSelected({ id: 2, name: 'Blue Harbor' }));
+    const refreshing = run(chosen, warehouseClientActions().refetchPending());
+    expect(refreshing).toMatchObject({ loading: true, data, clientsSelectedIDs: 2 });
+    const renamed: WarehouseClientResponse = {
+      warehouseData: data.warehouseData,
+      customerData: [...data.customerData.map((c) => (c.customerId === 2 ? { ...c, customerName: 'Blue Harbor Ltd' } : c)), { customerId: 4, customerName: 'Delta', warehouseId: 1 }],
+    };
+    expect(run(refreshing, warehouseClientActions().fulfilled(renamed))).toMatchObject({ loading: false, data: renamed, clientsSelectedIDs: 2, customerName: 'Blue Harbor Ltd' });
+  });
+
+  it('a refresh that takes the selected customer away goes back to the rules: one left is auto-selected, several give ALL', () => {
+    const chosen = run(loaded('1'), customerSelected({ id: 2, name: 'Blue Harbor' }));
+    const oneLeft = { ...data, customerData: data.customerData.filter((c) => c.customerId !== 2) };
+    expect(run(chosen, warehouseClientActions().refetchPending(), warehouseClientActions().fulfilled(oneLeft))).toMatchObject({ clientsSelectedIDs: 1, customerName: 'Acme' });
+    const twoLeft = { ...data, customerData: [...oneLeft.customerData, { customerId: 5, customerName: 'Echo', warehouseId: 1 }] };
+    expect(run(chosen, warehouseClientActions().refetchPending(), warehouseClientActions().fulfilled(twoLeft))).toMatchObject({ clientsSelectedIDs: 0, customerName: '' });
+  });
+
+  it('clearing the warehouse (no longer the user’s) widens the customers and keeps one still listed', () => {
+    expect(run(loaded('2'), warehouseCleared())).toMatchObject({ warehouseSelectedIDs: null, clientsSelectedIDs: 3, customerName: 'Cascade' });
   });
 
   it('a failed load stores the error and clears the result', () => {

@@ -4,7 +4,7 @@ import { toApiError, type ApiError } from '../../lib/api/api-error';
 import { sessionExpired } from '../../lib/api/session-events';
 import { userModuleApi } from '../../lib/api/user-module-api';
 import { ALL, parseWarehouseId, resolveCustomer } from './header-filters';
-import { loggedOut, warehouseSelected } from './auth-slice';
+import { loggedOut, warehouseCleared, warehouseSelected } from './auth-slice';
 
 /** Spec section 3, Header state. */
 export interface HeaderState {
@@ -49,6 +49,9 @@ function reselectCustomer(state: HeaderState) {
   state.clientsSelectedIDs = next.id;
   state.customerName = next.name;
 }
+
+/** RTK Query refetches a cached entry (tag invalidation, `refetch`) without a subscription of its own. */
+const isRefresh = (arg: unknown) => (arg as { subscribe?: boolean } | undefined)?.subscribe === false;
 
 const headerSlice = createSlice({
   name: 'header',
@@ -96,13 +99,19 @@ const headerSlice = createSlice({
         state.warehouseSelectedIDs = payload;
         reselectCustomer(state);
       })
+      .addCase(warehouseCleared, (state) => {
+        state.warehouseSelectedIDs = null;
+        reselectCustomer(state);
+      })
       .addCase(loggedOut, () => initialHeaderState())
       .addCase(sessionExpired, () => initialHeaderState())
-      .addMatcher(userModuleApi.endpoints.getWarehouseClient.matchPending, (state) => {
+      .addMatcher(userModuleApi.endpoints.getWarehouseClient.matchPending, (state, action) => {
         // Spec section 4, Server calls: on start loading is set and the error and previous result cleared.
         state.loading = true;
         state.error = null;
-        state.data = null;
+        // A background refresh of lists on screen (a live event, or a write that changed them: RTK refetches
+        // without subscribing) keeps them until the answer comes, so the dropdowns never blank out.
+        if (!(isRefresh(action.meta.arg) && state.data)) state.data = null;
       })
       .addMatcher(userModuleApi.endpoints.getWarehouseClient.matchFulfilled, (state, { payload }) => {
         state.loading = false;

@@ -1,5 +1,6 @@
 import type { Country, UserApp, UserModulesResponse, WarehouseClientResponse } from '@bolx/contracts';
 import { baseApi } from './base-api';
+import { liveHeader } from '../hub/live-header';
 
 /** The per-user data the shell needs: modules (sidebar), warehouses and customers (header), apps, time zones. */
 export const userModuleApi = baseApi.injectEndpoints({
@@ -11,6 +12,8 @@ export const userModuleApi = baseApi.injectEndpoints({
     getWarehouseClient: build.query<WarehouseClientResponse, void>({
       query: () => 'Common/UserModule/GetWarehouseClient',
       providesTags: ['WarehouseClient'],
+      // Warehouses and customers added or renamed, and the user's own assignments, reach the header live.
+      onCacheEntryAdded: liveHeader(),
     }),
     getAllUserApps: build.query<UserApp[], void>({
       query: () => 'Common/UserModule/GetAllUserApps',

@@ -108,6 +108,13 @@ export function liveRecord<K extends HubEventName, T, Arg>(
   };
 }
 
+/** One endpoint following several events: `onCacheEntryAdded: liveAll(liveList(A), liveList(B))`. */
+export function liveAll<Arg>(...lifecycles: ((arg: Arg, api: CacheEntryLifecycle) => Promise<void>)[]) {
+  return async (arg: Arg, api: CacheEntryLifecycle): Promise<void> => {
+    await Promise.all(lifecycles.map((follow) => follow(arg, api)));
+  };
+}
+
 /** The part of RTK Query's mutation lifecycle `notifyLists` uses. */
 interface MutationLifecycle<R> {
   queryFulfilled: Promise<{ data: R }>;
@@ -122,7 +129,13 @@ interface MutationLifecycle<R> {
  */
 export function notifyLists<T, R, Arg>(
   listEndpoint: string,
-  spec: { toItem(result: R): T | null | undefined; idOf(item: T): RecordId; isFiltered?(arg: Arg): boolean },
+  spec: {
+    toItem(result: R): T | null | undefined;
+    idOf(item: T): RecordId;
+    isFiltered?(arg: Arg): boolean;
+    /** Whether the record still belongs in a list of this endpoint (e.g. its kind changed); if not, it leaves it. */
+    belongs?(item: T, arg: Arg): boolean;
+  },
 ) {
   return async (_mutationArg: unknown, api: MutationLifecycle<R>): Promise<void> => {
     let result: R;
@@ -144,7 +157,8 @@ export function notifyLists<T, R, Arg>(
       const data = endpoint.select(arg)(state).data as ListData<T> | undefined;
       if (!data) continue;
       const filtered = spec.isFiltered ? spec.isFiltered(arg) : hasActiveFilters(arg);
-      const outcome = applyLiveChange(data, { type: 'upsert', item, notify: true }, viewOf(arg, filtered), spec.idOf);
+      const change: LiveChange<T> = spec.belongs && !spec.belongs(item, arg) ? { type: 'delete', id: spec.idOf(item) } : { type: 'upsert', item, notify: true };
+      const outcome = applyLiveChange(data, change, viewOf(arg, filtered), spec.idOf);
       if (outcome.next !== data) api.dispatch(util.updateQueryData(listEndpoint, arg, () => outcome.next) as never);
       if (outcome.reload) refetch(api.dispatch, listEndpoint, arg);
     }
