@@ -1,6 +1,6 @@
 import type { Customer, CustomerDocument, CustomerInput, CustomerIntegration, FilterLabel } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
-import { LIVE } from '../../lib/hub/live-lists';
+import { LIVE, NOTIFY } from '../../lib/hub/live-lists';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import './messages';
 
@@ -43,10 +43,8 @@ export const customersApi = api.injectEndpoints({
     getCustomers: build.query<ListPage<Customer>, ListRequest>({
       onCacheEntryAdded: LIVE.customers,
       query: (body) => ({ url: `${base}/GetCustomers`, method: 'POST', body }),
-      providesTags: (result) => [
-        { type: 'Customer' as const, id: 'LIST' },
-        ...(result?.items ?? []).map((c) => ({ type: 'Customer' as const, id: c.customerId })),
-      ],
+      // One tag for every cached page: a saved customer reaches the pages through the notify flag and the hub.
+      providesTags: [{ type: 'Customer', id: 'LIST' }],
     }),
     getCustomerFiltersLabels: build.query<FilterLabel[], void>({
       query: () => `${base}/CustomerFiltersLabels`,
@@ -63,7 +61,10 @@ export const customersApi = api.injectEndpoints({
     }),
     updateCustomer: build.mutation<Saved<Customer>, CustomerInput & { customerId: number }>({
       query: (body) => ({ url: `${base}/UpdateCustomer`, method: 'POST', body }),
-      invalidatesTags: (_r, _e, { customerId }) => [{ type: 'Customer', id: 'LIST' }, { type: 'Customer', id: customerId }, 'WarehouseClient'],
+      // The notify flag: the saved record replaces its list entries (lists with filters or a search reload), so
+      // the lists are not invalidated for this tab's own edit.
+      onQueryStarted: NOTIFY.customer,
+      invalidatesTags: (_r, _e, { customerId }) => [{ type: 'Customer', id: customerId }, 'WarehouseClient'],
     }),
 
     // Carrier accounts

@@ -5,6 +5,7 @@ import type {
 } from '@bolx/contracts';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import { baseApi } from '../../lib/api/base-api';
+import { LIVE, NOTIFY } from '../../lib/hub/live-lists';
 import './messages';
 
 const L = 'warehouse/Location';
@@ -41,6 +42,8 @@ export function errorBodyOf(error: unknown): { message?: string; details?: unkno
 
 const LIST = { type: 'Location', id: 'LIST' } as const;
 const OTHER_LIST = { type: 'Location', id: 'OTHER_LIST' } as const;
+/** The list's filter options (its zones). */
+const FILTERS = { type: 'Location', id: 'FILTERS' } as const;
 
 /** Every /warehouse/Location call. Lists and records carry `Location` tags; every write invalidates them. */
 export const locationsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Location', 'LocationTypes'] }).injectEndpoints({
@@ -51,15 +54,18 @@ export const locationsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Location',
     }),
     getLocations: build.query<LocationList, LocationListArgs>({
       query: (body) => ({ url: `${L}/GetLocations`, method: 'POST', body }),
-      providesTags: (res) => [LIST, ...(res?.items ?? []).map((l) => ({ type: 'Location' as const, id: l.locationId }))],
+      // One tag for every cached page: a saved location reaches the pages through the notify flag and the hub.
+      providesTags: [LIST],
+      onCacheEntryAdded: LIVE.locations,
     }),
     getOtherLocations: build.query<LocationList, LocationListArgs>({
       query: (body) => ({ url: `${L}/GetOtherLocations`, method: 'POST', body }),
-      providesTags: (res) => [OTHER_LIST, ...(res?.items ?? []).map((l) => ({ type: 'Location' as const, id: l.locationId }))],
+      providesTags: [OTHER_LIST],
+      onCacheEntryAdded: LIVE.otherLocations,
     }),
     getLocationFilterLabels: build.query<FilterLabel[], void>({
       query: () => `${L}/LocationFiltersLabels`,
-      providesTags: [LIST],
+      providesTags: [FILTERS],
     }),
     getLocationById: build.query<Location, number>({
       query: (locationId) => ({ url: `${L}/GetLocationById`, params: { locationId } }),
@@ -67,11 +73,14 @@ export const locationsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Location',
     }),
     createLocation: build.mutation<{ message: string; data: Location }, SingleLocationArgs>({
       query: (body) => ({ url: `${L}/CreateLocation`, method: 'POST', body }),
-      invalidatesTags: [LIST, OTHER_LIST],
+      invalidatesTags: [LIST, OTHER_LIST, FILTERS],
     }),
     updateLocation: build.mutation<{ message: string; data: Location }, UpdateLocationInput>({
       query: (body) => ({ url: `${L}/UpdateLocation`, method: 'PUT', body }),
-      invalidatesTags: (_res, _err, arg) => [LIST, OTHER_LIST, { type: 'Location', id: arg.locationId }],
+      // The notify flag: the saved record replaces its list entries (lists with filters or a search reload), so
+      // the lists are not invalidated for this tab's own edit.
+      onQueryStarted: NOTIFY.location,
+      invalidatesTags: (_res, _err, arg) => [FILTERS, { type: 'Location', id: arg.locationId }],
     }),
     // A query, not a mutation: the preview writes nothing and is cached per pattern while the form is edited.
     previewLocationPattern: build.query<LocationPatternPreview, LocationPatternArgs>({
@@ -81,7 +90,7 @@ export const locationsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Location',
     }),
     createLocationsByPattern: build.mutation<{ message: string; data: { count: number; firstCode: string; lastCode: string } }, LocationPatternArgs>({
       query: (body) => ({ url: `${L}/CreateLocationsByPattern`, method: 'POST', body }),
-      invalidatesTags: [LIST, OTHER_LIST],
+      invalidatesTags: [LIST, OTHER_LIST, FILTERS],
     }),
     uploadLocations: build.mutation<{ message: string; data: { count: number; fileName: string } }, { warehouseId: number; file: File }>({
       query: ({ warehouseId, file }) => {
@@ -90,7 +99,7 @@ export const locationsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Location',
         body.append('file', file, file.name);
         return { url: `${L}/UploadLocations`, method: 'POST', body };
       },
-      invalidatesTags: [LIST, OTHER_LIST],
+      invalidatesTags: [LIST, OTHER_LIST, FILTERS],
     }),
     /** The /QRCode screen's symbol as SVG text: cacheable per text and symbology, drawn without a second request. */
     getCodeSvg: build.query<string, { text: string; symbology: CodeSymbology }>({

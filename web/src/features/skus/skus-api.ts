@@ -6,7 +6,7 @@ import type {
   updateSkuPackageInput,
 } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
-import { LIVE } from '../../lib/hub/live-lists';
+import { LIVE, NOTIFY } from '../../lib/hub/live-lists';
 import './messages';
 
 /** Every SKU call lives under this base (spec section 7, SKU). */
@@ -37,6 +37,8 @@ const SKU_TAGS = ['Sku', 'SkuKit', 'SkuPackage', 'SkuBarcode', 'SkuAttribute', '
 const LIST = 'LIST' as const;
 /** The filter bar's options (clients, categories) change when a SKU is added or edited. */
 const FILTERS = 'FILTERS' as const;
+/** A customer's kit SKUs (the kit component picker). */
+const KITS = 'KITS' as const;
 
 export const skusApi = baseApi.enhanceEndpoints({ addTagTypes: SKU_TAGS }).injectEndpoints({
   endpoints: (build) => ({
@@ -44,7 +46,8 @@ export const skusApi = baseApi.enhanceEndpoints({ addTagTypes: SKU_TAGS }).injec
     getSkus: build.query<List<Sku>, SkuListRequest>({
       onCacheEntryAdded: LIVE.skus,
       query: (body) => ({ url: `${BASE}/GetAllSkus`, method: 'POST', body }),
-      providesTags: (result) => [{ type: 'Sku', id: LIST }, ...(result?.items ?? []).map((s) => ({ type: 'Sku' as const, id: s.skuId }))],
+      // One tag for every cached page: a saved SKU reaches the pages through the notify flag and the hub.
+      providesTags: [{ type: 'Sku', id: LIST }],
     }),
     getSkuFilterLabels: build.query<FilterLabel[], void>({
       query: () => `${BASE}/SkuFiltersLabels`,
@@ -63,19 +66,22 @@ export const skusApi = baseApi.enhanceEndpoints({ addTagTypes: SKU_TAGS }).injec
     }),
     addSku: build.mutation<Mutation<Sku>, SkuForm>({
       query: (body) => ({ url: `${BASE}/AddNewSku`, method: 'POST', body }),
-      invalidatesTags: [{ type: 'Sku', id: LIST }, { type: 'Sku', id: FILTERS }, { type: 'Dimension', id: LIST }],
+      invalidatesTags: [{ type: 'Sku', id: LIST }, { type: 'Sku', id: FILTERS }, { type: 'Sku', id: KITS }, { type: 'Dimension', id: LIST }],
     }),
     updateSku: build.mutation<Mutation<Sku>, SkuUpdate>({
       query: (body) => ({ url: `${BASE}/UpdateSku`, method: 'PUT', body }),
+      // The notify flag: the saved record replaces its list entries (lists with filters or a search reload), so
+      // the lists are not invalidated for this tab's own edit.
+      onQueryStarted: NOTIFY.sku,
       invalidatesTags: (_r, _e, arg) => [
-        { type: 'Sku', id: arg.skuId }, { type: 'Sku', id: LIST }, { type: 'Sku', id: FILTERS }, { type: 'Dimension', id: LIST },
+        { type: 'Sku', id: arg.skuId }, { type: 'Sku', id: FILTERS }, { type: 'Sku', id: KITS }, { type: 'Dimension', id: LIST },
       ],
     }),
 
     // --- Kit components -----------------------------------------------------------------------------------
     getKitItemsByCustomer: build.query<Sku[], number>({
       query: (customerid) => ({ url: `${BASE}/GetKitItemsByCustomerid`, params: { customerid } }),
-      providesTags: [{ type: 'Sku', id: LIST }],
+      providesTags: [{ type: 'Sku', id: KITS }],
     }),
     getKitComponents: build.query<KitComponent[], number>({
       onCacheEntryAdded: LIVE.skuKitComponents,

@@ -2,7 +2,7 @@ import type {
   CreateUserRequest, FilterLabel, ModuleWarehouseUsersResponse, UpdateUserRequest, UserDetails, UserListItem,
 } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
-import { LIVE } from '../../lib/hub/live-lists';
+import { LIVE, NOTIFY } from '../../lib/hub/live-lists';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import './messages';
 
@@ -22,10 +22,8 @@ export const usersApi = api.injectEndpoints({
     getUsers: build.query<ListPage<UserListItem>, ListRequest>({
       onCacheEntryAdded: LIVE.users,
       query: (body) => ({ url: 'Warehouse/User/GetUsers', method: 'POST', body }),
-      providesTags: (result) => [
-        { type: 'User' as const, id: 'LIST' },
-        ...(result?.items ?? []).map((u) => ({ type: 'User' as const, id: u.userId })),
-      ],
+      // One tag for every cached page: a saved user reaches the pages through the notify flag and the hub.
+      providesTags: [{ type: 'User', id: 'LIST' }],
     }),
     getUserFiltersLabels: build.query<FilterLabel[], void>({
       query: () => 'Warehouse/User/UserFiltersLabels',
@@ -47,12 +45,16 @@ export const usersApi = api.injectEndpoints({
     }),
     updateUser: build.mutation<Saved, { userId: number; body: UpdateUserRequest }>({
       query: ({ userId, body }) => ({ url: 'Warehouse/User/UpdateUser', method: 'PUT', params: { userId }, body }),
-      invalidatesTags: (_r, _e, { userId }) => [{ type: 'User', id: 'LIST' }, { type: 'User', id: userId }],
+      // The notify flag: the saved record replaces its list entries (lists with filters or a search reload), so
+      // the lists are not invalidated for this tab's own edit.
+      onQueryStarted: NOTIFY.user,
+      invalidatesTags: (_r, _e, { userId }) => [{ type: 'User', id: userId }],
     }),
     /** Enable or disable; disabling ends the user's sessions at once. */
     setUserStatus: build.mutation<Saved, { userId: number; isActive: boolean }>({
       query: ({ userId, isActive }) => ({ url: 'Warehouse/User/SetUserStatus', method: 'PUT', params: { userId, isActive: String(isActive) } }),
-      invalidatesTags: (_r, _e, { userId }) => [{ type: 'User', id: 'LIST' }, { type: 'User', id: userId }],
+      onQueryStarted: NOTIFY.user,
+      invalidatesTags: (_r, _e, { userId }) => [{ type: 'User', id: userId }],
     }),
     /** An administrator sets a user's password (PUT /Common/Auth/reset-password without the previous one). */
     adminResetPassword: build.mutation<{ message: string }, { userId: number; newPassword: string }>({

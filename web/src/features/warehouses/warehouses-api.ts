@@ -1,6 +1,6 @@
 import type { Warehouse, FilterLabel } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
-import { LIVE } from '../../lib/hub/live-lists';
+import { LIVE, NOTIFY } from '../../lib/hub/live-lists';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import './messages';
 
@@ -31,10 +31,8 @@ export const warehousesApi = api.injectEndpoints({
           ...(sort ? { sortField: sort.field, sortOrder: sort.order } : {}),
         },
       }),
-      providesTags: (result) => [
-        { type: 'Warehouse' as const, id: 'LIST' },
-        ...(result?.items ?? []).map((w) => ({ type: 'Warehouse' as const, id: w.warehouseId })),
-      ],
+      // One tag for every cached page: a saved warehouse reaches the pages through the notify flag and the hub.
+      providesTags: [{ type: 'Warehouse', id: 'LIST' }],
     }),
     getWarehouseFiltersLabels: build.query<FilterLabel[], void>({
       query: () => 'Warehouse/Warehouse/WarehouseFiltersLabels',
@@ -46,7 +44,10 @@ export const warehousesApi = api.injectEndpoints({
     }),
     updateWarehouse: build.mutation<{ message: string; data: Warehouse }, WarehouseValues & { warehouseId: number }>({
       query: (body) => ({ url: 'Warehouse/Warehouse/UpdateWarehouse', method: 'PUT', body }),
-      invalidatesTags: (_r, _e, arg) => [{ type: 'Warehouse', id: 'LIST' }, { type: 'Warehouse', id: arg.warehouseId }, 'WarehouseClient'],
+      // The notify flag: the saved record replaces its list entries (lists with filters or a search reload), so
+      // the lists are not invalidated for this tab's own edit.
+      onQueryStarted: NOTIFY.warehouse,
+      invalidatesTags: ['WarehouseClient'],
     }),
   }),
 });

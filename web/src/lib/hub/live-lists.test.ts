@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SkuBarcode, UserListItem, Warehouse } from '@bolx/contracts';
+import type { Location, SkuBarcode, UserListItem, Warehouse } from '@bolx/contracts';
 import { LIVE_SPECS } from './live-lists';
 
 const barcode = (uniqueid: number, skuId = 5, customerid = 2): SkuBarcode =>
@@ -71,5 +71,45 @@ describe('the package dimensions list', () => {
     expect(LIVE_SPECS.dimensions.toChange({ subEvent: 'UpdatePackage', payload: {}, skuId: 1, customerId: 1 }, {}, [])).toBe('reload');
     expect(LIVE_SPECS.dimensions.toChange({ subEvent: 'SkuAdd', payload: {}, skuId: 1, customerId: 1 }, {}, [])).toBe('reload');
     expect(LIVE_SPECS.dimensions.toChange({ subEvent: 'AddBarcode', payload: {}, skuId: 1, customerId: 1 }, {}, [])).toBeNull();
+  });
+});
+
+describe('the location lists', () => {
+  const loc = (id: number, over: Partial<Location> = {}) => ({ uniqueid: id, locationId: id, warehouseId: 1, locationCode: `L${id}`, category: 'storage', ...over }) as Location;
+  const page = { items: [loc(1), loc(2)], totalCount: 2 };
+  const scoped = (warehouseId: number, more: object = {}) => ({ filters: { warehouseId, ...more }, searchQuery: '', pageNumber: 1, pageSize: 10 });
+  const storage = LIVE_SPECS.locations;
+  const other = LIVE_SPECS.otherLocations;
+
+  it('upserts a location of the list’s warehouse and kind, and ignores other warehouses', () => {
+    expect(storage.toChange({ subEvent: 'AddLocation', payload: loc(3) }, scoped(1), page)).toEqual({ type: 'upsert', item: loc(3) });
+    expect(storage.toChange({ subEvent: 'UpdateLocation', payload: loc(2, { capacity: 9 }) }, {}, page)).toEqual({ type: 'upsert', item: loc(2, { capacity: 9 }) });
+    expect(storage.toChange({ subEvent: 'AddLocation', payload: loc(3, { warehouseId: 2 }) }, scoped(1), page)).toBeNull();
+  });
+
+  it('sends a location to the list of its kind: a listed one whose type became a dock leaves /Location', () => {
+    const dock = loc(2, { category: 'other', locationType: 'dock' });
+    expect(storage.toChange({ subEvent: 'UpdateLocation', payload: dock }, scoped(1), page)).toEqual({ type: 'delete', id: 2 });
+    expect(storage.toChange({ subEvent: 'AddLocation', payload: loc(5, { category: 'other' }) }, scoped(1), page)).toBeNull();
+    expect(other.toChange({ subEvent: 'UpdateLocation', payload: dock }, scoped(1), { items: [], totalCount: 0 })).toEqual({ type: 'upsert', item: dock });
+  });
+
+  it('reloads for a batch of its warehouse (pattern or upload), on both lists', () => {
+    const batch = { subEvent: 'AddLocations' as const, payload: { warehouseId: 1, count: 40, firstCode: 'A', lastCode: 'B', source: 'upload' as const } };
+    expect(storage.toChange(batch, scoped(1), page)).toBe('reload');
+    expect(other.toChange(batch, {}, page)).toBe('reload');
+    expect(storage.toChange(batch, scoped(2), page)).toBeNull();
+  });
+
+  it('counts the warehouse scope as no filter, but a zone or a search as one', () => {
+    expect(storage.isFiltered!(scoped(1))).toBe(false);
+    expect(storage.isFiltered!(scoped(1, { zone: 'A' }))).toBe(true);
+    expect(storage.isFiltered!({ ...scoped(1), searchQuery: 'A-0' })).toBe(true);
+  });
+
+  it('reloads when stock moved in or out of a listed location (its on-hand and occupancy)', () => {
+    const moved = (locationIds: number[]) => ({ subEvent: 'Move' as const, payload: { document: 'MV-1', skuId: 1, locationIds } });
+    expect(LIVE_SPECS.locationStock.toChange(moved([2, 9]), {}, page)).toBe('reload');
+    expect(LIVE_SPECS.locationStock.toChange(moved([9]), {}, page)).toBeNull();
   });
 });

@@ -1,6 +1,9 @@
-import type { Customer, HubEventMap, HubEventName, KitComponent, Sku, SkuAttribute, SkuBarcode, SkuPackage, UserListItem, Warehouse } from '@bolx/contracts';
-import { liveList, liveRecord, type LiveListSpec } from './live-list';
-import { concernsOpenSku, type ListData, type LiveChange } from './list-rules';
+import type {
+  Customer, HubEventMap, HubEventName, KitComponent, Location, LocationCategory, Sku, SkuAttribute, SkuBarcode, SkuPackage, UserDetails,
+  UserListItem, Warehouse,
+} from '@bolx/contracts';
+import { liveAll, liveList, liveRecord, notifyLists, type LiveListSpec } from './live-list';
+import { concernsOpenSku, hasActiveFilters, type ListData, type LiveChange } from './list-rules';
 
 /**
  * The live lists of the master-data screens: each list endpoint goes live with one line,
@@ -58,6 +61,51 @@ const sameIds = (a: number[], b: unknown) =>
 
 /** Names a spec's types once, so its callbacks are typed by them. */
 const spec = <K extends HubEventName, T, Arg>(s: LiveListSpec<K, T, Arg>) => s;
+
+/** The header warehouse a list is scoped to (its `filters.warehouseId`), or null for all warehouses. */
+const warehouseOfArg = (arg: unknown): number | null => {
+  const id = Number((arg as { filters?: { warehouseId?: unknown } } | null)?.filters?.warehouseId);
+  return Number.isInteger(id) && id > 0 ? id : null;
+};
+/**
+ * Filters or a search other than the warehouse scope: an event of another warehouse is dropped by the spec
+ * itself, so the scope alone does not make the list "filtered" (a new location there goes to the top).
+ */
+const filteredBeyondWarehouse = (arg: unknown): boolean => {
+  const a = (arg && typeof arg === 'object' ? arg : {}) as { filters?: Record<string, unknown> };
+  return hasActiveFilters({ ...a, filters: { ...a.filters, warehouseId: undefined } });
+};
+
+/**
+ * ReceiveLocationData → /Location (storage kinds) or /OtherLocations (staging, dock, returns, quarantine). Only
+ * events of the list's warehouse apply; a location whose kind moved it to the other list leaves this one; a
+ * batch (pattern, upload) reloads the list.
+ */
+function locationList(category: LocationCategory): LiveListSpec<'ReceiveLocationData', Location, unknown> {
+  return {
+    event: 'ReceiveLocationData',
+    idOf: (l) => l.locationId,
+    isFiltered: filteredBeyondWarehouse,
+    toChange(event, arg, data) {
+      const scoped = warehouseOfArg(arg);
+      if (scoped !== null && event.payload.warehouseId !== scoped) return null;
+      if (event.subEvent === 'AddLocations') return 'reload';
+      const location = record<Location>(event.payload);
+      if (!location) return null;
+      if (location.category !== category) {
+        return itemsOf(data).some((l) => l.locationId === location.locationId) ? { type: 'delete', id: location.locationId } : null;
+      }
+      return { type: 'upsert', item: location };
+    },
+  };
+}
+
+/** Stock moved in or out of listed locations: their on-hand and occupancy changed, which only the server can sum. */
+const locationStock = spec<'ReceiveInventoryData', Location, unknown>({
+  event: 'ReceiveInventoryData',
+  idOf: (l) => l.locationId,
+  toChange: (event, _arg, data) => (itemsOf(data).some((l) => event.payload.locationIds?.includes(l.locationId)) ? 'reload' : null),
+});
 
 /** How each master-data list follows the hub (exported for the tests). */
 export const LIVE_SPECS = {
@@ -124,6 +172,10 @@ export const LIVE_SPECS = {
   skuBarcodes: skuPartList<SkuBarcode>({ add: ['AddBarcode', 'UpdateBarcode'], remove: ['DeleteBarcode'] }, (b) => b.uniqueid),
   skuAttributes: skuPartList<SkuAttribute>({ add: ['AddAttribute', 'UpdateAttribute'], remove: ['DeleteAttribute'] }, (a) => a.uniqueid),
   skuKitComponents: skuPartList<KitComponent>({ add: ['AddKitComponent', 'UpdateKitComponent'], remove: ['DeleteKitComponent'] }, (k) => k.uniqueid),
+
+  locations: locationList('storage'),
+  otherLocations: locationList('other'),
+  locationStock,
 };
 
 /** For an endpoint's `onCacheEntryAdded`: e.g. `onCacheEntryAdded: LIVE.warehouses`. */
@@ -138,6 +190,8 @@ export const LIVE = {
   skuBarcodes: liveList(LIVE_SPECS.skuBarcodes),
   skuAttributes: liveList(LIVE_SPECS.skuAttributes),
   skuKitComponents: liveList(LIVE_SPECS.skuKitComponents),
+  locations: liveAll(liveList(LIVE_SPECS.locations), liveList(LIVE_SPECS.locationStock)),
+  otherLocations: liveAll(liveList(LIVE_SPECS.otherLocations), liveList(LIVE_SPECS.locationStock)),
   /** The open customer's record (GetCustomerInfoById, argument the customer id): UpdateCustomer replaces it. */
   customer: liveRecord<'ReceiveCustomerData', Customer, number>({
     event: 'ReceiveCustomerData',
@@ -151,4 +205,36 @@ export const LIVE = {
     event: 'ReceiveSkuData',
     toRecord: (event, skuId) => (event.subEvent === 'SkuUpdate' && event.skuId === skuId ? record<Sku>(event.payload) : null),
   }),
+};
+
+/** A saved record in a mutation's answer (`{ message, data }`). */
+const saved = <T>(result: { data?: T } | undefined): T | null => result?.data ?? null;
+/** A user's row as the list shows it, from the user form's answer (which adds the modules and e-mail state). */
+const userRow = (details: UserDetails | null): UserListItem | null => {
+  if (!details) return null;
+  const { modules: _modules, emailVerified: _verified, ...row } = details;
+  return row;
+};
+
+/**
+ * The notify flag (spec section 4, Live events) of the master-data update mutations: `onQueryStarted:
+ * NOTIFY.warehouse`. The saved record replaces its entry in every cached list of its kind at once; a list with
+ * filters or a search active is fetched again. The lists are not invalidated by these writes, so an unfiltered
+ * list is not fetched again for the tab's own edit.
+ */
+export const NOTIFY = {
+  warehouse: notifyLists<Warehouse, { data: Warehouse }, unknown>('getWarehouseList', { toItem: saved, idOf: LIVE_SPECS.warehouses.idOf }),
+  user: notifyLists<UserListItem, { data: UserDetails }, unknown>('getUsers', { toItem: (r) => userRow(saved(r)), idOf: LIVE_SPECS.users.idOf }),
+  customer: notifyLists<Customer, { data: Customer }, unknown>('getCustomers', { toItem: saved, idOf: LIVE_SPECS.customers.idOf }),
+  sku: notifyLists<Sku, { data: Sku }, unknown>('getSkus', { toItem: saved, idOf: LIVE_SPECS.skus.idOf }),
+  location: async (arg: unknown, api: Parameters<ReturnType<typeof notifyLists>>[1]) => {
+    const options = (category: LocationCategory) => ({
+      toItem: saved<Location>, idOf: (l: Location) => l.locationId, isFiltered: filteredBeyondWarehouse,
+      belongs: (l: Location) => l.category === category,
+    });
+    await Promise.all([
+      notifyLists<Location, { data: Location }, unknown>('getLocations', options('storage'))(arg, api as never),
+      notifyLists<Location, { data: Location }, unknown>('getOtherLocations', options('other'))(arg, api as never),
+    ]);
+  },
 };
