@@ -66,7 +66,7 @@ describe('the notify flag on the warehouse update', () => {
     await store.dispatch(warehousesApi.endpoints.updateWarehouse.initiate({ warehouseId: 2, warehouseName: 'Stavanger' } as never)).unwrap();
     await sleep(50);
 
-    const list = (a: typeof plain) => warehousesApi.endpoints.getWarehouseList.select(a)(store.getState()).data;
+    const list = (a: typeof plain) => warehousesApi.endpoints.getWarehouseList.select(a)(store.getState() as never).data;
     expect(list(plain)?.items.map((w) => w.warehouseName)).toEqual(['Oslo', 'Stavanger']);
     // Only the searched list went back to the server: the renamed warehouse no longer matches its search.
     const again = calls('GetWarehouseListWithColumns').slice(listCalls);
@@ -99,7 +99,7 @@ describe('the notify flag on the location update', () => {
     const subs = [scoped, zoned].map((a) => store.dispatch(locationsApi.endpoints.getLocations.initiate(a)));
     await Promise.all(subs.map((s) => s.unwrap()));
     const before = calls('GetLocations').length;
-    const list = (a: typeof scoped) => locationsApi.endpoints.getLocations.select(a)(store.getState()).data;
+    const list = (a: typeof scoped) => locationsApi.endpoints.getLocations.select(a)(store.getState() as never).data;
 
     // The header's warehouse alone does not count as a filter: the scoped list is patched, not fetched.
     await store.dispatch(locationsApi.endpoints.updateLocation.initiate({ locationId: 1, locationType: 'shelf', description: 'Top' } as never)).unwrap();
@@ -128,7 +128,7 @@ describe('the notify flag on the user update', () => {
     await sub.unwrap();
     await store.dispatch(usersApi.endpoints.updateUser.initiate({ userId: 5, body: {} as never })).unwrap();
     await sleep(50);
-    expect(usersApi.endpoints.getUsers.select(args)(store.getState()).data?.items).toEqual([{ ...row, firstName: 'Samuel' }]);
+    expect(usersApi.endpoints.getUsers.select(args)(store.getState() as never).data?.items).toEqual([{ ...row, firstName: 'Samuel' }]);
     sub.unsubscribe();
   });
 });
