@@ -151,10 +151,12 @@ export const inboundApi = baseApi.enhanceEndpoints({ addTagTypes: ['ReceivingOrd
     getROReportDetails: build.query<ListPage<RoDetailRow>, ListRequest>({
       query: (body) => ({ url: `${R}/GetROReportDetails`, method: 'POST', body }),
       providesTags: [REPORTS],
+      onCacheEntryAdded: liveRoList,
     }),
     getROInward: build.query<ListPage<RoInwardRow>, ListRequest>({
       query: (body) => ({ url: `${R}/GetROInward`, method: 'POST', body }),
       providesTags: [REPORTS],
+      onCacheEntryAdded: liveRoList,
     }),
     /** The RO form's SKU picker: the client's active SKUs matching what is typed (GetAllSkus). */
     getInboundSkuOptions: build.query<ListPage<Sku>, { customerId: number; searchQuery: string }>({

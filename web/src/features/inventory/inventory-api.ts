@@ -4,9 +4,8 @@ import type {
   generateTasksResult, onHandByLocationRow, onHandByLotRow, onHandBySkuRow, palletRow, replenishmentRuleRow, replenishmentTaskRow,
   stockAsOfRow, stockMovementResult, stockRow, ADJUSTMENT_REASONS, Location, Sku,
 } from '@bolx/contracts';
-import type { HubEventName } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
-import { liveList } from '../../lib/hub/live-list';
+import { liveAll, reloadOn } from '../../lib/hub/live-list';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import './messages';
 
@@ -47,9 +46,12 @@ const api = baseApi.enhanceEndpoints({ addTagTypes: ['Stock', 'Pallet', 'Adjustm
 /** Everything a stock change can alter: lists, reports, the dashboard tiles. */
 const STOCK_TAGS = ['Stock', 'Pallet', 'StockReport', 'Replenishment', 'Dashboard'] as const;
 
-/** A list that fetches again (debounced) when the hub reports a change of its kind in the user's scope. */
-const reloadOn = <K extends HubEventName>(event: K) => liveList<K, unknown, unknown>({ event, idOf: () => 0, toChange: () => 'reload' });
+/** Lists of stock fetch again (debounced) when the hub reports stock changed in the user's scope. */
 const liveStock = reloadOn('ReceiveInventoryData');
+/** A cycle count's sheet follows the events of that count. */
+const liveCountSheet = reloadOn<'ReceiveCycleCountData', number>('ReceiveCycleCountData', (e, id) => e.payload.cycleCountId === id);
+/** Rules show each pick face's on-hand and whether it is below its minimum: stock changes move them too. */
+const liveRules = liveAll(reloadOn('ReceiveReplenishmentData'), liveStock);
 
 const list = (url: string) => (body: ListRequest) => ({ url, method: 'POST', body }) as const;
 type ListArgs = ListRequest;
@@ -91,6 +93,7 @@ export const inventoryApi = api.injectEndpoints({
     getCycleCountLines: build.query<CycleCountDetail, number>({
       query: (cycleCountId) => ({ url: 'Warehouse/CycleCount/GetCycleCountLines', params: { cycleCountId } }),
       providesTags: (_r, _e, id) => [{ type: 'CycleCount', id }],
+      onCacheEntryAdded: liveCountSheet,
     }),
     createCycleCount: build.mutation<Answer<CycleCountDetail>, Keyed<Record<string, unknown>>>({
       query: (a) => keyed('Warehouse/CycleCount/CreateCycleCount', a),
@@ -110,7 +113,7 @@ export const inventoryApi = api.injectEndpoints({
     }),
 
     // ---- replenishment
-    getReplenishmentRules: build.query<ListPage<ReplenishmentRule>, ListArgs>({ query: list('Warehouse/Replenishment/GetReplenishmentRules'), providesTags: ['Replenishment'], onCacheEntryAdded: reloadOn('ReceiveReplenishmentData') }),
+    getReplenishmentRules: build.query<ListPage<ReplenishmentRule>, ListArgs>({ query: list('Warehouse/Replenishment/GetReplenishmentRules'), providesTags: ['Replenishment'], onCacheEntryAdded: liveRules }),
     getReplenishmentTasks: build.query<ListPage<ReplenishmentTask>, ListArgs>({ query: list('Warehouse/Replenishment/GetReplenishmentTasks'), providesTags: ['Replenishment'], onCacheEntryAdded: reloadOn('ReceiveReplenishmentData') }),
     getReplenishmentTaskFilters: build.query<FilterLabel[], void>({ query: () => 'Warehouse/Replenishment/ReplenishmentTaskFiltersLabels' }),
     saveReplenishmentRule: build.mutation<Answer<ReplenishmentRule>, Keyed<{ warehouseId: number; customerId: number; skuId: number; locationId: number; minQty: number; maxQty: number; isActive: boolean }>>({

@@ -70,6 +70,7 @@ export const locationsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Location',
     getLocationById: build.query<Location, number>({
       query: (locationId) => ({ url: `${L}/GetLocationById`, params: { locationId } }),
       providesTags: (_res, _err, id) => [{ type: 'Location', id }],
+      onCacheEntryAdded: LIVE.location,
     }),
     createLocation: build.mutation<{ message: string; data: Location }, SingleLocationArgs>({
       query: (body) => ({ url: `${L}/CreateLocation`, method: 'POST', body }),

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import { baseApi } from '../api/base-api';
 import { createHubEventBus } from './hub-events';
-import { LIVE_RELOAD_DEBOUNCE_MS, liveList, liveRecord, notifyLists } from './live-list';
+import { LIVE_RELOAD_DEBOUNCE_MS, liveAll, liveList, liveRecord, notifyLists, reloadOn } from './live-list';
 
 interface Row {
   uniqueid: number;
@@ -162,6 +162,39 @@ describe('liveRecord (a detail drawer\'s record)', () => {
     expect(endpoint.select(1)(store.getState()).data).toEqual({ uniqueid: 1, warehouseName: 'Oslo' });
     bus.emit('ReceiveWareHousedata', { subEvent: 'UpdateWarehouse', payload: { uniqueid: 1, warehouseName: 'Oslo Havn' } });
     expect(endpoint.select(1)(store.getState()).data).toEqual({ uniqueid: 1, warehouseName: 'Oslo Havn' });
+    sub.unsubscribe();
+  });
+});
+
+describe('reloadOn and liveAll (lists whose rows the payload cannot build)', () => {
+  it('fetches again for the events that concern the entry only, from any of the events it follows', async () => {
+    const bus = createHubEventBus();
+    const server = { calls: 0 };
+    const name = `reloadOn${Math.random().toString(36).slice(2)}`;
+    const api = baseApi.injectEndpoints({
+      endpoints: (build) => ({
+        [name]: build.query<number, number>({
+          queryFn: () => ({ data: ++server.calls }),
+          onCacheEntryAdded: liveAll(
+            reloadOn<'ReceiveCycleCountData', number>('ReceiveCycleCountData', (e, id) => e.payload.cycleCountId === id, bus),
+            reloadOn('ReceiveInventoryData', undefined, bus),
+          ),
+        }),
+      }),
+    });
+    const store = configureStore({ reducer: { [baseApi.reducerPath]: baseApi.reducer }, middleware: (d) => d().concat(baseApi.middleware) });
+    const endpoint = (api.endpoints as unknown as Record<string, { initiate(a: number): never }>)[name];
+    const sub = store.dispatch(endpoint.initiate(7)) as unknown as { unwrap(): Promise<unknown>; unsubscribe(): void };
+    await sub.unwrap();
+    bus.emit('ReceiveCycleCountData', { subEvent: 'UpdateCycleCount', payload: { cycleCountId: 8, status: 'Counted' } });
+    await sleep(LIVE_RELOAD_DEBOUNCE_MS + 100);
+    expect(server.calls).toBe(1); // another count
+    bus.emit('ReceiveCycleCountData', { subEvent: 'UpdateCycleCount', payload: { cycleCountId: 7, status: 'Counted' } });
+    await sleep(LIVE_RELOAD_DEBOUNCE_MS + 100);
+    expect(server.calls).toBe(2);
+    bus.emit('ReceiveInventoryData', { subEvent: 'Move', payload: { document: 'MV-1', skuId: 1, locationIds: [1] } });
+    await sleep(LIVE_RELOAD_DEBOUNCE_MS + 100);
+    expect(server.calls).toBe(3);
     sub.unsubscribe();
   });
 });

@@ -108,6 +108,14 @@ export function liveRecord<K extends HubEventName, T, Arg>(
   };
 }
 
+/**
+ * A list (or summary) whose rows cannot be built from an event's payload: it is fetched again (debounced) for
+ * each event of its kind in the user's scope, or for those `when` says concern it.
+ */
+export function reloadOn<K extends HubEventName, Arg = unknown>(event: K, when: (event: HubEventMap[K], arg: Arg) => boolean = () => true, bus?: HubEventBus) {
+  return liveList<K, unknown, Arg>({ event, idOf: () => 0, isFiltered: () => false, toChange: (e, arg) => (when(e, arg) ? 'reload' : null) }, bus);
+}
+
 /** One endpoint following several events: `onCacheEntryAdded: liveAll(liveList(A), liveList(B))`. */
 export function liveAll<Arg>(...lifecycles: ((arg: Arg, api: CacheEntryLifecycle) => Promise<void>)[]) {
   return async (arg: Arg, api: CacheEntryLifecycle): Promise<void> => {

@@ -200,6 +200,11 @@ export const LIVE = {
       return event.subEvent === 'UpdateCustomer' && next?.customerId === customerId ? next : null;
     },
   }),
+  /** The open location (GetLocationById, argument its id): UpdateLocation replaces it. */
+  location: liveRecord<'ReceiveLocationData', Location, number>({
+    event: 'ReceiveLocationData',
+    toRecord: (event, locationId) => (event.subEvent === 'UpdateLocation' && event.payload.locationId === locationId ? event.payload : null),
+  }),
   /** The open SKU's own record (GetSKUInfoById, argument the SKU id): SkuUpdate replaces it. */
   sku: liveRecord<'ReceiveSkuData', Sku, number>({
     event: 'ReceiveSkuData',
