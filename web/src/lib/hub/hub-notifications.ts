@@ -25,7 +25,27 @@ const SKU_NAME_FIELD: Partial<Record<HubEventMap['ReceiveSkuData']['subEvent'], 
   AddKitComponent: 'componentSkuCode', UpdateKitComponent: 'componentSkuCode', DeleteKitComponent: 'componentSkuCode',
 };
 
-type Describer<K extends HubEventName> = (arg: HubEventMap[K]) => Omit<Described, 'target' | 'subEvent'>;
+/** Who is reading: the signed-in user's id, so a change of their own record reads as such. */
+export interface Reader {
+  userId: number | null;
+}
+/** A describer may give its own text id (`subEvent`) where the event's would mislead. */
+type Description = Omit<Described, 'target' | 'subEvent'> & { subEvent?: string };
+type Describer<K extends HubEventName> = (arg: HubEventMap[K], reader: Reader) => Description;
+
+/** The screen where each kind of stock change is made and listed. */
+const STOCK_PATH: Record<HubEventMap['ReceiveInventoryData']['subEvent'], string> = {
+  Move: '/Move', MovePallet: '/MovePallet', Adjust: '/Adjustment', CycleCount: '/CycleCount', Replenish: '/ProductReplenishment',
+  Receive: '/InBound', Putaway: '/InBound',
+};
+/** A document known by its number only reads as "#12". */
+const numbered = (payload: unknown, key: string) => {
+  const id = nameOf(payload, key);
+  return id ? `#${id}` : null;
+};
+/** A batch of locations: its code range and count, e.g. "A-01-01 – A-04-10 (40)". */
+const batchName = (p: { firstCode?: string; lastCode?: string; count?: number }) =>
+  p.firstCode ? `${p.firstCode}${p.lastCode && p.lastCode !== p.firstCode ? ` – ${p.lastCode}` : ''}${p.count ? ` (${p.count})` : ''}` : null;
 
 /**
  * How each hub event reads in the notifications dropdown (text id `hub.event.<subEvent>` with the record's name)
@@ -33,28 +53,45 @@ type Describer<K extends HubEventName> = (arg: HubEventMap[K]) => Omit<Described
  */
 const DESCRIBERS: { [K in HubEventName]?: Describer<K> } = {
   ReceiveWareHousedata: (e) => ({ name: nameOf(e.payload, 'warehouseName'), path: '/Warehouse' }),
-  ReceiveUserData: (e) => ({ name: nameOf(e.payload, 'username'), path: '/User' }),
+  // The reader's own record: their warehouses or clients changed (they may not have the user screen).
+  ReceiveUserData: (e, reader) =>
+    reader.userId !== null && e.payload?.userId === reader.userId
+      ? { subEvent: 'OwnAccessUpdated', name: null, path: null }
+      : { name: nameOf(e.payload, 'username'), path: '/User' },
   ReceiveCustomerData: (e) => ({ name: nameOf(e.payload, 'customerName'), path: '/Customer' }),
   ReceiveSkuData: (e) => ({ name: nameOf(e.payload, SKU_NAME_FIELD[e.subEvent] ?? 'skuCode', 'skuCode'), path: '/SKU' }),
-  ReceiveInventoryData: (e) => ({ name: nameOf(e.payload, 'document'), path: null }),
-  ReceiveAdjustmentData: (e) => ({ name: nameOf(e.payload, 'adjustmentId'), path: '/Adjustment' }),
-  ReceiveCycleCountData: (e) => ({ name: nameOf(e.payload, 'cycleCountId'), path: '/CycleCount' }),
+  ReceiveInventoryData: (e) => ({ name: nameOf(e.payload, 'document'), path: STOCK_PATH[e.subEvent] ?? null }),
+  ReceiveAdjustmentData: (e) => ({ name: numbered(e.payload, 'adjustmentId'), path: '/Adjustment' }),
+  ReceiveCycleCountData: (e) => ({ name: numbered(e.payload, 'cycleCountId'), path: '/CycleCount' }),
+  ReceiveReplenishmentData: (e) => ({
+    subEvent: e.subEvent === 'UpdateRule' ? 'UpdateReplenishmentRule' : e.subEvent === 'AddTasks' ? 'AddReplenishmentTasks' : 'UpdateReplenishmentTask',
+    name: e.payload?.taskIds?.length ? String(e.payload.taskIds.length) : null,
+    path: '/ProductReplenishment',
+  }),
+  ReceiveLocationData: (e) =>
+    e.subEvent === 'AddLocations'
+      ? { name: batchName(e.payload), path: '/Location' }
+      : { name: nameOf(e.payload, 'locationCode'), path: e.payload?.category === 'other' ? '/OtherLocations' : '/Location' },
   ReceiveReceivingData: (e) => ({ name: nameOf(e.payload, 'roNumber', 'referenceNumber', 'receivingOrderId'), path: '/InBound' }),
 };
 
 /** The dropdown entry for an event, or null for an event the dropdown does not show or a malformed one. */
-export function describeHubEvent(name: HubEventName, arg: unknown): Described | null {
-  const describe = DESCRIBERS[name] as ((a: unknown) => Omit<Described, 'target' | 'subEvent'>) | undefined;
+export function describeHubEvent(name: HubEventName, arg: unknown, reader: Reader = { userId: null }): Described | null {
+  const describe = DESCRIBERS[name] as ((a: unknown, r: Reader) => Description) | undefined;
   const subEvent = (arg as { subEvent?: unknown } | null)?.subEvent;
   if (!describe || typeof subEvent !== 'string') return null;
-  return { target: name, subEvent, ...describe(arg) };
+  return { target: name, subEvent, ...describe(arg, reader) };
 }
 
 /** Feeds every event the dropdown shows into the notifications slice; returns the unsubscribe. */
-export function feedNotifications(bus: HubEventBus, dispatch: (action: ReturnType<typeof notificationReceived>) => unknown): () => void {
+export function feedNotifications(
+  bus: HubEventBus,
+  dispatch: (action: ReturnType<typeof notificationReceived>) => unknown,
+  reader: () => Reader = () => ({ userId: null }),
+): () => void {
   const offs = (Object.keys(DESCRIBERS) as HubEventName[]).map((name) =>
     bus.on(name, (arg) => {
-      const entry = describeHubEvent(name, arg);
+      const entry = describeHubEvent(name, arg, reader());
       if (entry) dispatch(notificationReceived(entry));
     }),
   );

@@ -4,7 +4,7 @@ import { HUB_TOKEN_MARGIN_MS } from './hub-constants';
 import { hubEvents } from './hub-events';
 import { feedNotifications } from './hub-notifications';
 import { hubStatusChanged } from './hub-slice';
-import { expiresWithin } from './token';
+import { expiresWithin, tokenUserId } from './token';
 
 /** The part of the store the hub session uses. */
 export interface HubSessionStore {
@@ -34,7 +34,7 @@ export function startHubSession(store: HubSessionStore): () => void {
     },
   });
   current = client;
-  const stopFeed = feedNotifications(hubEvents, (action) => store.dispatch(action));
+  const stopFeed = feedNotifications(hubEvents, (action) => store.dispatch(action), () => ({ userId: tokenUserId(store.getState().auth.accessToken) }));
   const onOnline = () => void client.reconnect();
   window.addEventListener('online', onOnline);
   void client.start();

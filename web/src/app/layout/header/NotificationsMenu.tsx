@@ -3,8 +3,8 @@ import { useNavigate } from 'react-router';
 import { useIntl } from 'react-intl';
 import { Badge, Button, Dropdown, Empty, Tooltip } from 'antd';
 import {
-  AuditOutlined, BarcodeOutlined, BellOutlined, CalculatorOutlined, DiffOutlined, HomeOutlined, InboxOutlined, SwapOutlined,
-  TeamOutlined, UserOutlined,
+  AuditOutlined, BarcodeOutlined, BellOutlined, CalculatorOutlined, DiffOutlined, EnvironmentOutlined, HomeOutlined, InboxOutlined,
+  RetweetOutlined, SwapOutlined, TeamOutlined, UserOutlined,
 } from '@ant-design/icons';
 import type { HubEventName } from '@bolx/contracts';
 import { useT } from '../../../lib/i18n/use-t';
@@ -23,6 +23,8 @@ const ICONS: Partial<Record<HubEventName, ReactNode>> = {
   ReceiveAdjustmentData: <DiffOutlined />,
   ReceiveCycleCountData: <CalculatorOutlined />,
   ReceiveReceivingData: <InboxOutlined />,
+  ReceiveReplenishmentData: <RetweetOutlined />,
+  ReceiveLocationData: <EnvironmentOutlined />,
 };
 
 const isToday = (at: number) => new Date(at).toDateString() === new Date().toDateString();
