@@ -148,6 +148,86 @@ describe('live updates across browsers', () => {
   });
 });
 
+describe('live locations and header filters across browsers', () => {
+  let a: Page;
+  let b: Page;
+  beforeAll(async () => {
+    a = await adminTab();
+    b = await adminTab();
+  });
+  afterAll(async () => {
+    await a?.context().close();
+    await b?.context().close();
+  });
+
+  it('shows a location created in one browser at the top of the other browser\'s /Location list, without a reload', async () => {
+    await b.goto('/Location');
+    await b.locator('.bolx-table-page').waitFor();
+    await expect.poll(() => rows(b).count()).toBeGreaterThan(0);
+    await b.locator('[data-hub-status="Connected"]').waitFor();
+    await markDocument(b);
+    const totalText = () => b.locator('.ant-pagination-total-text').first().innerText().catch(() => '');
+    const before = await totalText();
+
+    const clients = await api<{ warehouseData: { warehouseId: number; warehouseName: string }[] }>(a, '/Common/UserModule/GetWarehouseClient');
+    const warehouse = clients.body.warehouseData[0];
+    const code = `LIVE-${Date.now().toString(36).toUpperCase().slice(-6)}`;
+    const created = await api<{ message: string }>(a, '/warehouse/Location/CreateLocation', {
+      method: 'POST',
+      body: { warehouseId: warehouse.warehouseId, locationCode: code, locationType: 'rack', capacity: 25, description: 'Made in another browser' },
+    });
+    expect(created.status).toBe(200);
+
+    await rows(b).filter({ hasText: code }).waitFor({ timeout: 10_000 });
+    expect(await rows(b).first().innerText()).toContain(code); // a new record goes to the top of page 1
+    if (before) expect(await totalText()).not.toBe(before); // and the total counts it
+    expect(await stillSameDocument(b)).toBe(true);
+    await shot(b, 'live-location-list');
+
+    // The notifications dropdown names it, and opens its screen.
+    await b.getByRole('button', { name: /^Notifications/ }).click();
+    const panel = b.locator('.bolx-notifications');
+    await panel.getByRole('button', { name: new RegExp(`Location added.*${code}`) }).waitFor();
+    await b.mouse.move(600, 500);
+    await b.waitForTimeout(400); // the dropdown's opening animation
+    await shot(b, 'live-location-notification');
+    await b.keyboard.press('Escape');
+  });
+
+  it('shows a warehouse added in one browser in the other browser\'s header warehouse filter, keeping its selection', async () => {
+    await b.goto('/Dashboard');
+    await b.locator('.bolx-kpi__value').first().waitFor();
+    await markDocument(b);
+    const filter = b.locator('.bolx-filters .ant-select').first();
+    const selected = () => filter.locator('.ant-select-selection-item').innerText({ timeout: 5_000 });
+    const selectedBefore = await selected();
+
+    const name = `Live Depot ${Date.now().toString(36).toUpperCase().slice(-5)}`;
+    const added = await api<{ data: { warehouseId: number } }>(a, '/Warehouse/Warehouse/AddWarehouse', {
+      method: 'POST',
+      body: { warehouseCode: `LV${Date.now().toString(36).toUpperCase().slice(-6)}`, warehouseName: name, city: 'Reno', state: 'NV', zip: '89502', country: 'United States', timezone: 'UTC', capacity: 10 },
+    });
+    expect(added.status).toBe(200);
+
+    // The dropdown lists it without a reload: typed into, it finds it (the list is virtual beyond 7 options).
+    const option = b.locator('.ant-select-item-option', { hasText: name });
+    await expect.poll(async () => {
+      await filter.click({ timeout: 5_000 });
+      await b.keyboard.type(name, { delay: 10 });
+      const found = await option.count();
+      if (!found) {
+        await b.keyboard.press('Escape');
+        await b.waitForTimeout(300);
+      }
+      return found;
+    }, { timeout: 15_000 }).toBe(1);
+    await shot(b, 'live-header-warehouse-filter');
+    await b.keyboard.press('Escape');
+    expect(await selected()).toBe(selectedBefore);
+    expect(await stillSameDocument(b)).toBe(true);
+  });
+});
+
 describe('connection state through a server restart', () => {
   it('shows Reconnecting while the server is down, then Connected again, and lists stay live', async () => {
     const page = await adminTab();

@@ -1,7 +1,8 @@
 import type { HubEventMap, HubEventName } from '@bolx/contracts';
 import { baseApi } from '../api/base-api';
 import { hubEvents, type HubEventBus } from './hub-events';
-import { LIVE_RELOAD_DEBOUNCE_MS } from './live-list';
+// Not from live-list: this module loads with the shell (GetWarehouseClient), and the list rules need not.
+import { LIVE_RELOAD_DEBOUNCE_MS } from './hub-constants';
 import { tokenUserId } from './token';
 
 /**

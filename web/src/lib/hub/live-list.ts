@@ -1,10 +1,10 @@
 import type { HubEventMap, HubEventName } from '@bolx/contracts';
 import { baseApi } from '../api/base-api';
 import { hubEvents, type HubEventBus } from './hub-events';
+import { LIVE_RELOAD_DEBOUNCE_MS } from './hub-constants';
 import { applyLiveChange, hasActiveFilters, viewOf, type ListData, type LiveChange, type RecordId } from './list-rules';
 
-/** Several events in a burst (an import, a bulk edit) cost one reload. */
-export const LIVE_RELOAD_DEBOUNCE_MS = 250;
+export { LIVE_RELOAD_DEBOUNCE_MS };
 
 /** How one list endpoint follows one hub event. */
 export interface LiveListSpec<K extends HubEventName, T, Arg> {
