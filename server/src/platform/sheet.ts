@@ -81,6 +81,12 @@ export async function readSheet<C extends string>(
   });
 }
 
+/** The summary of a refused sheet: "1 row has errors; nothing was {verb}" or "N rows have errors; …". */
+export function rowErrorSummary(errors: RowError[], verb: 'uploaded' | 'imported'): string {
+  const rows = new Set(errors.map((e) => e.row)).size;
+  return `${rows} ${rows === 1 ? 'row has' : 'rows have'} errors; nothing was ${verb}`;
+}
+
 /**
  * Row errors as the API error's details: keyed "row.column" for machines, each value saying row and column
  * for people (the web's error toast joins the values).

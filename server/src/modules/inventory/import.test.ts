@@ -74,6 +74,7 @@ describe('UploadInventory', () => {
     const csv = ['SKU,Quantity,Expiry Date', 'IMP-DRILL,10,', 'IMP-OTHER,5,', 'IMP-SAW,-3,', ',4,', 'IMP-DRILL,2,', 'IMP-SAW,1,31/31/2027'].join('\n');
     const res = await upload(admin, csv);
     expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('5 rows have errors; nothing was imported');
     expect(res.json().details).toEqual({
       '3.SKU': "Row 3, SKU: No SKU of this client matches 'IMP-OTHER'",
       '4.Quantity': 'Row 4, Quantity: Quantity must be a whole number above 0',
@@ -91,6 +92,7 @@ describe('UploadInventory', () => {
     const before = await ledgerCount();
     const res = await upload(admin, 'SKU,Quantity,Lot,Pallet\nIMP-SAW,50,L1,P-9\nIMP-DRILL,10,,\n', { inventoryType: 'Stock Count' });
     expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('1 row has errors; nothing was imported');
     expect(res.json().details).toEqual({ '3.Quantity': 'Row 3, Quantity: 30 units of IMP-DRILL are allocated here; the count cannot be less' });
     expect(await ledgerCount()).toBe(before);
     expect(await onHand(saw, loc, 'L1')).toBe(5);

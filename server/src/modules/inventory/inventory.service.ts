@@ -6,7 +6,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { INVENTORY_UPLOAD_COLUMNS, INVENTORY_UPLOAD_MAX_BYTES, uploadInventoryFields, type HubEventMap } from '@bolx/contracts';
 import { toXlsx } from '../../platform/excel.js';
 import { checkUpload, parseFields, type ReceivedUpload } from '../../platform/files.js';
-import { parseDay, rowErrorDetails, type RowError } from '../../platform/sheet.js';
+import { parseDay, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
 import { readCountSheet, validateCountRows } from './import.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
@@ -270,7 +270,7 @@ export class InventoryService {
     const rows = await readCountSheet(file.fileName, file.bytes);
     const skus = await repo.skusByCodes(this.db, fields.customerId, rows.map((r) => r.cells.SKU ?? '').filter(Boolean));
     const { lines, errors } = validateCountRows(rows, fields.inventoryType, skus);
-    if (errors.length) throw unprocessable(`${new Set(errors.map((e) => e.row)).size} rows have errors; nothing was imported`, rowErrorDetails(errors));
+    if (errors.length) throw unprocessable(rowErrorSummary(errors, 'imported'), rowErrorDetails(errors));
 
     const counting = fields.inventoryType === 'Stock Count';
     const placeOf = (l: (typeof lines)[number]): Place => ({
@@ -293,7 +293,7 @@ export class InventoryService {
         }
         if (qty !== 0) legs.push({ place, qty, txnType: counting ? 'count' : 'opening', expiryDate: line.expiryDate });
       }
-      if (shortRows.length) throw unprocessable(`${shortRows.length} rows have errors; nothing was imported`, rowErrorDetails(shortRows));
+      if (shortRows.length) throw unprocessable(rowErrorSummary(shortRows, 'imported'), rowErrorDetails(shortRows));
       const reason = `${fields.inventoryType} of ${countDate} (${file.fileName.slice(0, 100)})`;
       const posted = legs.length ? await this.post(uow, { documentType: 'IMPORT', reason, legs }, actor) : { document: randomUUID(), entries: [] };
       const first = placeOf(lines[0]);

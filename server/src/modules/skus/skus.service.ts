@@ -6,7 +6,7 @@ import { badRequest, conflict, notFound, unprocessable } from '../../platform/er
 import type { EventBus } from '../../platform/events.js';
 import { toXlsx } from '../../platform/excel.js';
 import { checkUpload, parseFields, type ReceivedUpload } from '../../platform/files.js';
-import { rowErrorDetails, type RowError } from '../../platform/sheet.js';
+import { rowErrorDetails, rowErrorSummary } from '../../platform/sheet.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
@@ -182,7 +182,7 @@ export class SkuService {
       const [owner] = await repo.barcodeOwners(this.db, fields.customerId, sku.upc);
       if (owner) fail('UPC', `Barcode ${sku.upc} is already used by SKU ${owner.sku_code} of this client`);
     }
-    if (errors.length) throw unprocessable(`${rowsWith(errors)} rows have errors; nothing was uploaded`, rowErrorDetails(errors));
+    if (errors.length) throw unprocessable(rowErrorSummary(errors, 'uploaded'), rowErrorDetails(errors));
 
     const now = new Date().toISOString();
     await inTransaction(this.db, async ({ tx, afterCommit }) => {
@@ -230,5 +230,3 @@ export class SkuService {
     }
   }
 }
-
-const rowsWith = (errors: RowError[]) => new Set(errors.map((e) => e.row)).size;
