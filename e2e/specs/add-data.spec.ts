@@ -122,4 +122,48 @@ describe('Add Data panel', () => {
     await rows(page).filter({ hasText: 'Add Data Co' }).first().waitFor();
     await page.context().close();
   });
+
+  it('shows real upload progress on a slow link, the card’s "Uploading..." badge, and Stop aborts it so nothing is written', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signInToDashboard(page, ...DEMO.admin);
+    await headerFilter(page, 'Warehouse', WAREHOUSE);
+    // A slow upload link (16 kB/s), so the bytes visibly go out over several seconds.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 16 * 1024 });
+    const lines = Array.from({ length: 4000 }, (_, i) => `ADD-SLOW-${String(i).padStart(5, '0')},rack,10,A location from a slow upload`);
+    await page.getByRole('button', { name: 'Add Data' }).click();
+    await openCard(page, 'Locations');
+    await chooseFile(page, 'add-data-slow.csv', `Location Code,Location Type,Capacity,Description\n${lines.join('\n')}\n`);
+    await panel(page).getByRole('button', { name: 'Upload' }).click();
+
+    const slow = card(page, 'add-data-slow.csv');
+    const status = slow.getByTestId('upload-status');
+    await status.filter({ hasText: /Uploading… ([1-9]|[1-9]\d)%/ }).waitFor();
+    const grid = panel(page).getByTestId('add-data-grid');
+    await grid.locator('.bolx-add-data__card', { hasText: 'Locations' }).getByText('Uploading...').waitFor();
+    await shot(page, 'add-data-uploading');
+    await slow.getByRole('button', { name: 'Shrink' }).click();
+    const circle = page.getByTestId('upload-circle');
+    const label = await circle.getAttribute('aria-label');
+    expect(label).toMatch(/^LOC upload ([1-9]|[1-9]\d)%$/);
+    await panel(page).locator('.ant-drawer-close').click();
+    await panel(page).waitFor({ state: 'hidden' });
+    await shot(page, 'add-data-uploading-circle');
+    await circle.click();
+
+    await slow.getByRole('button', { name: 'Stop' }).click();
+    await slow.waitFor({ state: 'detached' });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    // The server never got the whole file: not one of its locations exists.
+    const found = await page.evaluate(async () => {
+      const res = await fetch('/warehouse/Location/GetLocations', {
+        method: 'POST', headers: { authorization: `Bearer ${localStorage.getItem('authtoken')}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ filters: {}, searchQuery: 'ADD-SLOW', pageNumber: 1, pageSize: 10 }),
+      });
+      return (await res.json()).totalCount as number;
+    });
+    expect(found).toBe(0);
+    await page.context().close();
+  });
 });
