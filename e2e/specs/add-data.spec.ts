@@ -89,6 +89,18 @@ describe('Add Data panel', () => {
     await panel(page).getByRole('button', { name: 'Upload' }).click();
     await card(page, 'add-data-ro.csv').locator('[data-testid=upload-status]', { hasText: /Receiving order .* uploaded successfully/ }).waitFor();
 
+    // Opening stock into one of the new locations, posted through the stock ledger.
+    await openCard(page, 'Inventory');
+    await panel(page).getByLabel('Inventory Type', { exact: true }).click();
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Opening Stock' }).click();
+    await panel(page).getByLabel('Location', { exact: true }).click();
+    await page.keyboard.type('ADD-E2E-01');
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'ADD-E2E-01' }).click();
+    await chooseFile(page, 'add-data-stock.csv', 'SKU,Quantity\nFJE-1002,7\n');
+    await shot(page, 'add-data-inventory-form');
+    await panel(page).getByRole('button', { name: 'Upload' }).click();
+    await card(page, 'add-data-stock.csv').locator('[data-testid=upload-status]', { hasText: 'Opening stock imported: 7 units on 1 row' }).waitFor();
+
     // A SKU sheet with a bad row: the card fails with the server's text and lists the row.
     await openCard(page, 'Product SKUs');
     await panel(page).getByLabel('SKU Category', { exact: true }).fill('Panel');

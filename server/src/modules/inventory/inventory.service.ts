@@ -303,7 +303,7 @@ export class InventoryService {
     });
     const message = counting
       ? `Stock count imported: ${result.posted} of ${lines.length} rows differed (${result.units > 0 ? '+' : ''}${result.units} units)`
-      : `Opening stock imported: ${result.units} units on ${lines.length} rows`;
+      : `Opening stock imported: ${result.units} units on ${lines.length} ${lines.length === 1 ? 'row' : 'rows'}`;
     return { message, data: { fileName: file.fileName, rows: lines.length, ...result } };
   }
 

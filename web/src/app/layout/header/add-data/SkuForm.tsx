@@ -14,7 +14,7 @@ export function SkuForm({ onStarted }: { onStarted: () => void }) {
   const { customerId } = useAddDataScope();
   const { start } = useUploadRunner();
   const submit = (v: SkuValues) => {
-    start('SKU', { url: 'warehouse/Sku/UploadSkus', file: v.files![0], fields: { customerId, skuCategory: v.skuCategory?.trim() } }, [{ type: 'Sku', id: 'LIST' }, { type: 'Sku', id: 'FILTERS' }]);
+    start('SKU', { url: 'warehouse/Sku/UploadSkus', file: v.files![0], fields: { customerId, skuCategory: v.skuCategory?.trim() } }, [{ type: 'Sku', id: 'LIST' }, { type: 'Sku', id: 'FILTERS' }, { type: 'Dimension', id: 'LIST' }]);
     onStarted();
   };
   return (

@@ -14,9 +14,11 @@ const statusOf = (item: UploadItem) =>
 /** Spec section 2: floating progress cards, bottom-right and stacked, one per upload. */
 export function UploadProgressStack() {
   const items = useAppSelector((s) => s.uploads.items);
+  // Beside the open panel, never over its form's buttons.
+  const besidePanel = useAppSelector((s) => s.ui.addDataOpen);
   if (items.length === 0) return null;
   return (
-    <div className="bolx-upload-stack" data-testid="upload-stack">
+    <div className={`bolx-upload-stack${besidePanel ? ' bolx-upload-stack--beside-panel' : ''}`} data-testid="upload-stack">
       {items.map((item) => (item.circle ? <UploadCircle key={item.id} item={item} /> : <UploadCard key={item.id} item={item} />))}
     </div>
   );
