@@ -45,7 +45,7 @@ async function chooseFile(page: Page, name: string, content: string) {
 }
 
 describe('Add Data panel', () => {
-  it('uploads locations and a receiving order through the panel with progress cards, and the rows appear in their lists', async () => {
+  it('creates a location, uploads locations, a receiving order and opening stock through the panel with progress cards; the rows appear in their lists', async () => {
     const page = await newPage(browser, server.baseURL);
     await signInToDashboard(page, ...DEMO.admin);
     await headerFilter(page, 'Warehouse', WAREHOUSE);
@@ -81,6 +81,16 @@ describe('Add Data panel', () => {
     await grid.waitFor();
     await card(page, 'add-data-locations.csv').locator('[data-testid=upload-status]', { hasText: '2 locations uploaded successfully' }).waitFor();
     expect(await card(page, 'add-data-locations.csv').getAttribute('data-phase')).toBe('done');
+
+    // Without a file, the form's fields create one location.
+    await openCard(page, 'Locations');
+    await panel(page).getByLabel('Location Type', { exact: true }).click();
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Rack' }).first().click();
+    await panel(page).getByLabel('Location Code', { exact: true }).fill('add-e2e-03');
+    await panel(page).getByLabel('Capacity', { exact: true }).fill('20');
+    await panel(page).getByRole('button', { name: 'Create' }).click();
+    await page.locator('.Toastify__toast--success').filter({ hasText: 'Location created' }).first().waitFor();
+    await panel(page).getByRole('button', { name: 'Back' }).click();
 
     // A receiving order from a CSV, the supplier from the form.
     await openCard(page, 'Receiving Orders');
@@ -130,6 +140,7 @@ describe('Add Data panel', () => {
     await page.getByPlaceholder('Search Location').fill('ADD-E2E');
     await rows(page).filter({ hasText: 'ADD-E2E-02' }).waitFor();
     expect(await rows(page).filter({ hasText: 'ADD-E2E-01' }).count()).toBe(1);
+    expect(await rows(page).filter({ hasText: 'ADD-E2E-03' }).count()).toBe(1);
     await page.goto('/InBound');
     await rows(page).filter({ hasText: 'Add Data Co' }).first().waitFor();
     await page.context().close();
