@@ -51,6 +51,10 @@ describe('Add Data panel', () => {
     await headerFilter(page, 'Warehouse', WAREHOUSE);
     await headerFilter(page, 'Client', CLIENT);
 
+    const stockUnits = page.locator('.bolx-kpi__value').first();
+    await stockUnits.waitFor();
+    const unitsBefore = Number((await stockUnits.innerText()).replace(/\D/g, ''));
+
     // The grid: six cards in two columns, Orders marked Most Used.
     await page.getByRole('button', { name: 'Add Data' }).click();
     const grid = panel(page).getByTestId('add-data-grid');
@@ -110,6 +114,8 @@ describe('Add Data panel', () => {
     await shot(page, 'add-data-inventory-form');
     await panel(page).getByRole('button', { name: 'Upload' }).click();
     await card(page, 'add-data-stock.csv').locator('[data-testid=upload-status]', { hasText: 'Opening stock imported: 7 units on 1 row' }).waitFor();
+    // The dashboard behind the panel is refreshed with the new stock.
+    await page.waitForFunction((expected) => document.querySelector('.bolx-kpi__value')?.textContent?.replace(/\D/g, '') === expected, String(unitsBefore + 7));
 
     // A SKU sheet with a bad row: the card fails with the server's text and lists the row.
     await openCard(page, 'Product SKUs');

@@ -27,7 +27,7 @@ export function InventoryForm({ onStarted }: { onStarted: () => void }) {
     start('INV', {
       url: 'Warehouse/Inventory/UploadInventory', file: v.files![0],
       fields: { warehouseId, customerId, inventoryType: v.inventoryType, locationId: v.locationId, countDate: v.countDate?.format('YYYY-MM-DD') },
-    }, ['Stock', 'Pallet', 'StockReport']);
+    }, ['Stock', 'Pallet', 'StockReport', 'Dashboard']);
     onStarted();
   };
   return (

@@ -27,7 +27,7 @@ export function LocationForm({ onStarted }: { onStarted: () => void }) {
   const submit = async (v: LocationValues) => {
     const file = v.files?.[0];
     if (file) {
-      start('LOC', { url: 'warehouse/Location/UploadLocations', file, fields: { warehouseId } }, [{ type: 'Location', id: 'LIST' }, { type: 'Location', id: 'OTHER_LIST' }]);
+      start('LOC', { url: 'warehouse/Location/UploadLocations', file, fields: { warehouseId } }, [{ type: 'Location', id: 'LIST' }, { type: 'Location', id: 'OTHER_LIST' }, 'Dashboard']);
       onStarted();
       return;
     }

@@ -20,7 +20,7 @@ export function RoForm({ onStarted }: { onStarted: () => void }) {
       start('RO', {
         url: 'Warehouse/Receiving/UploadReceivingOrder', file,
         fields: { warehouseId, customerId, supplier: v.supplier?.trim(), expectedDeliveryDate: v.expectedDeliveryDate?.format('YYYY-MM-DD') },
-      }, [{ type: 'ReceivingOrder', id: 'LIST' }, { type: 'ReceivingOrder', id: 'REPORTS' }]);
+      }, [{ type: 'ReceivingOrder', id: 'LIST' }, { type: 'ReceivingOrder', id: 'REPORTS' }, 'Dashboard']);
     }
     onStarted();
   };
