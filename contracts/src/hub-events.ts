@@ -21,7 +21,7 @@ export interface HubEventMap {
   };
   /** Stock changed: the balances of one document (move, adjustment, receipt…). */
   ReceiveInventoryData: {
-    subEvent: 'Move' | 'Adjust' | 'MovePallet' | 'CycleCount' | 'Replenish' | 'Receive' | 'Putaway';
+    subEvent: 'Move' | 'Adjust' | 'MovePallet' | 'CycleCount' | 'Replenish' | 'Receive' | 'Putaway' | 'Import';
     payload: { document: string; skuId: number | null; locationIds: number[] };
   };
   /** Adjustment requests above a customer's threshold: raised, approved, rejected. */

@@ -85,3 +85,28 @@ export const reconcileResponse = z.object({
     lot: z.string(), pallet: z.string(), onHand: z.number().int(), ledgerSum: z.number().int(), difference: z.number().int(),
   })),
 });
+
+// --- Inventory import (Add Data panel: Inventory Type, Location, Count Date, count sheet) -------------------
+/** 'Opening Stock' adds each row's quantity; 'Stock Count' sets the place to it (the difference is posted). */
+export const INVENTORY_UPLOAD_TYPES = ['Opening Stock', 'Stock Count'] as const;
+export type InventoryUploadType = (typeof INVENTORY_UPLOAD_TYPES)[number];
+export const INVENTORY_UPLOAD_COLUMNS = ['SKU', 'Quantity', 'Lot', 'Expiry Date', 'Pallet'] as const;
+export const MAX_INVENTORY_UPLOAD_ROWS = 5000;
+export const INVENTORY_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+/** Multipart text fields of UploadInventory. */
+export const uploadInventoryFields = z.object({
+  warehouseId: z.coerce.number({ error: 'Please select a warehouse' }).int().positive('Please select a warehouse'),
+  customerId: z.coerce.number({ error: 'Please select a client' }).int().positive('Please select a client'),
+  inventoryType: z.enum(INVENTORY_UPLOAD_TYPES, { error: 'Please select inventory type!' }),
+  locationId: z.coerce.number({ error: 'Please select location!' }).int().positive('Please select location!'),
+  countDate: z.string({ error: 'Please select count date!' }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Please select count date!'),
+});
+export const uploadInventoryResult = z.object({
+  fileName: z.string(),
+  document: z.string(),
+  /** Rows read, and how many of them changed a balance (a count equal to the stock posts nothing). */
+  rows: z.number().int(),
+  posted: z.number().int(),
+  /** Net units added (negative when a count found less). */
+  units: z.number().int(),
+});

@@ -346,3 +346,16 @@ export const updateDimensionsInput = z.object({
 });
 export type UpdateDimensionsInput = z.infer<typeof updateDimensionsInput>;
 export const updateDimensionsResult = z.object({ sku: skuSchema, package: skuPackageSchema.nullable() });
+
+// --- SKU upload (Add Data panel) ------------------------------------------------------------------------
+/** The columns of a SKU sheet; the category comes from the form (spec: SKU Category, file). */
+export const SKU_UPLOAD_COLUMNS = ['SKU', 'Description', 'UOM', 'UPC', 'Weight (kg)', 'Length (cm)', 'Width (cm)', 'Height (cm)', 'Min Qty', 'Max Qty'] as const;
+/** Most rows one SKU upload may hold. */
+export const MAX_SKU_UPLOAD_ROWS = 5000;
+export const SKU_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+/** Multipart text fields of UploadSkus. */
+export const uploadSkusFields = z.object({
+  customerId: z.coerce.number({ error: 'Please select a client' }).int().positive('Please select a client'),
+  skuCategory: z.string({ error: 'Please enter SKU category!' }).trim().min(1, 'Please enter SKU category!').max(64, 'At most 64 characters'),
+});
+export const uploadSkusResult = z.object({ count: z.number().int(), fileName: z.string() });

@@ -81,6 +81,12 @@ export async function readSheet<C extends string>(
   });
 }
 
+/** The summary of a refused sheet: "1 row has errors; nothing was {verb}" or "N rows have errors; …". */
+export function rowErrorSummary(errors: RowError[], verb: 'uploaded' | 'imported'): string {
+  const rows = new Set(errors.map((e) => e.row)).size;
+  return `${rows} ${rows === 1 ? 'row has' : 'rows have'} errors; nothing was ${verb}`;
+}
+
 /**
  * Row errors as the API error's details: keyed "row.column" for machines, each value saying row and column
  * for people (the web's error toast joins the values).
@@ -90,4 +96,17 @@ export function rowErrorDetails(errors: RowError[]): Record<string, string> {
   const details = Object.fromEntries(shown.map((e) => [`${e.row}.${e.column}`, `Row ${e.row}, ${e.column}: ${e.message}`]));
   if (errors.length > shown.length) details.more = `…and ${errors.length - shown.length} more errors`;
   return details;
+}
+
+/** A sheet's date: YYYY-MM-DD, or M/D/YYYY as US spreadsheets write it; null when it is not a real date. */
+export function parseDay(text: string): string | null {
+  let y: number, m: number, d: number;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (us) [y, m, d] = [Number(us[3]), Number(us[1]), Number(us[2])];
+  else return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d || y < 2000 || y > 2100) return null;
+  return date.toISOString().slice(0, 10);
 }

@@ -19,7 +19,10 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
-function toApiError(err: FastifyError, requestId: string): ApiErrorBody {
+/** The client went away mid-upload (a stopped upload): a client error, never a server one. */
+const INTERRUPTED = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'ECONNABORTED']);
+
+export function toApiError(err: FastifyError, requestId: string): ApiErrorBody {
   if (err instanceof AppError) {
     return { status: err.status, message: err.message, details: err.details, code: err.code, requestId };
   }
@@ -31,6 +34,9 @@ function toApiError(err: FastifyError, requestId: string): ApiErrorBody {
     }
     const first = Object.values(details)[0];
     return { status: 400, message: first ?? 'Validation failed', details, code: ERROR_CODES.VALIDATION, requestId };
+  }
+  if (INTERRUPTED.has(err.code)) {
+    return { status: 400, message: 'The upload was interrupted before the whole file arrived', code: ERROR_CODES.VALIDATION, requestId };
   }
   if (isResponseSerializationError(err)) {
     return { status: 500, message: 'Internal server error', code: ERROR_CODES.INTERNAL, requestId };

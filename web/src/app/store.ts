@@ -8,6 +8,7 @@ import { authReducer, initialAuthState, loggedOut, type AuthState } from './stat
 import { headerReducer, initialHeaderState } from './state/header-slice';
 import { loadSettings, saveSettings, settingsReducer } from './state/settings-slice';
 import { initialUiState, uiReducer } from './state/ui-slice';
+import { uploadsReducer } from './state/uploads-slice';
 import { hubReducer } from '../lib/hub/hub-slice';
 import { notificationsReducer } from '../lib/hub/notifications-slice';
 
@@ -53,6 +54,7 @@ export function createAppStore(storage: KeyValueStore = browserStore()) {
       header: headerReducer,
       settings: settingsReducer,
       ui: uiReducer,
+      uploads: uploadsReducer,
       hub: hubReducer,
       notifications: notificationsReducer,
       [baseApi.reducerPath]: baseApi.reducer,

@@ -133,6 +133,19 @@ export const inventoryRepository = {
     return db.selectFrom('inventory_balance').selectAll().where(placeWhere(place) as never).executeTakeFirst();
   },
 
+  /** A customer's SKUs by code, whatever the case (one statement), for a sheet's SKU column. */
+  async skusByCodes(db: Executor, customerId: number, codes: string[]) {
+    const upper = [...new Set(codes.map((c) => c.toUpperCase()))];
+    if (upper.length === 0) return [];
+    return db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_expiry_tracked', sql<string>`upper(sku_code)`.as('code')])
+      .where('customer_id', '=', customerId).where(sql`upper(sku_code)`, 'in', upper).execute();
+  },
+
+  /** A place's balance, locked until commit (PostgreSQL) so a count's difference is taken against what it read. */
+  lockBalance(tx: Executor, dialect: Dialect, place: Place) {
+    return lockRows(dialect, tx.selectFrom('inventory_balance').select(['id', 'on_hand', 'allocated']).where(placeWhere(place) as never)).executeTakeFirst();
+  },
+
   /** What a movement refers to, in one round trip: the SKU's owner, each location's warehouse, the customer's warehouses. */
   async references(db: Executor, skuId: number, locationIds: number[], customerId: number) {
     const [sku, locations, served] = await Promise.all([

@@ -1,11 +1,18 @@
-import { STAFF_ROLES, apiErrorSchema, moveItemsRequest, movePalletRequest, mutationResult, reconcileQuery, reconcileResponse, stockListRequest, stockListResponse, stockMovementResult } from '@bolx/contracts';
+import { z } from 'zod';
+import { APPROVER_ROLES, INVENTORY_UPLOAD_MAX_BYTES, STAFF_ROLES, apiErrorSchema, uploadInventoryResult, moveItemsRequest, movePalletRequest, mutationResult, reconcileQuery, reconcileResponse, stockListRequest, stockListResponse, stockMovementResult } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
-import { authErrors, type RouteModule } from '../../http.js';
+import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
+import { receiveUpload } from '../../platform/files.js';
 
 const tags = ['Inventory'];
 const reports: RoutePolicy = { access: 'authenticated', module: { key: 'InventoryReports', permission: 'read' }, scope: 'tenant' };
 /** Stock changes are staff work: a client account can see its stock but never change it. */
 const writes = (key: string): RoutePolicy => ({ access: 'authenticated', roles: STAFF_ROLES, module: { key, permission: 'write' }, scope: 'tenant' });
+/**
+ * Importing stock skips the adjustment approval threshold, so only those who may approve adjustments may do
+ * it (never a client account).
+ */
+const importer: RoutePolicy = { access: 'authenticated', roles: APPROVER_ROLES, module: { key: 'Adjustment', permission: 'write' }, scope: 'tenant' };
 const movementErrors = { 422: apiErrorSchema, 409: apiErrorSchema, ...authErrors };
 
 export const inventoryRoutes: RouteModule = (api, { inventory }) => {
@@ -23,6 +30,19 @@ export const inventoryRoutes: RouteModule = (api, { inventory }) => {
     schema: { tags, summary: 'Move a quantity between two locations of a warehouse', body: moveItemsRequest, response: { 200: mutationResult(stockMovementResult), ...movementErrors } },
     config: { policy: writes('Move') },
   }, (req) => inventory.move(principalOf(req), req.body, actorOf(req)));
+
+  api.post('/Warehouse/Inventory/UploadInventory', {
+    schema: {
+      tags, summary: 'Opening stock (adds) or a stock count (sets; the difference is posted) from one CSV or XLSX sheet into one location (multipart: warehouseId, customerId, inventoryType, locationId, countDate, file); all rows in one ledger transaction, any bad row writes nothing (422 with row errors)',
+      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadInventoryResult), ...movementErrors },
+    },
+    config: { policy: importer },
+  }, async (req) => inventory.importStock(principalOf(req), await receiveUpload(req, { maxBytes: INVENTORY_UPLOAD_MAX_BYTES }), actorOf(req)));
+
+  api.get('/Warehouse/Inventory/DownloadInventoryTemplate', {
+    schema: { tags, summary: 'The inventory count sheet template (xlsx)', response: { 200: z.any().describe('xlsx file'), ...authErrors } },
+    config: { policy: { access: 'authenticated', roles: STAFF_ROLES, module: { key: 'Adjustment', permission: 'read' }, scope: 'none' } },
+  }, async (_req, reply) => sendXlsx(reply, 'inventory-template', await inventory.importTemplate()));
 
   // CreateAdjustment lives in the adjustments module: above a client's threshold it waits for approval.
 

@@ -3,7 +3,11 @@ import type { Db, Tx } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { writeAudit } from '../../platform/audit.js';
-import type { HubEventMap } from '@bolx/contracts';
+import { INVENTORY_UPLOAD_COLUMNS, INVENTORY_UPLOAD_MAX_BYTES, uploadInventoryFields, type HubEventMap } from '@bolx/contracts';
+import { toXlsx } from '../../platform/excel.js';
+import { checkUpload, parseFields, type ReceivedUpload } from '../../platform/files.js';
+import { parseDay, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
+import { readCountSheet, validateCountRows } from './import.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
@@ -241,6 +245,72 @@ export class InventoryService {
       target: 'ReceiveInventoryData', payload: { subEvent: kind, payload: { document, skuId: place.skuId || null, locationIds } },
       warehouseId: place.warehouseId, customerId: place.customerId,
     }, uow.afterCommit);
+  }
+
+  /**
+   * Opening stock or a stock count from a sheet, into one location of a warehouse for one client. Every row is
+   * checked first (any bad row: 422 with every row's errors, nothing written). Then, in ONE transaction, each
+   * row posts through the ledger: Opening Stock adds its quantity; Stock Count posts the difference between
+   * the count and the locked balance. A count below what is allocated is refused and rolls everything back.
+   */
+  async importStock(principal: Principal, upload: ReceivedUpload, actor: Actor) {
+    const fields = parseFields(uploadInventoryFields, upload.fields);
+    if (!upload.file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
+    checkUpload(upload.file, { allowed: ['xlsx', 'csv'], maxBytes: INVENTORY_UPLOAD_MAX_BYTES });
+    const countDate = parseDay(fields.countDate);
+    if (!countDate) throw badRequest('Please select count date!', { countDate: 'Please select count date!' });
+    principal.scope.assert({ warehouseId: fields.warehouseId, customerId: fields.customerId });
+    const refs = await repo.references(this.db, 0, [fields.locationId], fields.customerId);
+    if (!refs.servedWarehouses.includes(fields.warehouseId)) throw unprocessable('This client is not served by this warehouse');
+    const location = refs.locations[0];
+    if (!location || location.warehouse_id !== fields.warehouseId) throw notFound('Location');
+    if (location.is_active !== 1) throw unprocessable('This location is inactive');
+
+    const file = upload.file;
+    const rows = await readCountSheet(file.fileName, file.bytes);
+    const skus = await repo.skusByCodes(this.db, fields.customerId, rows.map((r) => r.cells.SKU ?? '').filter(Boolean));
+    const { lines, errors } = validateCountRows(rows, fields.inventoryType, skus);
+    if (errors.length) throw unprocessable(rowErrorSummary(errors, 'imported'), rowErrorDetails(errors));
+
+    const counting = fields.inventoryType === 'Stock Count';
+    const placeOf = (l: (typeof lines)[number]): Place => ({
+      warehouseId: fields.warehouseId, customerId: fields.customerId, skuId: l.skuId, locationId: fields.locationId, lot: l.lot, pallet: l.pallet,
+    });
+    const result = await inTransaction(this.db, async (uow) => {
+      // Stock may not be added to, or counted in, a location another count holds: it would skew that count.
+      await this.assertNotHeld(uow, [placeOf(lines[0])]);
+      const legs: Leg[] = [];
+      const shortRows: RowError[] = [];
+      for (const line of lines) {
+        const place = placeOf(line);
+        let qty = line.quantity;
+        if (counting) {
+          const balance = await repo.lockBalance(uow.tx, this.dialect, place);
+          if (balance && line.quantity < balance.allocated) {
+            shortRows.push({ row: line.row, column: 'Quantity', message: `${balance.allocated} units of ${line.skuCode} are allocated here; the count cannot be less` });
+          }
+          qty = line.quantity - (balance?.on_hand ?? 0);
+        }
+        if (qty !== 0) legs.push({ place, qty, txnType: counting ? 'count' : 'opening', expiryDate: line.expiryDate });
+      }
+      if (shortRows.length) throw unprocessable(rowErrorSummary(shortRows, 'imported'), rowErrorDetails(shortRows));
+      const reason = `${fields.inventoryType} of ${countDate} (${file.fileName.slice(0, 100)})`;
+      const posted = legs.length ? await this.post(uow, { documentType: 'IMPORT', reason, legs }, actor) : { document: randomUUID(), entries: [] };
+      const first = placeOf(lines[0]);
+      await this.recordChange(uow, actor, 'Import', posted.document, { ...first, skuId: new Set(lines.map((l) => l.skuId)).size === 1 ? first.skuId : 0 },
+        [fields.locationId], { inventoryType: fields.inventoryType, countDate, fileName: file.fileName, rows: lines.length, changes: legs.map((l) => ({ skuId: l.place.skuId, lot: l.place.lot, pallet: l.place.pallet, qty: l.qty })) });
+      return { document: posted.document, posted: legs.length, units: legs.reduce((n, l) => n + l.qty, 0) };
+    });
+    const message = counting
+      ? `Stock count imported: ${result.posted} of ${lines.length} rows differed (${result.units > 0 ? '+' : ''}${result.units} units)`
+      : `Opening stock imported: ${result.units} units on ${lines.length} ${lines.length === 1 ? 'row' : 'rows'}`;
+    return { message, data: { fileName: file.fileName, rows: lines.length, ...result } };
+  }
+
+  /** The count sheet template: its header row and one example row. */
+  importTemplate() {
+    const example: Record<(typeof INVENTORY_UPLOAD_COLUMNS)[number], string> = { SKU: 'SKU-CODE', Quantity: '100', Lot: '', 'Expiry Date': '', Pallet: '' };
+    return toXlsx('Inventory', INVENTORY_UPLOAD_COLUMNS.map((c) => ({ header: c, value: (r: typeof example) => r[c], width: 18 })), [example]);
   }
 
   async stockOnHand(principal: Principal, req: ListRequest<StockFilters>) {

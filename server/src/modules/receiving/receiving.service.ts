@@ -14,7 +14,7 @@ import { checkUpload, parseFields, readStoredFile, storeFile, type ReceivedUploa
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
-import { readSheet, rowErrorDetails, type RowError } from '../../platform/sheet.js';
+import { parseDay, readSheet, rowErrorDetails, type RowError } from '../../platform/sheet.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
 import { InventoryService } from '../inventory/inventory.service.js';
@@ -576,15 +576,5 @@ function toInward(r: InwardRow) {
   };
 }
 
-/** A sheet's date: YYYY-MM-DD, or M/D/YYYY as US spreadsheets write it; null when it is not a real date. */
-export function parseDay(text: string): string | null {
-  let y: number, m: number, d: number;
-  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
-  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
-  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
-  else if (us) [y, m, d] = [Number(us[3]), Number(us[1]), Number(us[2])];
-  else return null;
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d || y < 2000 || y > 2100) return null;
-  return date.toISOString().slice(0, 10);
-}
+/** The sheet date rule lives with the sheet reader; kept exported here for this module's callers. */
+export { parseDay };

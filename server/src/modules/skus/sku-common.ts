@@ -8,7 +8,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Principal } from '../../platform/principal.js';
-import { inTransaction } from '../../platform/unit-of-work.js';
+import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import { skuRepository, type BarcodeSource, type SkuRow } from './skus.repository.js';
 
 export type SkuSubEvent = HubEventMap['ReceiveSkuData']['subEvent'];
@@ -68,13 +68,18 @@ export async function commitSkuChange<T>(
 ): Promise<T | null> {
   return inTransaction(deps.db, async ({ tx, afterCommit }) => {
     const { id, after } = await apply(tx);
-    const skuId = change.skuId ?? id;
-    await writeAudit(tx, actor, { action: change.action, entity: change.entity, entityId: id, customerId: change.customerId, before: change.before, after: after ?? undefined });
-    await deps.events.record(tx, {
-      target: 'ReceiveSkuData',
-      payload: { subEvent: change.subEvent, payload: after ?? change.before, skuId, customerId: change.customerId },
-      customerId: change.customerId,
-    }, afterCommit);
+    await recordSkuChange(tx, afterCommit, deps.events, actor, change, id, after);
     return after;
   });
+}
+
+/** The audit row and ReceiveSkuData event of one change, inside the caller's transaction (a bulk upload records many). */
+export async function recordSkuChange(tx: Tx, afterCommit: UnitOfWork['afterCommit'], events: EventBus, actor: Actor, change: SkuChange, id: number, after: unknown) {
+  const skuId = change.skuId ?? id;
+  await writeAudit(tx, actor, { action: change.action, entity: change.entity, entityId: id, customerId: change.customerId, before: change.before, after: after ?? undefined });
+  await events.record(tx, {
+    target: 'ReceiveSkuData',
+    payload: { subEvent: change.subEvent, payload: after ?? change.before, skuId, customerId: change.customerId },
+    customerId: change.customerId,
+  }, afterCommit);
 }

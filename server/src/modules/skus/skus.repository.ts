@@ -44,6 +44,13 @@ export const skuRepository = {
     return q.executeTakeFirst();
   },
 
+  /** Which of these codes the customer already uses (one statement). */
+  async codesTaken(db: Executor, customerId: number, codes: string[]): Promise<Set<string>> {
+    if (codes.length === 0) return new Set();
+    const rows = await db.selectFrom('sku').select('sku_code').where('customer_id', '=', customerId).where('sku_code', 'in', codes).execute();
+    return new Set(rows.map((r) => r.sku_code));
+  },
+
   async insert(db: Executor, values: Insertable<SkuTable>) {
     return (await db.insertInto('sku').values(values).returning('id').executeTakeFirstOrThrow()).id;
   },

@@ -6,7 +6,9 @@ import {
   skuBarcodeIdQuery, skuBarcodeInput, skuBarcodeList, skuBarcodeSchema, skuIdQuery, skuInput, skuListRequest, skuListResponse,
   skuPackageIdQuery, skuPackageInput, skuPackageList, skuPackageSchema, skuSchema, updateDimensionsInput, updateDimensionsResult,
   updateKitComponentInput, updateSkuAttributeInput, updateSkuBarcodeInput, updateSkuInput, updateSkuPackageInput, uomList,
+  SKU_UPLOAD_MAX_BYTES, uploadSkusResult,
 } from '@bolx/contracts';
+import { receiveUpload } from '../../platform/files.js';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 
@@ -29,6 +31,19 @@ export const skuRoutes: RouteModule = (api, { skus }) => {
     schema: { tags, summary: 'Add a SKU (code unique per client)', body: skuInput, response: { 200: mutationResult(skuSchema), ...writeErrors } },
     config: { policy: write },
   }, (req) => skus.add(principalOf(req), req.body, actorOf(req)));
+
+  api.post(`${BASE}/UploadSkus`, {
+    schema: {
+      tags, summary: 'Create a client’s SKUs from one CSV or XLSX sheet (multipart: customerId, skuCategory, file); any bad row writes nothing (422 with row errors)',
+      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadSkusResult), ...writeErrors },
+    },
+    config: { policy: write },
+  }, async (req) => skus.upload(principalOf(req), await receiveUpload(req, { maxBytes: SKU_UPLOAD_MAX_BYTES }), actorOf(req)));
+
+  api.get(`${BASE}/DownloadSkuTemplate`, {
+    schema: { tags, summary: 'The SKU upload template (xlsx)', response: { 200: z.any().describe('xlsx file'), ...authErrors } },
+    config: { policy: { access: 'authenticated', roles: STAFF_ROLES, module: { key: 'SKU', permission: 'read' }, scope: 'none' } },
+  }, async (_req, reply) => sendXlsx(reply, 'sku-template', await skus.template()));
 
   api.get(`${BASE}/GetUOMs`, {
     schema: { tags, summary: 'Units of measure', response: { 200: uomList, ...authErrors } },

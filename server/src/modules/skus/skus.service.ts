@@ -1,10 +1,13 @@
-import type { FilterLabel, Hazmat, Sku, SkuInput, UpdateSkuInput } from '@bolx/contracts';
+import { SKU_UPLOAD_COLUMNS, SKU_UPLOAD_MAX_BYTES, uploadSkusFields, type FilterLabel, type Hazmat, type Sku, type SkuInput, type UpdateSkuInput } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { toXlsx } from '../../platform/excel.js';
+import { checkUpload, parseFields, type ReceivedUpload } from '../../platform/files.js';
+import { rowErrorDetails, rowErrorSummary } from '../../platform/sheet.js';
+import { inTransaction } from '../../platform/unit-of-work.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../services.js';
@@ -14,7 +17,8 @@ import { DimensionService } from './dimensions.service.js';
 import { KitService } from './kits.service.js';
 import { kitRepository } from './kits.repository.js';
 import { PackageService } from './packages.service.js';
-import { assertCodeFree, commitSkuChange, loadSku, toSku } from './sku-common.js';
+import { assertCodeFree, commitSkuChange, loadSku, recordSkuChange, toSku } from './sku-common.js';
+import { readSkuSheet, validateSkuRows } from './upload.js';
 import { skuRepository as repo, type SkuListFilter } from './skus.repository.js';
 
 export const SKU_LIST: ListSpec = {
@@ -151,6 +155,55 @@ export class SkuService {
     return { message: 'SKU updated successfully', data: sku! };
   }
 
+  /**
+   * A CSV/XLSX sheet of SKUs for one client, all of the form's category. Every row is checked first — the Add
+   * SKU form's rules, then code taken, UOM known, UPC free (in the file too); any bad row answers 422 with every
+   * row's errors and writes nothing. Otherwise all SKUs are created in one transaction, each audited with its
+   * SkuAdd event.
+   */
+  async upload(principal: Principal, upload: ReceivedUpload, actor: Actor) {
+    const fields = parseFields(uploadSkusFields, upload.fields);
+    if (!upload.file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
+    checkUpload(upload.file, { allowed: ['xlsx', 'csv'], maxBytes: SKU_UPLOAD_MAX_BYTES });
+    principal.scope.assert({ customerId: fields.customerId });
+    if (!(await repo.customer(this.db, fields.customerId))) throw notFound('Customer');
+    const rows = await readSkuSheet(upload.file.fileName, upload.file.bytes);
+    const { skus, errors } = validateSkuRows(rows, fields.customerId, fields.skuCategory);
+    const [taken, uoms] = await Promise.all([repo.codesTaken(this.db, fields.customerId, skus.map((s) => s.skuCode)), repo.uoms(this.db)]);
+    const knownUoms = new Set(uoms.map((u) => u.code));
+    const upcRow = new Map<string, number>();
+    for (const sku of skus) {
+      const fail = (column: string, message: string) => errors.push({ row: sku.row, column, message });
+      if (taken.has(sku.skuCode)) fail('SKU', `SKU code ${sku.skuCode} already exists for this client`);
+      if (!knownUoms.has(sku.uom)) fail('UOM', `Unknown unit of measure '${sku.uom.slice(0, 16)}'`);
+      if (!sku.upc) continue;
+      if (upcRow.has(sku.upc)) fail('UPC', `Same UPC as row ${upcRow.get(sku.upc)}`);
+      else upcRow.set(sku.upc, sku.row);
+      const [owner] = await repo.barcodeOwners(this.db, fields.customerId, sku.upc);
+      if (owner) fail('UPC', `Barcode ${sku.upc} is already used by SKU ${owner.sku_code} of this client`);
+    }
+    if (errors.length) throw unprocessable(rowErrorSummary(errors, 'uploaded'), rowErrorDetails(errors));
+
+    const now = new Date().toISOString();
+    await inTransaction(this.db, async ({ tx, afterCommit }) => {
+      for (const { row: _row, customerId, ...input } of skus) {
+        const id = await repo.insert(tx, { ...columnsOf(input), customer_id: customerId, created_at: now, updated_at: now });
+        const after = toSku((await repo.findById(tx, principal.scope, id))!);
+        await recordSkuChange(tx, afterCommit, this.events, actor, { action: 'create', entity: 'sku', subEvent: 'SkuAdd', customerId }, id, after);
+      }
+    });
+    return { message: `${skus.length} SKUs uploaded successfully`, data: { count: skus.length, fileName: upload.file.fileName } };
+  }
+
+  /** The upload template: its header row and one example SKU. */
+  template() {
+    const example: Record<(typeof SKU_UPLOAD_COLUMNS)[number], string | number> = {
+      SKU: 'SKU-1001', Description: 'Example item', UOM: 'EA', UPC: '', 'Weight (kg)': 0.5, 'Length (cm)': 20, 'Width (cm)': 15,
+      'Height (cm)': 10, 'Min Qty': 10, 'Max Qty': 100,
+    };
+    return toXlsx('SKUs', SKU_UPLOAD_COLUMNS.map((c) => ({ header: c, value: (r: typeof example) => r[c], width: 18 })), [example]);
+  }
+
   /** Rules that need the database: unique code, known UOM, hazard class and its packing groups, free UPC. */
   private async checkFields(db: Executor, customerId: number, input: SkuFields, skuId?: number) {
     if (await repo.codeTaken(db, customerId, input.skuCode, skuId)) {
@@ -177,4 +230,3 @@ export class SkuService {
     }
   }
 }
-

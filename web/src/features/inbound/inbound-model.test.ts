@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionKeyFor, localDate, newIdempotencyKey, putawaySources, roActions, roFileProblem, rowErrorsOf } from './inbound-model';
+import { actionKeyFor, localDate, newIdempotencyKey, putawaySources, roActions, roFileProblem } from './inbound-model';
 
 const receipt = (over: Partial<{ lineId: number; locationId: number; locationCode: string; lot: string; pallet: string; quantity: number }>) => ({
   receiptId: 1, lineId: 1, skuCode: 'A', locationId: 10, locationCode: 'DOCK-01', lot: '', expiryDate: null, pallet: '', quantity: 0,
@@ -34,19 +34,6 @@ describe('roActions', () => {
     expect(roActions('Received')).toEqual({ edit: false, receive: false, putaway: true, finalize: false, cancel: false });
     expect(Object.values(roActions('Closed')).some(Boolean)).toBe(false);
     expect(Object.values(roActions('Cancelled')).some(Boolean)).toBe(false);
-  });
-});
-
-describe('rowErrorsOf', () => {
-  it('reads row.column keys, strips the repeated prefix, sorts by row and keeps other keys as notes', () => {
-    const { rows, notes } = rowErrorsOf({
-      '5.SKU': "Row 5, SKU: No SKU of this client matches 'X'",
-      '3.Supplier': 'Row 3, Supplier: Please enter supplier!',
-      more: 'And 12 more rows',
-    });
-    expect(rows.map((r) => [r.row, r.column, r.message])).toEqual([[3, 'Supplier', 'Please enter supplier!'], [5, 'SKU', "No SKU of this client matches 'X'"]]);
-    expect(notes).toEqual(['And 12 more rows']);
-    expect(rowErrorsOf('boom')).toEqual({ rows: [], notes: [] });
   });
 });
 

@@ -84,36 +84,6 @@ export function putawaySources(order: Pick<ReceivingOrderDetail, 'receipts' | 'p
   return [...byPlace.values()].filter((s) => s.quantity > 0);
 }
 
-/** One problem of an uploaded sheet. */
-export interface RowError {
-  key: string;
-  row: number;
-  column: string;
-  message: string;
-}
-
-/**
- * The row errors of a refused upload: API_ERROR details keyed "row.column" with values "Row N, Column: message";
- * a key that is not a row (e.g. "more") is kept as a note.
- */
-export function rowErrorsOf(details: unknown): { rows: RowError[]; notes: string[] } {
-  if (typeof details !== 'object' || details === null || Array.isArray(details)) return { rows: [], notes: [] };
-  const rows: RowError[] = [];
-  const notes: string[] = [];
-  for (const [key, value] of Object.entries(details as Record<string, unknown>)) {
-    const text = String(value);
-    const match = /^(\d+)\.(.+)$/.exec(key);
-    if (!match) {
-      notes.push(text);
-      continue;
-    }
-    const prefix = `Row ${match[1]}, ${match[2]}: `;
-    rows.push({ key, row: Number(match[1]), column: match[2], message: text.startsWith(prefix) ? text.slice(prefix.length) : text });
-  }
-  rows.sort((a, b) => a.row - b.row || a.column.localeCompare(b.column));
-  return { rows, notes };
-}
-
 /** Spec section 5: an RO takes Excel or CSV files. */
 export const RO_FILE_EXTENSIONS = ['.csv', '.xlsx'] as const;
 export function roFileProblem(file: { name: string; size: number }, maxBytes: number): 'type' | 'size' | 'empty' | null {

@@ -147,7 +147,6 @@ export const EN_US: Record<string, string> = {
   'addData.cards.inventory': 'Inventory',
   'addData.cards.locations': 'Locations',
   'addData.cards.pallets': 'Pallets',
-  'addData.placeholder': 'Bulk upload of orders, receiving orders, SKUs, inventory, locations and pallets arrives with the import module.',
 
   'layout.footer.poweredBy': 'Powered By',
   'layout.footer.provider': 'BOLX',

@@ -1,44 +1,17 @@
-import { Alert, Badge, Card, Drawer } from 'antd';
-import { AppstoreAddOutlined, DatabaseOutlined, EnvironmentOutlined, ImportOutlined, ShoppingCartOutlined, TagsOutlined } from '@ant-design/icons';
-import { useT } from '../../../lib/i18n/use-t';
-import { useAppDispatch, useAppSelector } from '../../hooks';
-import { addDataToggled } from '../../state/ui-slice';
+import { lazy, Suspense, useState } from 'react';
+import { useAppSelector } from '../../hooks';
 
-/** Spec section 2, Add Data panel: the card grid. The upload forms arrive with the import module. */
-const CARDS = [
-  { key: 'orders', icon: <ShoppingCartOutlined />, mostUsed: true },
-  { key: 'ro', icon: <ImportOutlined /> },
-  { key: 'sku', icon: <TagsOutlined /> },
-  { key: 'inventory', icon: <DatabaseOutlined /> },
-  { key: 'locations', icon: <EnvironmentOutlined /> },
-  { key: 'pallets', icon: <AppstoreAddOutlined /> },
-];
+/** The panel and its forms load on first open (their own chunk), and stay mounted so progress cards keep showing. */
+const AddDataPanel = lazy(() => import('./add-data/AddDataPanel'));
 
 export function AddDataDrawer() {
-  const t = useT();
-  const dispatch = useAppDispatch();
   const open = useAppSelector((s) => s.ui.addDataOpen);
-  const rtl = useAppSelector((s) => s.settings.direction === 'rtl');
+  const [opened, setOpened] = useState(false);
+  if (open && !opened) setOpened(true);
+  if (!open && !opened) return null;
   return (
-    <Drawer title={t('addData.title')} open={open} width={420} placement={rtl ? 'left' : 'right'} onClose={() => dispatch(addDataToggled(false))}>
-      <Alert type="info" showIcon message={t('addData.placeholder')} style={{ marginBottom: 16 }} />
-      <div className="bolx-add-data">
-        {CARDS.map((card) => {
-          const body = (
-            <Card key={card.key} size="small" className="bolx-add-data__card">
-              <span className="bolx-add-data__icon">{card.icon}</span>
-              <span>{t(`addData.cards.${card.key}`)}</span>
-            </Card>
-          );
-          return card.mostUsed ? (
-            <Badge.Ribbon key={card.key} text={t('addData.mostUsed')}>
-              {body}
-            </Badge.Ribbon>
-          ) : (
-            body
-          );
-        })}
-      </div>
-    </Drawer>
+    <Suspense fallback={null}>
+      <AddDataPanel />
+    </Suspense>
   );
 }

@@ -9,7 +9,8 @@ import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { notifyError } from '../../../lib/toast';
 import { errorBodyOf, inboundFiles, useUploadReceivingOrderMutation } from '../inbound-api';
-import { RO_FILE_EXTENSIONS, roFileProblem, rowErrorsOf, type RowError } from '../inbound-model';
+import { rowErrorsOf, type RowError } from '../../../lib/api/upload-errors';
+import { RO_FILE_EXTENSIONS, roFileProblem } from '../inbound-model';
 import { ScopeFields, useRoScope } from './ScopeFields';
 
 interface UploadValues {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Alert, Table, Tag, Typography } from 'antd';
 import { useT } from '../../../lib/i18n/use-t';
-import type { RowError } from '../upload-errors';
+import type { RowError } from '../../../lib/api/upload-errors';
 
 /** A refused upload: the server's summary, then every row's problem (nothing was written). */
 export function UploadErrorsTable({ message, rows, more }: { message: string; rows: RowError[]; more: string | null }) {

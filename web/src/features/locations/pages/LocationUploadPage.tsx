@@ -12,7 +12,8 @@ import { PageHeading } from '../components/PageHeading';
 import { UploadErrorsTable } from '../components/UploadErrorsTable';
 import { WarehouseField } from '../components/WarehouseField';
 import { errorBodyOf, locationFiles, useUploadLocationsMutation } from '../locations-api';
-import { rowErrorsOf, UPLOAD_EXTENSIONS, uploadFileProblem } from '../upload-errors';
+import { rowErrorsOf } from '../../../lib/api/upload-errors';
+import { UPLOAD_EXTENSIONS, uploadFileProblem } from '../upload-errors';
 import { useWarehouseChoice } from '../use-warehouse-choice';
 import '../locations.css';
 
@@ -100,7 +101,7 @@ export default function LocationUploadPage() {
           )}
           {error && (
             <Card style={{ marginTop: 20 }} title={t('locations.upload.errorsTitle')}>
-              <UploadErrorsTable message={errorBody?.message ?? t('locations.upload.failed')} rows={rowErrors.rows} more={rowErrors.more} />
+              <UploadErrorsTable message={errorBody?.message ?? t('locations.upload.failed')} rows={rowErrors.rows} more={rowErrors.notes.join(' ') || null} />
             </Card>
           )}
         </Col>

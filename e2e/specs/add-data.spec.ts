@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, newPage, shot } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+import { DEMO, signInToDashboard } from '../support/session.js';
+
+const WAREHOUSE = 'Ontario West Coast DC';
+const CLIENT = 'Fjord Electronics';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const panel = (page: Page) => page.locator('.ant-drawer-content.bolx-add-data-drawer');
+const openDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
+const card = (page: Page, title: string) => page.getByTestId('upload-card').filter({ hasText: title });
+const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+
+/** Picks a header filter's option (the header's warehouse and client selects). */
+async function headerFilter(page: Page, label: string, option: string) {
+  const select = page.locator(`.ant-select[aria-label="${label}"]`);
+  await select.click();
+  await page.keyboard.type(option.slice(0, 6));
+  await openDropdown(page).locator('.ant-select-item-option', { hasText: option }).first().click();
+  await select.filter({ hasText: option }).waitFor();
+}
+
+async function openCard(page: Page, title: string) {
+  await panel(page).getByTestId('add-data-grid').getByText(title, { exact: true }).click();
+  await panel(page).getByRole('button', { name: 'Back' }).waitFor();
+}
+
+async function chooseFile(page: Page, name: string, content: string) {
+  await panel(page).locator('input[type=file]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+  await panel(page).locator('.ant-upload-list-item-name', { hasText: name }).waitFor();
+  await page.waitForTimeout(400); // the file list's appear animation, before a screenshot
+}
+
+describe('Add Data panel', () => {
+  it('creates a location, uploads locations, a receiving order and opening stock through the panel with progress cards; the rows appear in their lists', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signInToDashboard(page, ...DEMO.admin);
+    await headerFilter(page, 'Warehouse', WAREHOUSE);
+    await headerFilter(page, 'Client', CLIENT);
+
+    const stockUnits = page.locator('.bolx-kpi__value').first();
+    await stockUnits.waitFor();
+    const unitsBefore = Number((await stockUnits.innerText()).replace(/\D/g, ''));
+
+    // The grid: six cards in two columns, Orders marked Most Used.
+    await page.getByRole('button', { name: 'Add Data' }).click();
+    const grid = panel(page).getByTestId('add-data-grid');
+    await grid.waitFor();
+    for (const title of ['Orders', 'Receiving Orders', 'Product SKUs', 'Inventory', 'Locations', 'Pallets']) {
+      await grid.getByText(title, { exact: true }).waitFor();
+    }
+    await grid.getByText('Most Used').waitFor();
+    const boxes = await Promise.all(['Orders', 'Receiving Orders'].map((t) => grid.getByText(t, { exact: true }).boundingBox()));
+    expect(Math.abs(boxes[0]!.y - boxes[1]!.y)).toBeLessThan(30);
+    await page.waitForTimeout(300); // the drawer's slide-in
+    await shot(page, 'add-data-grid');
+
+    // Orders: the form is there, its submit is off with the notice (no orders module yet).
+    await openCard(page, 'Orders');
+    await panel(page).getByTestId('add-data-unavailable').filter({ hasText: 'not available yet' }).waitFor();
+    expect(await panel(page).getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    await panel(page).getByRole('button', { name: 'Back' }).click();
+
+    // Locations from a CSV: the card goes from progress to the server's text.
+    await openCard(page, 'Locations');
+    for (const label of ['Location Type', 'Location Code', 'Capacity']) {
+      expect(await panel(page).locator(`label[title="${label}"].ant-form-item-required`).count()).toBe(1);
+    }
+    await chooseFile(page, 'add-data-locations.csv', 'Location Code,Location Type,Capacity,Description\nADD-E2E-01,rack,10,From the panel\nADD-E2E-02,shelf,5,\n');
+    await shot(page, 'add-data-location-form');
+    await panel(page).getByRole('button', { name: 'Upload' }).click();
+    await grid.waitFor();
+    await card(page, 'add-data-locations.csv').locator('[data-testid=upload-status]', { hasText: '2 locations uploaded successfully' }).waitFor();
+    expect(await card(page, 'add-data-locations.csv').getAttribute('data-phase')).toBe('done');
+
+    // Without a file, the form's fields create one location.
+    await openCard(page, 'Locations');
+    await panel(page).getByLabel('Location Type', { exact: true }).click();
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Rack' }).first().click();
+    await panel(page).getByLabel('Location Code', { exact: true }).fill('add-e2e-03');
+    await panel(page).getByLabel('Capacity', { exact: true }).fill('20');
+    await panel(page).getByRole('button', { name: 'Create' }).click();
+    await page.locator('.Toastify__toast--success').filter({ hasText: 'Location created' }).first().waitFor();
+    await panel(page).getByRole('button', { name: 'Back' }).click();
+
+    // A receiving order from a CSV, the supplier from the form.
+    await openCard(page, 'Receiving Orders');
+    await panel(page).getByLabel('Supplier', { exact: true }).fill('Add Data Co');
+    await chooseFile(page, 'add-data-ro.csv', 'SKU,Expected Quantity,Expected Delivery Date\nFJE-1002,12,2026-12-24\n');
+    await panel(page).getByRole('button', { name: 'Upload' }).click();
+    await card(page, 'add-data-ro.csv').locator('[data-testid=upload-status]', { hasText: /Receiving order .* uploaded successfully/ }).waitFor();
+
+    // Opening stock into one of the new locations, posted through the stock ledger.
+    await openCard(page, 'Inventory');
+    await panel(page).getByLabel('Inventory Type', { exact: true }).click();
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Opening Stock' }).click();
+    await panel(page).getByLabel('Location', { exact: true }).click();
+    await page.keyboard.type('ADD-E2E-01');
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'ADD-E2E-01' }).click();
+    await chooseFile(page, 'add-data-stock.csv', 'SKU,Quantity\nFJE-1002,7\n');
+    await shot(page, 'add-data-inventory-form');
+    await panel(page).getByRole('button', { name: 'Upload' }).click();
+    await card(page, 'add-data-stock.csv').locator('[data-testid=upload-status]', { hasText: 'Opening stock imported: 7 units on 1 row' }).waitFor();
+    // The dashboard behind the panel is refreshed with the new stock.
+    await page.waitForFunction((expected) => document.querySelector('.bolx-kpi__value')?.textContent?.replace(/\D/g, '') === expected, String(unitsBefore + 7));
+
+    // A SKU sheet with a bad row: the card fails with the server's text and lists the row.
+    await openCard(page, 'Product SKUs');
+    await panel(page).getByLabel('SKU Category', { exact: true }).fill('Panel');
+    await chooseFile(page, 'add-data-skus.csv', 'SKU,Description,UOM\nADD-E2E-SKU,Good one,EA\nADD-E2E-BAD,Bad unit,CRATE\n');
+    await panel(page).getByRole('button', { name: 'Upload' }).click();
+    await card(page, 'add-data-skus.csv').getByTestId('upload-row-errors').filter({ hasText: "Row 3, UOM: Unknown unit of measure 'CRATE'" }).waitFor();
+    await card(page, 'add-data-skus.csv').getByText('1 row has errors; nothing was uploaded').waitFor();
+    expect(await card(page, 'add-data-skus.csv').getAttribute('data-phase')).toBe('failed');
+
+    await panel(page).locator('.ant-drawer-close').click();
+    await panel(page).waitFor({ state: 'hidden' });
+    await shot(page, 'add-data-progress-cards');
+
+    // Hidden (collapsed) and shrunk to a circle with percent and type code; stopped/dismissed removes it.
+    await card(page, 'add-data-ro.csv').getByRole('button', { name: 'Hide' }).click();
+    expect(await card(page, 'add-data-ro.csv').getByTestId('upload-status').count()).toBe(0);
+    await card(page, 'add-data-locations.csv').getByRole('button', { name: 'Shrink' }).click();
+    const circle = page.getByRole('button', { name: 'LOC upload 100%' });
+    await circle.waitFor();
+    expect(await circle.innerText()).toMatch(/100%\s*LOC/);
+    await shot(page, 'add-data-progress-circle');
+    await card(page, 'add-data-skus.csv').getByRole('button', { name: 'Dismiss' }).click();
+    await card(page, 'add-data-skus.csv').waitFor({ state: 'detached' });
+
+    // The new rows are in their lists.
+    await page.goto('/Location');
+    await page.getByPlaceholder('Search Location').fill('ADD-E2E');
+    await rows(page).filter({ hasText: 'ADD-E2E-02' }).waitFor();
+    expect(await rows(page).filter({ hasText: 'ADD-E2E-01' }).count()).toBe(1);
+    expect(await rows(page).filter({ hasText: 'ADD-E2E-03' }).count()).toBe(1);
+    await page.goto('/InBound');
+    await rows(page).filter({ hasText: 'Add Data Co' }).first().waitFor();
+    await page.context().close();
+  });
+
+  it('shows real upload progress on a slow link, the card’s "Uploading..." badge, and Stop aborts it so nothing is written', async () => {
+    const page = await newPage(browser, server.baseURL);
+    await signInToDashboard(page, ...DEMO.admin);
+    await headerFilter(page, 'Warehouse', WAREHOUSE);
+    // A slow upload link (16 kB/s), so the bytes visibly go out over several seconds.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 16 * 1024 });
+    const lines = Array.from({ length: 4000 }, (_, i) => `ADD-SLOW-${String(i).padStart(5, '0')},rack,10,A location from a slow upload`);
+    await page.getByRole('button', { name: 'Add Data' }).click();
+    await openCard(page, 'Locations');
+    await chooseFile(page, 'add-data-slow.csv', `Location Code,Location Type,Capacity,Description\n${lines.join('\n')}\n`);
+    await panel(page).getByRole('button', { name: 'Upload' }).click();
+
+    const slow = card(page, 'add-data-slow.csv');
+    const status = slow.getByTestId('upload-status');
+    await status.filter({ hasText: /Uploading… ([1-9]|[1-9]\d)%/ }).waitFor();
+    const grid = panel(page).getByTestId('add-data-grid');
+    await grid.locator('.bolx-add-data__card', { hasText: 'Locations' }).getByText('Uploading...').waitFor();
+    await shot(page, 'add-data-uploading');
+    await slow.getByRole('button', { name: 'Shrink' }).click();
+    const circle = page.getByTestId('upload-circle');
+    const label = await circle.getAttribute('aria-label');
+    expect(label).toMatch(/^LOC upload ([1-9]|[1-9]\d)%$/);
+    await panel(page).locator('.ant-drawer-close').click();
+    await panel(page).waitFor({ state: 'hidden' });
+    await shot(page, 'add-data-uploading-circle');
+    await circle.click();
+
+    await slow.getByRole('button', { name: 'Stop' }).click();
+    await slow.waitFor({ state: 'detached' });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    // The server never got the whole file: not one of its locations exists.
+    const found = await page.evaluate(async () => {
+      const res = await fetch('/warehouse/Location/GetLocations', {
+        method: 'POST', headers: { authorization: `Bearer ${localStorage.getItem('authtoken')}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ filters: {}, searchQuery: 'ADD-SLOW', pageNumber: 1, pageSize: 10 }),
+      });
+      return (await res.json()).totalCount as number;
+    });
+    expect(found).toBe(0);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,89 @@
+import { useState, type ReactNode } from 'react';
+import { Badge, Button, Card, Drawer } from 'antd';
+import { AppstoreAddOutlined, ArrowLeftOutlined, DatabaseOutlined, EnvironmentOutlined, ImportOutlined, ShoppingCartOutlined, TagsOutlined } from '@ant-design/icons';
+import { useT } from '../../../../lib/i18n/use-t';
+import { useAppDispatch, useAppSelector } from '../../../hooks';
+import { addDataToggled } from '../../../state/ui-slice';
+import { runningKinds, type UploadKind } from '../../../state/uploads-slice';
+import { InventoryForm } from './InventoryForm';
+import { LocationForm } from './LocationForm';
+import { RoForm } from './RoForm';
+import { SkuForm } from './SkuForm';
+import { OrderForm, PalletForm } from './UnavailableForms';
+import { UploadProgressStack } from './UploadProgressStack';
+import './messages';
+import './add-data.css';
+
+type CardKey = 'orders' | 'ro' | 'sku' | 'inventory' | 'locations' | 'pallets';
+
+/** Spec section 2, Add Data panel: the 2-column card grid, in the spec's order. */
+const CARDS: { key: CardKey; kind: UploadKind; icon: ReactNode; mostUsed?: boolean }[] = [
+  { key: 'orders', kind: 'ORD', icon: <ShoppingCartOutlined />, mostUsed: true },
+  { key: 'ro', kind: 'RO', icon: <ImportOutlined /> },
+  { key: 'sku', kind: 'SKU', icon: <TagsOutlined /> },
+  { key: 'inventory', kind: 'INV', icon: <DatabaseOutlined /> },
+  { key: 'locations', kind: 'LOC', icon: <EnvironmentOutlined /> },
+  { key: 'pallets', kind: 'PLT', icon: <AppstoreAddOutlined /> },
+];
+
+/** The panel (drawer with the card grid and one form at a time) and the floating progress cards. */
+export default function AddDataPanel() {
+  const t = useT();
+  const dispatch = useAppDispatch();
+  const open = useAppSelector((s) => s.ui.addDataOpen);
+  const rtl = useAppSelector((s) => s.settings.direction === 'rtl');
+  const running = useAppSelector((s) => runningKinds(s.uploads));
+  const [chosen, setChosen] = useState<CardKey | null>(null);
+  const back = () => setChosen(null);
+
+  const form = (() => {
+    switch (chosen) {
+      case 'orders': return <OrderForm />;
+      case 'ro': return <RoForm onStarted={back} />;
+      case 'sku': return <SkuForm onStarted={back} />;
+      case 'inventory': return <InventoryForm onStarted={back} />;
+      case 'locations': return <LocationForm onStarted={back} />;
+      case 'pallets': return <PalletForm />;
+      default: return null;
+    }
+  })();
+
+  const title = chosen ? (
+    <span className="bolx-add-data__title">
+      <Button type="text" size="small" icon={<ArrowLeftOutlined />} aria-label={t('addData.back')} onClick={back} />
+      {t(`addData.cards.${chosen}`)}
+    </span>
+  ) : t('addData.title');
+
+  return (
+    <>
+      <Drawer
+        title={title}
+        open={open}
+        width={420}
+        placement={rtl ? 'left' : 'right'}
+        onClose={() => dispatch(addDataToggled(false))}
+        afterOpenChange={(visible) => { if (!visible) back(); }}
+        className="bolx-add-data-drawer"
+      >
+        {form ?? (
+          <div className="bolx-add-data" data-testid="add-data-grid">
+            {CARDS.map((card) => {
+              const uploading = running.includes(card.kind);
+              const body = (
+                <Card key={card.key} size="small" hoverable className="bolx-add-data__card" role="button" tabIndex={0}
+                  onClick={() => setChosen(card.key)} onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') setChosen(card.key); }}>
+                  <span className="bolx-add-data__icon">{card.icon}</span>
+                  <span>{t(`addData.cards.${card.key}`)}</span>
+                  {uploading && <Badge status="processing" text={t('addData.uploading')} className="bolx-add-data__uploading" />}
+                </Card>
+              );
+              return card.mostUsed ? <Badge.Ribbon key={card.key} text={t('addData.mostUsed')}>{body}</Badge.Ribbon> : body;
+            })}
+          </div>
+        )}
+      </Drawer>
+      <UploadProgressStack />
+    </>
+  );
+}
