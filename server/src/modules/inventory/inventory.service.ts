@@ -140,14 +140,10 @@ export class InventoryService {
     return { message: `Moved ${input.quantity} units`, data: result };
   }
 
-  async adjust(principal: Principal, input: Place & AdjustmentInput, actor: Actor) {
-    const place = pick(input);
-    await this.assertReferences(principal, place, [place.locationId]);
-    const result = await inTransaction(this.db, (uow) => this.postAdjustment(uow, place, input, actor));
-    return { message: `Adjusted by ${input.quantityChange > 0 ? '+' : ''}${input.quantityChange} units`, data: result };
-  }
-
-  /** Posts an adjustment in an open transaction; the caller has checked its references (assertReferences). */
+  /**
+   * Posts an adjustment in an open transaction; the caller has checked its references (assertReferences).
+   * Only the adjustments module calls it, which keeps every adjustment as a row.
+   */
   async postAdjustment(uow: UnitOfWork, place: Place, input: AdjustmentInput, actor: Actor, documentId?: string) {
     const posted = await this.post(uow, {
       documentType: 'ADJUSTMENT', documentId, reason: [input.reasonCode, input.note].filter(Boolean).join(': '),
