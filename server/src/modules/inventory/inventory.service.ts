@@ -96,6 +96,19 @@ export class InventoryService {
     };
   }
 
+  /**
+   * Refuses (422) `quantity` more units at a location beyond its capacity (0: unlimited), inside the caller's
+   * transaction, before the stock is posted there. The location row is locked first and held until commit,
+   * so two arrivals checked at once take turns and cannot both claim the same room (read-then-write would).
+   */
+  async assertRoom(uow: UnitOfWork, locationId: number, quantity: number) {
+    const location = await repo.lockLocation(uow.tx, this.dialect, locationId);
+    if (!location) throw notFound('Location');
+    if (location.capacity <= 0) return;
+    const room = location.capacity - (await repo.onHandAt(uow.tx, locationId));
+    if (room < quantity) throw unprocessable(`Location ${location.code} has room for ${Math.max(0, room)} more units`, { toLocationId: 'Not enough free capacity' });
+  }
+
   private async assertNotHeld(uow: UnitOfWork, places: Place[]) {
     const [held] = await repo.heldBy(uow.tx, places);
     if (held) {

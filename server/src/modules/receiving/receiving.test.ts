@@ -330,6 +330,32 @@ describe('idempotency and concurrency', () => {
   });
 });
 
+describe('location capacity under load', () => {
+  it('parallel putaways from many orders never fill a location past its capacity; ledger = balances', async () => {
+    const roomy = await makeLocation(t.database, wh, 'CAP-01-01', 'rack');
+    await t.database.db.updateTable('location').set({ capacity: 21 }).where('id', '=', roomy).execute();
+    // Different orders (each putaway locks only its own RO) and different lots (different balance rows):
+    // only the location itself is shared.
+    const lines = [];
+    for (let i = 0; i < 16; i++) {
+      const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 4 }]);
+      expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 4, lot: `CAP-${i}` })).statusCode).toBe(200);
+      lines.push({ ro, lineId: (await lineOf(ro.receivingOrderId, plainSku)).lineId, lot: `CAP-${i}` });
+    }
+    const sessions = await Promise.all(Array.from({ length: 8 }, () => login(t.app, ADMIN.username, ADMIN.password)));
+    const puts = await Promise.all(lines.map((l, i) => as(t.app, sessions[i % 8]).post(`${R}/Putaway`, {
+      receivingOrderId: l.ro.receivingOrderId, lineId: l.lineId, fromLocationId: dock, toLocationId: roomy, lot: l.lot, quantity: 4,
+    })));
+    expect(puts.filter((r) => r.statusCode !== 200 && r.statusCode !== 422).map((r) => r.body)).toEqual([]);
+    // Room for 21: five putaways of 4 fit, the rest are refused with the room left.
+    expect(puts.filter((r) => r.statusCode === 200)).toHaveLength(5);
+    for (const r of puts.filter((x) => x.statusCode === 422)) expect(r.json().message).toBe('Location CAP-01-01 has room for 1 more units');
+    const stored = await t.database.db.selectFrom('inventory_balance').select((eb) => eb.fn.sum<number>('on_hand').as('n')).where('location_id', '=', roomy).executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(20);
+    expect(await balanced()).toBe(true);
+  });
+});
+
 describe('upload', () => {
   const upload = (fileName: string, content: Buffer | string, fields: Record<string, string | number> = {}) => {
     const body = multipartBody({ warehouseId: wh, customerId: cust, ...fields }, { name: fileName, bytes: Buffer.from(content) });
