@@ -432,6 +432,43 @@ describe('upload', () => {
     expect(await count('receiving_order')).toBe(before + 1);
   });
 
+  it('the file is part of an upload’s Idempotency-Key fingerprint: another file under the same key is refused, the same one replays', async () => {
+    const key = 'ro-upload-replay-02';
+    const send = (csv: string, fields: Record<string, string | number> = {}, name = 'replay.csv') => {
+      // A fresh multipart boundary on every send, as a browser's retry has.
+      const body = multipartBody({ warehouseId: wh, customerId: cust, ...fields }, { name, bytes: Buffer.from(csv) });
+      return admin.post(`${R}/UploadReceivingOrder`, body.payload, { ...body.headers, 'idempotency-key': key });
+    };
+    const csv = 'Supplier,Expected Delivery Date,SKU,Expected Quantity\nKeyed Co,2026-12-13,RCV-PLAIN,5\n';
+    const before = { orders: await count('receiving_order'), files: Number((await t.database.db.selectFrom('stored_file').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
+    const first = await send(csv);
+    expect(first.statusCode, first.body).toBe(200);
+    const after = { orders: before.orders + 1, files: before.files + 1 };
+    const files = async () => Number((await t.database.db.selectFrom('stored_file').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+    for (const other of [
+      await send(csv.replace('5\n', '6\n')), // another file's content
+      await send(csv, {}, 'other-name.csv'), // another file name
+      await send(csv, { supplier: 'Someone Else' }), // another field
+    ]) {
+      expect(other.statusCode).toBe(422);
+      expect(other.json().message).toBe('This Idempotency-Key was used for a different request');
+    }
+    expect({ orders: await count('receiving_order'), files: await files() }).toEqual(after);
+
+    const replay = await send(csv);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.headers['idempotent-replay']).toBe('true');
+    expect(replay.json()).toEqual(first.json());
+    expect({ orders: await count('receiving_order'), files: await files() }).toEqual(after);
+
+    // A keyed upload's parts are read before its handler, which still holds it to the route's own size limit.
+    const big = multipartBody({ warehouseId: wh, customerId: cust }, { name: 'big.csv', bytes: Buffer.alloc(10 * 1024 * 1024 + 1, 'a') });
+    const tooBig = await admin.post(`${R}/UploadReceivingOrder`, big.payload, { ...big.headers, 'idempotency-key': 'ro-upload-big-01' });
+    expect(tooBig.statusCode).toBe(400);
+    expect(tooBig.json().message).toBe('The file is larger than 10 MB');
+  });
+
   it('reads an XLSX sheet, dates as date cells included', async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('RO');
