@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Popconfirm, Space, Typography } from 'antd';
+import { Button, Popconfirm, Space, Tooltip, Typography } from 'antd';
 import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
@@ -49,7 +49,11 @@ export default function AdjustmentPage() {
       ? [{
           key: 'actions', title: t('table.actions'), fixed: 'right' as const,
           render: (_: unknown, row: AdjustmentRow) => row.status === 'Pending' && (row.requestedBy === me
-            ? <Typography.Text type="secondary">{t('inventory.adjustment.ownRequest')}</Typography.Text>
+            ? (
+                <Tooltip title={t('inventory.adjustment.ownRequestHint')}>
+                  <Typography.Text type="secondary">{t('inventory.adjustment.ownRequest')}</Typography.Text>
+                </Tooltip>
+              )
             : (
             <Space size={0}>
               <Popconfirm title={t('inventory.adjustment.confirmApprove')} onConfirm={() =>
