@@ -24,13 +24,12 @@ const file = (description: string) => z.any().describe(description);
 /** The warehouse field and the one file of an upload form, whatever order the parts come in. */
 async function readUpload(req: FastifyRequest): Promise<{ warehouseId: number; fileName: string; content: Buffer }> {
   if (!req.isMultipart()) throw badRequest('Send the file as multipart/form-data');
-  const { fields, files } = await receiveParts(req);
-  if (files.some((f) => f.oversized)) throw tooLarge(UPLOAD_MAX_BYTES);
-  if (files.length > 1) throw badRequest('Upload one file at a time');
+  const { fields, file } = await receiveParts(req);
+  if (file?.oversized) throw tooLarge(UPLOAD_MAX_BYTES);
   const warehouseId = Number(fields.warehouseId);
   if (!warehouseId || !Number.isInteger(warehouseId) || warehouseId < 1) throw badRequest('Please select a warehouse', { warehouseId: 'Please select a warehouse' });
-  if (!files.length) throw badRequest('Please choose a file', { file: 'Please choose a file' });
-  return { warehouseId, fileName: files[0].fileName, content: files[0].bytes };
+  if (!file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
+  return { warehouseId, fileName: file.fileName, content: file.bytes };
 }
 
 export const locationRoutes: RouteModule = (api, { locations }) => {

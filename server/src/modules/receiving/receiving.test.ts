@@ -467,6 +467,18 @@ describe('upload', () => {
     const tooBig = await admin.post(`${R}/UploadReceivingOrder`, big.payload, { ...big.headers, 'idempotency-key': 'ro-upload-big-01' });
     expect(tooBig.statusCode).toBe(400);
     expect(tooBig.json().message).toBe('The file is larger than 10 MB');
+
+    // An upload takes one file: a second one is refused before anything is kept (keyed or not).
+    const one = multipartBody({ warehouseId: wh, customerId: cust }, { name: 'a.csv', bytes: Buffer.from(csv) });
+    const boundary = one.headers['content-type'].split('boundary=')[1];
+    const second = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`);
+    const two = Buffer.concat([one.payload.subarray(0, one.payload.length - `--${boundary}--\r\n`.length), second]);
+    for (const headers of [{ ...one.headers, 'idempotency-key': 'ro-upload-two-01' }, one.headers]) {
+      const res = await admin.post(`${R}/UploadReceivingOrder`, two, headers);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('Upload one file at a time');
+    }
+    expect({ orders: await count('receiving_order'), files: await files() }).toEqual(after);
   });
 
   it('reads an XLSX sheet, dates as date cells included', async () => {
