@@ -25,7 +25,7 @@ export interface HubEventMap {
     payload: { document: string; skuId: number | null; locationIds: number[] };
   };
   /** Adjustment requests above a customer's threshold: raised, approved, rejected. */
-  ReceiveAdjustmentData: { subEvent: 'AdjustmentRequested' | 'AdjustmentApproved' | 'AdjustmentRejected'; payload: { adjustmentId: number; status: string } };
+  ReceiveAdjustmentData: { subEvent: 'AdjustmentPosted' | 'AdjustmentRequested' | 'AdjustmentApproved' | 'AdjustmentRejected'; payload: { adjustmentId: number; status: string } };
   /** Cycle counts: created, counted, sent to recount, approved, cancelled. */
   ReceiveCycleCountData: { subEvent: 'AddCycleCount' | 'UpdateCycleCount'; payload: { cycleCountId: number; status: string } };
   /** Replenishment rules and tasks. */

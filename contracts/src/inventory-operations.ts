@@ -24,15 +24,16 @@ export const ADJUSTMENT_REASON_LABELS: Record<(typeof ADJUSTMENT_REASONS)[number
 };
 export const reasonCodesResponse = z.array(z.object({ code: z.enum(ADJUSTMENT_REASONS), name: z.string() }));
 
-/** CreateAdjustment's answer: posted at once, or pending when above the customer's approval threshold. */
+/** CreateAdjustment's answer: posted at once, or pending when above the customer's approval threshold; a row either way. */
 export const adjustmentResult = z.object({
   status: z.enum(['Posted', 'Pending']),
-  adjustmentId: z.number().int().nullable(),
+  adjustmentId: z.number().int(),
   document: z.string().nullable(),
   entries: z.array(ledgerEntry),
 });
 
-export const ADJUSTMENT_STATUSES = ['Pending', 'Approved', 'Rejected'] as const;
+/** Posted: at or below the client's threshold, posted at once; the others are the approval's steps. */
+export const ADJUSTMENT_STATUSES = ['Posted', 'Pending', 'Approved', 'Rejected'] as const;
 export const adjustmentListRequest = listRequest(z.object({
   warehouseId: scopeId, customerId: scopeId, status: z.enum(ADJUSTMENT_STATUSES).optional(),
 }));

@@ -7,6 +7,7 @@ import { DEMO, landOnDashboard, signIn } from '../support/session.js';
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
+let managerPage: Page | undefined;
 
 beforeAll(async () => {
   server = await startServer();
@@ -16,6 +17,7 @@ beforeAll(async () => {
   await landOnDashboard(page);
 });
 afterAll(async () => {
+  await managerPage?.context().close();
   await page?.context().close();
   await browser?.close();
   await server?.stop();
@@ -26,6 +28,22 @@ const rows = (scope: Page | Locator = page) => scope.locator('.ant-table-tbody t
 const dropdown = () => page.locator('.ant-select-dropdown:visible');
 const toast = (text: string | RegExp) => page.locator('.Toastify__toast--success').filter({ hasText: text }).first().waitFor();
 const drawerClosed = () => page.locator('.ant-drawer-content').waitFor({ state: 'detached' });
+
+/** Runs steps as the demo manager, in their own session: nobody approves what they requested or counted. */
+async function asManager(steps: () => Promise<void>) {
+  const admin = page;
+  if (!managerPage) {
+    managerPage = await newPage(browser, server.baseURL);
+    await signIn(managerPage, ...DEMO.manager);
+    await landOnDashboard(managerPage, { warehouse: 'Newark' });
+  }
+  page = managerPage;
+  try {
+    await steps();
+  } finally {
+    page = admin;
+  }
+}
 
 async function open(path: string) {
   await page.goto(path);
@@ -119,6 +137,7 @@ describe('inventory operations as an administrator', () => {
 
     const count = rows().first();
     await count.getByText('Recount').first().waitFor();
+    const countNo = (await count.getByRole('button', { name: /CC/ }).getAttribute('aria-label')) ?? '';
     await count.getByRole('button', { name: /CC/ }).click();
     await rows(drawer()).filter({ hasText: sku }).getByLabel(/^Recount/).fill('7');
     await drawer().getByRole('button', { name: 'Save Recounts' }).click();
@@ -131,13 +150,28 @@ describe('inventory operations as an administrator', () => {
     await reviewed.waitFor();
     await expect.poll(() => drawer().locator('.ant-table-thead').innerText()).toContain('Variance');
     await reviewed.getByText('+2').waitFor();
-    await page.waitForTimeout(600); // the drawer's slide-in
-    await shot(page, 'inventory-cycle-count-approve');
+    // The administrator counted it, so another manager approves it.
     await drawer().getByRole('button', { name: 'Approve' }).click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
-    await toast(/approved/i);
+    await page.locator('.Toastify__toast--error').filter({ hasText: `You counted lines of cycle count ${countNo}; another manager must approve it` }).first().waitFor();
+    await shot(page, 'inventory-cycle-count-own-approval');
+    await drawer().locator('.ant-drawer-close').click();
     await drawerClosed();
-    await rows().first().getByText('Approved').waitFor();
+
+    await asManager(async () => {
+      await open('/CycleCount');
+      const mine = rows().filter({ hasText: countNo }).first();
+      await mine.getByText('Counted').first().waitFor();
+      await mine.getByRole('button', { name: /CC/ }).click();
+      await rows(drawer()).filter({ hasText: sku }).getByText('+2').waitFor();
+      await page.waitForTimeout(600); // the drawer's slide-in
+      await shot(page, 'inventory-cycle-count-approve');
+      await drawer().getByRole('button', { name: 'Approve' }).click();
+      await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+      await toast(/approved/i);
+      await drawerClosed();
+      await rows().filter({ hasText: countNo }).first().getByText('Approved').waitFor();
+    });
 
     await open('/Move');
     await search('Search SKU, description, location, lot or pallet', TO);
@@ -161,11 +195,35 @@ describe('inventory operations as an administrator', () => {
 
     const pending = rows().filter({ hasText: sku }).filter({ hasText: '+150' }).first();
     await pending.getByText('Pending').waitFor();
+    // The requester cannot decide it: another manager does.
+    await pending.getByText('Your request', { exact: true }).waitFor();
+    await expect(pending.getByRole('button', { name: /Approve/ }).count()).resolves.toBe(0);
+
+    // Within the threshold it posts at once, and is listed too.
+    await page.getByRole('button', { name: 'New Adjustment' }).click();
+    await drawer().getByText('New Adjustment').first().waitFor();
+    await choose('Warehouse', 'Newark Fulfillment Center', 'Newark');
+    await choose('Client', 'Acme Outdoor Gear', 'Acme');
+    await choose('SKU', sku);
+    await drawer().getByLabel('Location').fill(TO);
+    await drawer().getByLabel('Quantity (+/−)').fill('3');
+    await choose('Reason', 'Found');
+    await drawer().getByRole('button', { name: 'Save' }).click();
+    await toast('Adjusted by +3 units');
+    await drawerClosed();
+    await rows().filter({ hasText: sku }).filter({ hasText: '+3' }).first().getByText('Posted').waitFor();
     await shot(page, 'inventory-adjustment-list');
-    await pending.getByRole('button', { name: /Approve/ }).click();
-    await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
-    await toast(/approved/i);
-    await rows().filter({ hasText: sku }).filter({ hasText: '+150' }).first().getByText('Approved').waitFor();
+
+    await asManager(async () => {
+      await open('/Adjustment');
+      const theirs = rows().filter({ hasText: sku }).filter({ hasText: '+150' }).first();
+      await theirs.getByText('Pending').waitFor();
+      await shot(page, 'inventory-adjustment-manager');
+      await theirs.getByRole('button', { name: /Approve/ }).click();
+      await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
+      await toast(/approved/i);
+      await rows().filter({ hasText: sku }).filter({ hasText: '+150' }).first().getByText('Approved').waitFor();
+    });
 
     await open('/Move');
     await search('Search SKU, description, location, lot or pallet', TO);
@@ -174,7 +232,7 @@ describe('inventory operations as an administrator', () => {
       let sum = 0;
       for (const r of await all.all()) sum += Number((await cellTexts(r))[7]);
       return sum;
-    }).toBe(157);
+    }).toBe(160);
   });
 
   it('shows pallets, replenishment, expiry and the inventory reports', async () => {

@@ -17,12 +17,12 @@ export async function signIn(page: Page, username: string, password: string, opt
 
 /**
  * Follows the redirects after login to the dashboard, choosing Warehouse Management and the first warehouse
- * when asked. The sign-in route passes through /Dashboard before the landing rules run, so this waits for
+ * (or the one named) when asked. The sign-in route passes through /Dashboard before the landing rules run, so this waits for
  * what each screen shows rather than for a URL.
  */
-export async function landOnDashboard(page: Page): Promise<void> {
+export async function landOnDashboard(page: Page, options: { warehouse?: string } = {}): Promise<void> {
   const serviceCard = page.locator('.ant-card', { hasText: 'Warehouse Management' });
-  const warehouseCard = page.locator('.ant-card').first();
+  const warehouseCard = (options.warehouse ? page.locator('.ant-card', { hasText: options.warehouse }) : page.locator('.ant-card')).first();
   const kpi = page.locator('.bolx-kpi__value').first();
   for (;;) {
     await page.locator('.bolx-kpi__value, .ant-card').first().waitFor();

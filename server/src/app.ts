@@ -9,6 +9,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { accessPlugin } from './plugins/access.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
+import { UPLOAD_MAX_BYTES } from './platform/files.js';
 import { registerOpenApi } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web-static.js';
 import { registerHub } from './plugins/hub.js';
@@ -96,7 +97,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(accessPlugin, { resolve: (token: string) => services.auth.principalFromToken(token) });
   await app.register(idempotencyPlugin, { db: database.db });
   // Uploads (documents, location and SKU sheets): bounded so a request cannot exhaust memory or disk.
-  await app.register(fastifyMultipart, { limits: { fileSize: 20 * 1024 * 1024, files: 5, fields: 20, parts: 30 } });
+  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 5, fields: 20, parts: 30 } });
   await registerOpenApi(app, VERSION);
 
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -70,3 +70,11 @@ export function classifyDbError(err: unknown): DbErrorKind {
 export function lockRows<Q extends { forUpdate(): Q }>(d: Dialect, q: Q): Q {
   return d.engine === 'postgres' ? q.forUpdate() : q;
 }
+
+/**
+ * A row taken as a mutex for a check over other rows (a location's capacity over its balances): FOR NO KEY
+ * UPDATE on PostgreSQL, which still lets rows referencing it (new balances) be inserted meanwhile. SQLite: nothing.
+ */
+export function lockRowAsMutex<Q extends { forNoKeyUpdate(): Q }>(d: Dialect, q: Q): Q {
+  return d.engine === 'postgres' ? q.forNoKeyUpdate() : q;
+}

@@ -69,7 +69,7 @@ export function checkUpload(file: { fileName: string; bytes: Buffer }, rule: Upl
   return { kind, mimeType: FILE_KINDS[kind].mime };
 }
 
-function tooLarge(maxBytes: number) {
+export function tooLarge(maxBytes: number) {
   const message = `The file is larger than ${Math.round(maxBytes / (1024 * 1024))} MB`;
   return badRequest(message, { file: message });
 }
@@ -111,6 +111,61 @@ export function safeFileName(name: string): string {
   return cleaned || 'file';
 }
 
+/** The largest file any upload takes (the multipart plugin's limit in app.ts); routes may take less. */
+export const UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
+
+/** A multipart request's parts as read: text fields and its one file part (an oversized one marked, its bytes dropped). */
+export interface ReceivedParts {
+  fields: Record<string, string>;
+  file: { fieldname: string; fileName: string; bytes: Buffer; oversized: boolean } | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The parts once read: the idempotency check reads a keyed upload before its handler does. */
+    receivedParts?: ReceivedParts;
+  }
+}
+
+/**
+ * Reads a multipart/form-data request's parts: its text fields and one file, up to `maxBytes` (a larger one is
+ * drained and marked, never kept whole in memory); a second file is refused. A request's parts are read once;
+ * later calls answer the same parts.
+ */
+export async function receiveParts(req: FastifyRequest, maxBytes = UPLOAD_MAX_BYTES): Promise<ReceivedParts> {
+  if (!req.isMultipart()) throw badRequest('Send the form as multipart/form-data');
+  if (req.receivedParts) return req.receivedParts;
+  const parts: ReceivedParts = { fields: {}, file: null };
+  // throwFileSizeLimit off: an oversized file is marked truncated and drained; callers refuse it with our message.
+  // (parts() reads the option at run time; its typings leave it out, hence the variable.)
+  const options = { limits: { fileSize: maxBytes }, throwFileSizeLimit: false };
+  for await (const part of req.parts(options)) {
+    if (part.type === 'field') {
+      if (typeof part.value === 'string') parts.fields[part.fieldname] = part.value;
+      continue;
+    }
+    if (parts.file) throw badRequest('Upload one file at a time', { file: 'Upload one file at a time' });
+    const chunks: Buffer[] = [];
+    for await (const chunk of part.file) chunks.push(chunk as Buffer);
+    const oversized = part.file.truncated;
+    parts.file = { fieldname: part.fieldname, fileName: part.filename, bytes: oversized ? Buffer.alloc(0) : Buffer.concat(chunks), oversized };
+  }
+  req.receivedParts = parts;
+  return parts;
+}
+
+/**
+ * What a multipart request carries, for its Idempotency-Key fingerprint: the fields (in name order) and the
+ * file's field, name, size and content hash — not the raw body, whose boundary differs on every send.
+ */
+export function partsFingerprint(parts: ReceivedParts) {
+  const f = parts.file;
+  return {
+    fields: Object.entries(parts.fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    file: f && { field: f.fieldname, name: f.fileName, size: f.bytes.length, oversized: f.oversized, sha256: createHash('sha256').update(f.bytes).digest('hex') },
+  };
+}
+
 /** An upload as received: the form's text fields and its one file part, bounded in size while it streams. */
 export interface ReceivedUpload {
   fields: Record<string, string>;
@@ -122,26 +177,10 @@ export interface ReceivedUpload {
  * to `maxBytes`; a larger one is refused with 400 without keeping more than that in memory.
  */
 export async function receiveUpload(req: FastifyRequest, opts: { maxBytes: number; fileField?: string }): Promise<ReceivedUpload> {
-  if (!req.isMultipart()) throw badRequest('Send the form as multipart/form-data');
-  const fileField = opts.fileField ?? 'file';
-  const fields: Record<string, string> = {};
-  let file: ReceivedUpload['file'] = null;
-  let oversized = false;
-  // throwFileSizeLimit off: an oversized file is marked truncated, drained, and refused below with our message.
-  // (parts() reads the option at run time; its typings leave it out, hence the variable.)
-  const options = { limits: { fileSize: opts.maxBytes, files: 1, fields: 20 }, throwFileSizeLimit: false };
-  for await (const part of req.parts(options)) {
-    if (part.type === 'field') {
-      if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-      continue;
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of part.file) chunks.push(chunk as Buffer);
-    if (part.file.truncated) oversized = true;
-    else if (part.fieldname === fileField) file = { fileName: part.filename, bytes: Buffer.concat(chunks) };
-  }
-  if (oversized) throw tooLarge(opts.maxBytes);
-  return { fields, file };
+  const { fields, file } = await receiveParts(req, opts.maxBytes);
+  // Parts read early (a keyed request) were bounded by the largest upload only: this route's bound applies here.
+  if (file && (file.oversized || file.bytes.length > opts.maxBytes)) throw tooLarge(opts.maxBytes);
+  return { fields, file: file && file.fieldname === (opts.fileField ?? 'file') ? { fileName: file.fileName, bytes: file.bytes } : null };
 }
 
 /** Sends a stored file as a download under its stored name and type. */

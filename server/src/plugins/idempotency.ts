@@ -4,6 +4,7 @@ import type { Db } from '../db/schema.js';
 import { classifyDbError } from '../db/dialect.js';
 import { conflict, unprocessable, badRequest } from '../platform/errors.js';
 import { sha256 } from '../platform/secrets.js';
+import { partsFingerprint, receiveParts } from '../platform/files.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** A key whose first request never finished (crash, timeout) may be taken again after this. */
@@ -17,7 +18,8 @@ declare module 'fastify' {
 
 /**
  * Idempotency-Key on authenticated mutations: the first answer is stored per (user, key) and a replay
- * returns it without running the handler again. A key reused for a different request is refused.
+ * returns it without running the handler again. A key reused for a different request (body, or an upload's
+ * fields and files) is refused.
  */
 export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
   const { db } = opts;
@@ -28,7 +30,10 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db 
     if (typeof key !== 'string' || !/^[\w.:-]{8,128}$/.test(key)) throw badRequest('Idempotency-Key must be 8–128 letters, digits or . _ : -');
     const userId = request.principal.userId;
     const path = request.url.slice(0, 500);
-    const requestHash = sha256(`${request.method} ${request.routeOptions.url} ${JSON.stringify(request.body ?? null)}`);
+    // A multipart body is still unread here: its parts are read now (the handler gets the same parts), so the
+    // file is part of the fingerprint — a different file under the same key is refused like a different JSON body.
+    const payload = request.isMultipart() ? partsFingerprint(await receiveParts(request)) : request.body ?? null;
+    const requestHash = sha256(`${request.method} ${request.routeOptions.url} ${JSON.stringify(payload)}`);
     const now = new Date();
     try {
       await db.insertInto('idempotency_key').values({

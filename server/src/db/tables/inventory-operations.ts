@@ -1,8 +1,11 @@
 import type { Generated } from 'kysely';
 import type { CreatedAt, Flag, Id, Timestamp } from '../column-types.js';
 
-export type AdjustmentStatus = 'Pending' | 'Approved' | 'Rejected';
-/** An adjustment above its customer's threshold, waiting for a manager; posted to the ledger only on approval. */
+export type AdjustmentStatus = 'Posted' | 'Pending' | 'Approved' | 'Rejected';
+/**
+ * Every adjustment: 'Posted' at once when within its customer's threshold; above it 'Pending' until a manager
+ * approves (posted then) or rejects it. The document of its ledger row is ADJ-{id}.
+ */
 export interface AdjustmentRequestTable {
   id: Id; warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string;
   expiry_date: string | null; quantity_change: number; reason_code: string; note: string | null; status: AdjustmentStatus;

@@ -15,6 +15,10 @@ export const adjustmentRepository = {
     return tx.insertInto('adjustment_request').values(values).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
   },
 
+  setDocument(tx: Executor, id: number, documentId: string) {
+    return tx.updateTable('adjustment_request').set({ document_id: documentId }).where('id', '=', id).execute();
+  },
+
   findById(db: Executor, id: number) {
     return db.selectFrom('adjustment_request').selectAll().where('id', '=', id).executeTakeFirst();
   },

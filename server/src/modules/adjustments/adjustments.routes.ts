@@ -28,22 +28,22 @@ export const adjustmentRoutes: RouteModule = (api, { adjustments }) => {
   }, (req) => adjustments.create(principalOf(req), req.body, actorOf(req)));
 
   api.post('/Warehouse/Adjustment/GetAdjustments', {
-    schema: { tags, summary: 'Adjustment requests (pending, approved, rejected)', body: adjustmentListRequest, response: { 200: adjustmentListResponse, ...authErrors } },
+    schema: { tags, summary: 'Every adjustment: posted at once, or held for approval (pending, approved, rejected)', body: adjustmentListRequest, response: { 200: adjustmentListResponse, ...authErrors } },
     config: { policy: read },
   }, (req) => adjustments.list(principalOf(req), req.body));
 
   api.post('/Warehouse/Adjustment/DownloadAdjustmentsExcel', {
-    schema: { tags, summary: 'The filtered adjustment requests as an Excel workbook', body: adjustmentListRequest, response: { 200: z.any().describe('xlsx file'), ...authErrors } },
+    schema: { tags, summary: 'The filtered adjustments as an Excel workbook', body: adjustmentListRequest, response: { 200: z.any().describe('xlsx file'), ...authErrors } },
     config: { policy: read },
   }, async (req, reply) => sendXlsx(reply, 'adjustments', await adjustments.download(principalOf(req), req.body)));
 
   api.post('/Warehouse/Adjustment/ApproveAdjustment', {
-    schema: { tags, summary: 'Approve a pending adjustment: it is posted to the ledger', body: decideAdjustmentRequest, response: { 200: mutationResult(adjustmentResult), ...errors } },
+    schema: { tags, summary: 'Approve a pending adjustment (never one’s own request): it is posted to the ledger', body: decideAdjustmentRequest, response: { 200: mutationResult(adjustmentResult), ...errors } },
     config: { policy: decide },
   }, (req) => adjustments.approve(principalOf(req), req.body, actorOf(req)));
 
   api.post('/Warehouse/Adjustment/RejectAdjustment', {
-    schema: { tags, summary: 'Reject a pending adjustment: nothing is posted', body: decideAdjustmentRequest, response: { 200: mutationResult(z.object({ adjustmentId: z.number().int() })), ...errors } },
+    schema: { tags, summary: 'Reject a pending adjustment (never one’s own request): nothing is posted', body: decideAdjustmentRequest, response: { 200: mutationResult(z.object({ adjustmentId: z.number().int() })), ...errors } },
     config: { policy: decide },
   }, (req) => adjustments.reject(principalOf(req), req.body, actorOf(req)));
 

@@ -1,10 +1,10 @@
-import { ADJUSTMENT_REASON_LABELS, ADJUSTMENT_REASONS, ADJUSTMENT_STATUSES, type FilterLabel } from '@bolx/contracts';
+import { ADJUSTMENT_REASON_LABELS, ADJUSTMENT_REASONS, ADJUSTMENT_STATUSES, type FilterLabel, type HubEventMap } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
-import type { AdjustmentRequestTable } from '../../db/tables/inventory-operations.js';
+import type { AdjustmentRequestTable, AdjustmentStatus } from '../../db/tables/inventory-operations.js';
 import type { Actor } from '../../platform/actor.js';
 import { writeAudit } from '../../platform/audit.js';
-import { conflict, notFound } from '../../platform/errors.js';
+import { conflict, forbidden, notFound } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
@@ -28,7 +28,7 @@ const ADJUSTMENT_LIST: ListSpec = {
 type Row = {
   id: number; warehouse_id: number; warehouse_name: string; customer_id: number; customer_name: string; sku_id: number; sku_code: string;
   location_id: number; location_code: string; lot: string; pallet: string; expiry_date: string | null; quantity_change: number;
-  reason_code: string; note: string | null; status: 'Pending' | 'Approved' | 'Rejected'; requested_by_name: string | null;
+  reason_code: string; note: string | null; status: AdjustmentStatus; requested_by_name: string | null;
   requested_at: string; decided_by_name: string | null; decided_at: string | null; decision_note: string | null; document_id: string | null;
 };
 const toRow = (r: Row) => ({
@@ -42,6 +42,9 @@ const toRow = (r: Row) => ({
 const placeOf = (r: Selectable<AdjustmentRequestTable>): Place => ({
   warehouseId: r.warehouse_id, customerId: r.customer_id, skuId: r.sku_id, locationId: r.location_id, lot: r.lot, pallet: r.pallet,
 });
+
+/** The ledger document of an adjustment: its row. */
+const documentOf = (id: number) => `ADJ-${id}`;
 
 /**
  * Adjustments with reason codes. One of more units than the customer's approval threshold is held as a
@@ -65,48 +68,57 @@ export class AdjustmentService {
     return ADJUSTMENT_REASONS.map((code) => ({ code, name: ADJUSTMENT_REASON_LABELS[code] }));
   }
 
+  /**
+   * Every adjustment is kept as a row with the ledger document ADJ-{id}: within the customer's threshold it is
+   * posted at once ('Posted'), above it held 'Pending' for a manager.
+   */
   async create(principal: Principal, input: Place & AdjustmentInput, actor: Actor) {
     const place = pick(input);
     await this.inventory.assertReferences(principal, place, [place.locationId]);
     const threshold = await repo.threshold(this.db, place.customerId);
-    if (threshold == null || Math.abs(input.quantityChange) <= threshold) {
-      const posted = await inTransaction(this.db, (uow) => this.inventory.postAdjustment(uow, place, input, actor));
-      return {
-        message: `Adjusted by ${input.quantityChange > 0 ? '+' : ''}${input.quantityChange} units`,
-        data: { status: 'Posted' as const, adjustmentId: null, document: posted.document, entries: posted.entries },
-      };
-    }
-    const id = await inTransaction(this.db, async (uow) => {
-      const newId = await repo.insert(uow.tx, {
+    const immediate = threshold == null || Math.abs(input.quantityChange) <= threshold;
+    const result = await inTransaction(this.db, async (uow) => {
+      const id = await repo.insert(uow.tx, {
         warehouse_id: place.warehouseId, customer_id: place.customerId, sku_id: place.skuId, location_id: place.locationId,
         lot: place.lot, pallet: place.pallet, expiry_date: input.expiryDate ?? null, quantity_change: input.quantityChange,
-        reason_code: input.reasonCode, note: input.note ?? null, status: 'Pending', requested_by: actor.userId,
+        reason_code: input.reasonCode, note: input.note ?? null, status: immediate ? 'Posted' : 'Pending', requested_by: actor.userId,
         requested_at: new Date().toISOString(),
       });
-      await this.record(uow, actor, 'request', newId, place, 'AdjustmentRequested', 'Pending', { ...input, threshold });
-      return newId;
+      if (!immediate) {
+        await this.record(uow, actor, 'request', id, place, 'AdjustmentRequested', 'Pending', { ...input, threshold });
+        return { status: 'Pending' as const, adjustmentId: id, document: null, entries: [] };
+      }
+      const documentId = documentOf(id);
+      const posted = await this.inventory.postAdjustment(uow, place, input, actor, documentId);
+      await repo.setDocument(uow.tx, id, documentId);
+      await this.record(uow, actor, 'post', id, place, 'AdjustmentPosted', 'Posted', { ...input, document: documentId });
+      return { status: 'Posted' as const, adjustmentId: id, document: posted.document, entries: posted.entries };
     });
     return {
-      message: `Adjustments of more than ${threshold} units need a manager's approval: the request is pending`,
-      data: { status: 'Pending' as const, adjustmentId: id, document: null, entries: [] },
+      message: immediate
+        ? `Adjusted by ${input.quantityChange > 0 ? '+' : ''}${input.quantityChange} units`
+        : `Adjustments of more than ${threshold} units need a manager's approval: the request is pending`,
+      data: result,
     };
   }
 
-  private async pending(principal: Principal, id: number) {
+  /** A request this principal may decide: in scope, still pending, and not their own (four eyes on every held change). */
+  private async pending(principal: Principal, id: number, action: 'approve' | 'reject') {
     const req = await repo.findById(this.db, id);
     if (!req) throw notFound('Adjustment');
     principal.scope.assert({ warehouseId: req.warehouse_id, customerId: req.customer_id });
     if (req.status !== 'Pending') throw conflict(`This adjustment is already ${req.status.toLowerCase()}`);
+    if (req.requested_by === principal.userId) throw forbidden(`You cannot ${action} your own adjustment request; another manager must decide it`);
     return req;
   }
 
   /** Posts a pending adjustment. Short stock refuses it (422) and it stays pending; two approvers cannot both post it. */
   async approve(principal: Principal, input: { adjustmentId: number; note?: string }, actor: Actor) {
-    const req = await this.pending(principal, input.adjustmentId);
+    const req = await this.pending(principal, input.adjustmentId, 'approve');
     const place = placeOf(req);
     await this.inventory.assertReferences(principal, place, [place.locationId]);
     const posted = await inTransaction(this.db, async (uow) => {
-      const documentId = `ADJ-${req.id}`;
+      const documentId = documentOf(req.id);
       const decided = await repo.decide(uow.tx, req.id, { status: 'Approved', by: principal.userId, at: new Date().toISOString(), note: input.note ?? null, documentId });
       if (!decided) throw conflict('This adjustment was decided by someone else meanwhile');
       const result = await this.inventory.postAdjustment(uow, place, {
@@ -119,7 +131,7 @@ export class AdjustmentService {
   }
 
   async reject(principal: Principal, input: { adjustmentId: number; note?: string }, actor: Actor) {
-    const req = await this.pending(principal, input.adjustmentId);
+    const req = await this.pending(principal, input.adjustmentId, 'reject');
     await inTransaction(this.db, async (uow) => {
       const decided = await repo.decide(uow.tx, req.id, { status: 'Rejected', by: principal.userId, at: new Date().toISOString(), note: input.note ?? null, documentId: null });
       if (!decided) throw conflict('This adjustment was decided by someone else meanwhile');
@@ -128,7 +140,7 @@ export class AdjustmentService {
     return { message: 'Adjustment rejected', data: { adjustmentId: req.id } };
   }
 
-  private async record(uow: UnitOfWork, actor: Actor, action: string, id: number, place: Place, subEvent: 'AdjustmentRequested' | 'AdjustmentApproved' | 'AdjustmentRejected', status: string, after: unknown) {
+  private async record(uow: UnitOfWork, actor: Actor, action: string, id: number, place: Place, subEvent: HubEventMap['ReceiveAdjustmentData']['subEvent'], status: string, after: unknown) {
     await writeAudit(uow.tx, actor, { action, entity: 'adjustment_request', entityId: id, warehouseId: place.warehouseId, customerId: place.customerId, after: { status, ...(after as object) } });
     await this.events.record(uow.tx, { target: 'ReceiveAdjustmentData', payload: { subEvent, payload: { adjustmentId: id, status } }, warehouseId: place.warehouseId, customerId: place.customerId }, uow.afterCommit);
   }

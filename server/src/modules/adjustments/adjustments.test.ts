@@ -41,16 +41,33 @@ describe('reason codes', () => {
     expect(res.json()).toContainEqual({ code: 'DAMAGED', name: 'Damaged' });
     expect(res.json().map((r: { code: string }) => r.code)).toEqual(['DAMAGED', 'FOUND', 'LOST', 'EXPIRED', 'RECOUNT', 'SAMPLE', 'OTHER']);
     const filters = (await staff.get('/Warehouse/Adjustment/AdjustmentFiltersLabels')).json();
-    expect(filters).toEqual([expect.objectContaining({ key: 'status', options: ['Pending', 'Approved', 'Rejected'].map((v) => ({ label: v, value: v })) })]);
+    expect(filters).toEqual([expect.objectContaining({ key: 'status', options: ['Posted', 'Pending', 'Approved', 'Rejected'].map((v) => ({ label: v, value: v })) })]);
   });
 });
 
 describe('approval threshold', () => {
-  it('posts at or below the customer’s threshold at once', async () => {
-    const res = await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(50));
+  it('posts at or below the customer’s threshold at once, kept as a Posted row with its ledger document', async () => {
+    const events = recordEvents(t.app);
+    const res = await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(50, { note: 'shelf found' }));
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ status: 'Posted', adjustmentId: null });
+    const { adjustmentId } = res.json().data;
+    expect(res.json().data).toMatchObject({ status: 'Posted', adjustmentId: expect.any(Number), document: `ADJ-${adjustmentId}` });
+    expect(res.json().data.entries).toMatchObject([{ qtyChange: 50, txnType: 'adjust', documentType: 'ADJUSTMENT', documentId: `ADJ-${adjustmentId}` }]);
     expect(await onHand()).toBe(50);
+    const list = (await staff.post('/Warehouse/Adjustment/GetAdjustments', { filters: { status: 'Posted' } })).json();
+    expect(list.items).toEqual([expect.objectContaining({
+      adjustmentId, status: 'Posted', quantityChange: 50, reasonCode: 'FOUND', note: 'shelf found', document: `ADJ-${adjustmentId}`,
+      decidedBy: null, skuId: sku, locationId: loc, lot: 'A1',
+    })]);
+    expect(list.items[0].requestedBy).toMatch(/.+/);
+    // The other statuses' filters leave it out; no filter lists it.
+    expect((await staff.post('/Warehouse/Adjustment/GetAdjustments', { filters: { status: 'Pending' } })).json().totalCount).toBe(0);
+    expect((await staff.post('/Warehouse/Adjustment/GetAdjustments', {})).json().items.map((r: { adjustmentId: number }) => r.adjustmentId)).toContain(adjustmentId);
+    const audit = await t.database.db.selectFrom('audit_log').select('action').where('entity', '=', 'adjustment_request').where('entity_id', '=', String(adjustmentId)).execute();
+    expect(audit.map((a) => a.action)).toEqual(['post']);
+    const seen = await events.until(2, 1500);
+    expect(seen.find((e) => e.target === 'ReceiveAdjustmentData')).toMatchObject({ payload: { subEvent: 'AdjustmentPosted', payload: { adjustmentId, status: 'Posted' } } });
+    expect(await balanced()).toBe(true);
   });
 
   it('holds a larger one as pending: nothing posted, an audit row and an event', async () => {
@@ -117,6 +134,33 @@ describe('approval threshold', () => {
     const otherSku = await makeSku(t.database, other);
     const res = await admin.post('/Warehouse/Adjustment/CreateAdjustment', body(100_000, { customerId: other, skuId: otherSku }));
     expect(res.json().data.status).toBe('Posted');
+    const list = (await admin.post('/Warehouse/Adjustment/GetAdjustments', { filters: { customerId: other } })).json();
+    expect(list.items).toEqual([expect.objectContaining({ adjustmentId: res.json().data.adjustmentId, status: 'Posted', quantityChange: 100_000 })]);
+  });
+
+  it('a short removal within the threshold is refused and leaves no row', async () => {
+    const before = (await staff.post('/Warehouse/Adjustment/GetAdjustments', {})).json().totalCount;
+    const res = await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(-50, { lot: 'NONE' }));
+    expect(res.statusCode).toBe(422);
+    expect((await staff.post('/Warehouse/Adjustment/GetAdjustments', {})).json().totalCount).toBe(before);
+  });
+
+  it('the requester can never approve or reject their own request, even as a manager', async () => {
+    const own = (await manager.post('/Warehouse/Adjustment/CreateAdjustment', body(-60))).json().data;
+    expect(own.status).toBe('Pending');
+    const approve = await manager.post('/Warehouse/Adjustment/ApproveAdjustment', { adjustmentId: own.adjustmentId });
+    expect(approve.statusCode).toBe(403);
+    expect(approve.json().message).toBe('You cannot approve your own adjustment request; another manager must decide it');
+    const reject = await manager.post('/Warehouse/Adjustment/RejectAdjustment', { adjustmentId: own.adjustmentId });
+    expect(reject.statusCode).toBe(403);
+    expect(reject.json().message).toBe('You cannot reject your own adjustment request; another manager must decide it');
+    const selfAdmin = (await admin.post('/Warehouse/Adjustment/CreateAdjustment', body(70))).json().data;
+    expect((await admin.post('/Warehouse/Adjustment/ApproveAdjustment', { adjustmentId: selfAdmin.adjustmentId })).statusCode).toBe(403);
+    const rows = (await staff.post('/Warehouse/Adjustment/GetAdjustments', { filters: { status: 'Pending' } })).json().items;
+    expect(rows.filter((r: { adjustmentId: number }) => [own.adjustmentId, selfAdmin.adjustmentId].includes(r.adjustmentId))).toHaveLength(2);
+    // Another approver may decide them.
+    expect((await admin.post('/Warehouse/Adjustment/RejectAdjustment', { adjustmentId: own.adjustmentId })).statusCode).toBe(200);
+    expect((await manager.post('/Warehouse/Adjustment/RejectAdjustment', { adjustmentId: selfAdmin.adjustmentId })).statusCode).toBe(200);
   });
 
   it('replaying a create with the same Idempotency-Key makes one request', async () => {

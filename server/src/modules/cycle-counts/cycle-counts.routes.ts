@@ -51,7 +51,7 @@ export const cycleCountRoutes: RouteModule = (api, { cycleCounts }) => {
   }, (req) => cycleCounts.enterCounts(principalOf(req), req.body, actorOf(req)));
 
   api.post('/Warehouse/CycleCount/ApproveCycleCount', {
-    schema: { tags, summary: 'Approve a counted count: each difference is posted through the ledger', body: cycleCountIdBody, response: { 200: mutationResult(stockMovementResult), ...errors } },
+    schema: { tags, summary: 'Approve a counted count (not by anyone who counted it): each difference is posted through the ledger', body: cycleCountIdBody, response: { 200: mutationResult(stockMovementResult), ...errors } },
     config: { policy: decide },
   }, (req) => cycleCounts.approve(principalOf(req), req.body, actorOf(req)));
 

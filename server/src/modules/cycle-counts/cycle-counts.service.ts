@@ -5,7 +5,7 @@ import type { Dialect } from '../../db/dialect.js';
 import type { CycleCountStatus } from '../../db/tables/inventory-operations.js';
 import type { Actor } from '../../platform/actor.js';
 import { writeAudit } from '../../platform/audit.js';
-import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
@@ -156,7 +156,11 @@ export class CycleCountService {
     return { message, data: await this.detail(principal, count.id) };
   }
 
-  /** Posts every line's difference (final count − expected) through the ledger, with the count as the document. */
+  /**
+   * Posts every line's difference (final count − expected) through the ledger, with the count as the document.
+   * Approving posts stock like an adjustment, so — as for adjustments — nobody approves their own work: whoever
+   * entered a count or recount of it (managers see expected quantities even on blind counts) cannot approve it.
+   */
   async approve(principal: Principal, input: { cycleCountId: number }, actor: Actor) {
     const count = await this.load(principal, input.cycleCountId);
     if (count.status !== 'Counted') {
@@ -164,6 +168,10 @@ export class CycleCountService {
         ? `Cycle count ${count.count_no} still has lines to count or recount` : `Cycle count ${count.count_no} is ${count.status.toLowerCase()}`);
     }
     const lines = await repo.lines(this.db, count.id);
+    // Counts entered after this read move the count out of 'Counted', which the approval's claim below refuses.
+    if (lines.some((l) => l.counted_by === principal.userId || l.recounted_by === principal.userId)) {
+      throw forbidden(`You counted lines of cycle count ${count.count_no}; another manager must approve it`);
+    }
     const posted = await inTransaction(this.db, async (uow) => {
       const done = await repo.setStatus(uow.tx, count.id, ['Counted'], {
         status: 'Approved', approved_by: principal.userId, approved_at: new Date().toISOString(), document_id: count.count_no,

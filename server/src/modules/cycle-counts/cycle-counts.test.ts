@@ -189,6 +189,26 @@ describe('a count by location range, blind, with a recount and approval', () => 
     expect(approved.json().data.entries).toEqual([]);
     expect(approved.json().message).toMatch(/no differences/);
   });
+
+  it('whoever entered a count or recount of it cannot approve it; another manager can', async () => {
+    const res = await create(manager, { selection: 'location', locationFrom: `${tag}-A-03`, locationTo: `${tag}-A-03`, isBlind: false });
+    const id = res.json().data.count.cycleCountId;
+    const { countNo } = res.json().data.count;
+    const line = res.json().data.lines[0];
+    // The manager counts a variance, staff recounts it: the manager still entered a count of it.
+    expect((await manager.post('/Warehouse/CycleCount/EnterCounts', { cycleCountId: id, counts: [{ lineId: line.lineId, quantity: line.expectedQty + 1 }] })).json().data.count.status).toBe('Recount');
+    expect((await staff.post('/Warehouse/CycleCount/EnterCounts', { cycleCountId: id, counts: [{ lineId: line.lineId, quantity: line.expectedQty + 1 }] })).json().data.count.status).toBe('Counted');
+    const before = await onHand(a3);
+    const own = await manager.post('/Warehouse/CycleCount/ApproveCycleCount', { cycleCountId: id });
+    expect(own.statusCode).toBe(403);
+    expect(own.json().message).toBe(`You counted lines of cycle count ${countNo}; another manager must approve it`);
+    expect(await onHand(a3)).toBe(before);
+    const other = await session('WarehouseManager');
+    const approved = await other.post('/Warehouse/CycleCount/ApproveCycleCount', { cycleCountId: id });
+    expect(approved.statusCode).toBe(200);
+    expect(await onHand(a3)).toBe(before + 1);
+    expect(await balanced()).toBe(true);
+  });
 });
 
 describe('access', () => {

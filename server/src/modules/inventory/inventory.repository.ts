@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
-import { lockRows, type Dialect } from '../../db/dialect.js';
+import { lockRowAsMutex, lockRows, type Dialect } from '../../db/dialect.js';
 
 /** The balance key: where a quantity sits. */
 export interface Place {
@@ -123,6 +123,17 @@ export const inventoryRepository = {
       .where(sql<boolean>`${placeWhere(place)} AND allocated >= ${qty}`)
       .returning(['id', 'allocated'])
       .executeTakeFirst();
+  },
+
+  /** A location's capacity, its row locked until commit: capacity checks into one location take turns. */
+  lockLocation(tx: Executor, dialect: Dialect, locationId: number) {
+    return lockRowAsMutex(dialect, tx.selectFrom('location').select(['id', 'code', 'capacity']).where('id', '=', locationId)).executeTakeFirst();
+  },
+
+  /** Units on hand at a location, every client's (its capacity is physical). */
+  async onHandAt(tx: Executor, locationId: number) {
+    const r = await tx.selectFrom('inventory_balance').select(sql<number>`coalesce(sum(on_hand), 0)`.as('n')).where('location_id', '=', locationId).executeTakeFirstOrThrow();
+    return Number(r.n);
   },
 
   sku(db: Executor, skuId: number) {

@@ -100,6 +100,19 @@ export class InventoryService {
     };
   }
 
+  /**
+   * Refuses (422) `quantity` more units at a location beyond its capacity (0: unlimited), inside the caller's
+   * transaction, before the stock is posted there. The location row is locked first and held until commit,
+   * so two arrivals checked at once take turns and cannot both claim the same room (read-then-write would).
+   */
+  async assertRoom(uow: UnitOfWork, locationId: number, quantity: number) {
+    const location = await repo.lockLocation(uow.tx, this.dialect, locationId);
+    if (!location) throw notFound('Location');
+    if (location.capacity <= 0) return;
+    const room = location.capacity - (await repo.onHandAt(uow.tx, locationId));
+    if (room < quantity) throw unprocessable(`Location ${location.code} has room for ${Math.max(0, room)} more units`, { toLocationId: 'Not enough free capacity' });
+  }
+
   private async assertNotHeld(uow: UnitOfWork, places: Place[]) {
     const [held] = await repo.heldBy(uow.tx, places);
     if (held) {
@@ -144,14 +157,10 @@ export class InventoryService {
     return { message: `Moved ${input.quantity} units`, data: result };
   }
 
-  async adjust(principal: Principal, input: Place & AdjustmentInput, actor: Actor) {
-    const place = pick(input);
-    await this.assertReferences(principal, place, [place.locationId]);
-    const result = await inTransaction(this.db, (uow) => this.postAdjustment(uow, place, input, actor));
-    return { message: `Adjusted by ${input.quantityChange > 0 ? '+' : ''}${input.quantityChange} units`, data: result };
-  }
-
-  /** Posts an adjustment in an open transaction; the caller has checked its references (assertReferences). */
+  /**
+   * Posts an adjustment in an open transaction; the caller has checked its references (assertReferences).
+   * Only the adjustments module calls it, which keeps every adjustment as a row.
+   */
   async postAdjustment(uow: UnitOfWork, place: Place, input: AdjustmentInput, actor: Actor, documentId?: string) {
     const posted = await this.post(uow, {
       documentType: 'ADJUSTMENT', documentId, reason: [input.reasonCode, input.note].filter(Boolean).join(': '),

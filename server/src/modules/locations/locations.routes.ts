@@ -8,6 +8,7 @@ import {
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 import { badRequest } from '../../platform/errors.js';
+import { receiveParts, tooLarge, UPLOAD_MAX_BYTES } from '../../platform/files.js';
 
 const tags = ['Locations'];
 const BASE = '/warehouse/Location';
@@ -23,19 +24,12 @@ const file = (description: string) => z.any().describe(description);
 /** The warehouse field and the one file of an upload form, whatever order the parts come in. */
 async function readUpload(req: FastifyRequest): Promise<{ warehouseId: number; fileName: string; content: Buffer }> {
   if (!req.isMultipart()) throw badRequest('Send the file as multipart/form-data');
-  let warehouseId: number | undefined;
-  let upload: { fileName: string; content: Buffer } | undefined;
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      if (upload) throw badRequest('Upload one file at a time');
-      upload = { fileName: part.filename, content: await part.toBuffer() };
-    } else if (part.fieldname === 'warehouseId') {
-      warehouseId = Number(part.value);
-    }
-  }
+  const { fields, file } = await receiveParts(req);
+  if (file?.oversized) throw tooLarge(UPLOAD_MAX_BYTES);
+  const warehouseId = Number(fields.warehouseId);
   if (!warehouseId || !Number.isInteger(warehouseId) || warehouseId < 1) throw badRequest('Please select a warehouse', { warehouseId: 'Please select a warehouse' });
-  if (!upload) throw badRequest('Please choose a file', { file: 'Please choose a file' });
-  return { warehouseId, ...upload };
+  if (!file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
+  return { warehouseId, fileName: file.fileName, content: file.bytes };
 }
 
 export const locationRoutes: RouteModule = (api, { locations }) => {

@@ -150,12 +150,6 @@ export const receivingRepository = {
     return row?.expiry_date ?? null;
   },
 
-  /** Units on hand at a location, everyone's (its capacity is physical). */
-  async onHandAt(db: Executor, locationId: number) {
-    const r = await db.selectFrom('inventory_balance').select(sql<number>`coalesce(sum(on_hand), 0)`.as('n')).where('location_id', '=', locationId).executeTakeFirstOrThrow();
-    return r.n;
-  },
-
   async servesWarehouse(db: Executor, customerId: number, warehouseId: number) {
     return !!(await db.selectFrom('customer_warehouse').select('warehouse_id').where('customer_id', '=', customerId).where('warehouse_id', '=', warehouseId).executeTakeFirst());
   },

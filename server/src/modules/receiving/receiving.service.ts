@@ -369,10 +369,8 @@ export class ReceivingService {
         const now = await repo.line(uow.tx, order.id, line.id);
         throw unprocessable(`Only ${now ? now.received_qty - now.putaway_qty : 0} units of ${line.sku_code} are waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
       }
-      if (to.capacity > 0) {
-        const room = to.capacity - n(await repo.onHandAt(uow.tx, to.id));
-        if (room < input.quantity) throw unprocessable(`Location ${to.code} has room for ${Math.max(0, room)} more units`, { toLocationId: 'Not enough free capacity' });
-      }
+      // Atomic: the destination is locked while its room is checked and filled (parallel putaways take turns).
+      await this.inventory.assertRoom(uow, to.id, input.quantity);
       const movement = await this.inventory.post(uow, {
         documentType: 'PUTAWAY', documentId: order.ro_number, reason: null,
         legs: [{ place: { ...place, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...place, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],

@@ -330,6 +330,32 @@ describe('idempotency and concurrency', () => {
   });
 });
 
+describe('location capacity under load', () => {
+  it('parallel putaways from many orders never fill a location past its capacity; ledger = balances', async () => {
+    const roomy = await makeLocation(t.database, wh, 'CAP-01-01', 'rack');
+    await t.database.db.updateTable('location').set({ capacity: 21 }).where('id', '=', roomy).execute();
+    // Different orders (each putaway locks only its own RO) and different lots (different balance rows):
+    // only the location itself is shared.
+    const lines = [];
+    for (let i = 0; i < 16; i++) {
+      const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 4 }]);
+      expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 4, lot: `CAP-${i}` })).statusCode).toBe(200);
+      lines.push({ ro, lineId: (await lineOf(ro.receivingOrderId, plainSku)).lineId, lot: `CAP-${i}` });
+    }
+    const sessions = await Promise.all(Array.from({ length: 8 }, () => login(t.app, ADMIN.username, ADMIN.password)));
+    const puts = await Promise.all(lines.map((l, i) => as(t.app, sessions[i % 8]).post(`${R}/Putaway`, {
+      receivingOrderId: l.ro.receivingOrderId, lineId: l.lineId, fromLocationId: dock, toLocationId: roomy, lot: l.lot, quantity: 4,
+    })));
+    expect(puts.filter((r) => r.statusCode !== 200 && r.statusCode !== 422).map((r) => r.body)).toEqual([]);
+    // Room for 21: five putaways of 4 fit, the rest are refused with the room left.
+    expect(puts.filter((r) => r.statusCode === 200)).toHaveLength(5);
+    for (const r of puts.filter((x) => x.statusCode === 422)) expect(r.json().message).toBe('Location CAP-01-01 has room for 1 more units');
+    const stored = await t.database.db.selectFrom('inventory_balance').select((eb) => eb.fn.sum<number>('on_hand').as('n')).where('location_id', '=', roomy).executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(20);
+    expect(await balanced()).toBe(true);
+  });
+});
+
 describe('upload', () => {
   const upload = (fileName: string, content: Buffer | string, fields: Record<string, string | number> = {}) => {
     const body = multipartBody({ warehouseId: wh, customerId: cust, ...fields }, { name: fileName, bytes: Buffer.from(content) });
@@ -404,6 +430,55 @@ describe('upload', () => {
     expect(first.statusCode).toBe(200);
     expect(replay.json()).toEqual(first.json());
     expect(await count('receiving_order')).toBe(before + 1);
+  });
+
+  it('the file is part of an upload’s Idempotency-Key fingerprint: another file under the same key is refused, the same one replays', async () => {
+    const key = 'ro-upload-replay-02';
+    const send = (csv: string, fields: Record<string, string | number> = {}, name = 'replay.csv') => {
+      // A fresh multipart boundary on every send, as a browser's retry has.
+      const body = multipartBody({ warehouseId: wh, customerId: cust, ...fields }, { name, bytes: Buffer.from(csv) });
+      return admin.post(`${R}/UploadReceivingOrder`, body.payload, { ...body.headers, 'idempotency-key': key });
+    };
+    const csv = 'Supplier,Expected Delivery Date,SKU,Expected Quantity\nKeyed Co,2026-12-13,RCV-PLAIN,5\n';
+    const before = { orders: await count('receiving_order'), files: Number((await t.database.db.selectFrom('stored_file').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
+    const first = await send(csv);
+    expect(first.statusCode, first.body).toBe(200);
+    const after = { orders: before.orders + 1, files: before.files + 1 };
+    const files = async () => Number((await t.database.db.selectFrom('stored_file').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+    for (const other of [
+      await send(csv.replace('5\n', '6\n')), // another file's content
+      await send(csv, {}, 'other-name.csv'), // another file name
+      await send(csv, { supplier: 'Someone Else' }), // another field
+    ]) {
+      expect(other.statusCode).toBe(422);
+      expect(other.json().message).toBe('This Idempotency-Key was used for a different request');
+    }
+    expect({ orders: await count('receiving_order'), files: await files() }).toEqual(after);
+
+    const replay = await send(csv);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.headers['idempotent-replay']).toBe('true');
+    expect(replay.json()).toEqual(first.json());
+    expect({ orders: await count('receiving_order'), files: await files() }).toEqual(after);
+
+    // A keyed upload's parts are read before its handler, which still holds it to the route's own size limit.
+    const big = multipartBody({ warehouseId: wh, customerId: cust }, { name: 'big.csv', bytes: Buffer.alloc(10 * 1024 * 1024 + 1, 'a') });
+    const tooBig = await admin.post(`${R}/UploadReceivingOrder`, big.payload, { ...big.headers, 'idempotency-key': 'ro-upload-big-01' });
+    expect(tooBig.statusCode).toBe(400);
+    expect(tooBig.json().message).toBe('The file is larger than 10 MB');
+
+    // An upload takes one file: a second one is refused before anything is kept (keyed or not).
+    const one = multipartBody({ warehouseId: wh, customerId: cust }, { name: 'a.csv', bytes: Buffer.from(csv) });
+    const boundary = one.headers['content-type'].split('boundary=')[1];
+    const second = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`);
+    const two = Buffer.concat([one.payload.subarray(0, one.payload.length - `--${boundary}--\r\n`.length), second]);
+    for (const headers of [{ ...one.headers, 'idempotency-key': 'ro-upload-two-01' }, one.headers]) {
+      const res = await admin.post(`${R}/UploadReceivingOrder`, two, headers);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('Upload one file at a time');
+    }
+    expect({ orders: await count('receiving_order'), files: await files() }).toEqual(after);
   });
 
   it('reads an XLSX sheet, dates as date cells included', async () => {

@@ -96,6 +96,8 @@ addMessages({
   'inventory.adjustment.addTitle': 'New Adjustment',
   'inventory.adjustment.quantityHint': 'Positive adds stock, negative removes it',
   'inventory.adjustment.notZero': 'Quantity change cannot be 0',
+  'inventory.adjustment.ownRequest': 'Your request',
+  'inventory.adjustment.ownRequestHint': 'Another manager approves or rejects it: nobody decides their own request',
   'inventory.adjustment.confirmApprove': 'Approve and post this adjustment?',
   'inventory.adjustment.confirmReject': 'Reject this adjustment? Nothing is posted.',
   'inventory.count.pageTitle': 'Cycle Count',

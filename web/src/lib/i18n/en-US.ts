@@ -115,6 +115,7 @@ export const EN_US: Record<string, string> = {
   'hub.event.Receive': 'Stock received',
   'hub.event.Putaway': 'Stock put away',
   'hub.event.Import': 'Stock imported',
+  'hub.event.AdjustmentPosted': 'Stock adjusted',
   'hub.event.AdjustmentRequested': 'Adjustment awaiting approval',
   'hub.event.AdjustmentApproved': 'Adjustment approved',
   'hub.event.AdjustmentRejected': 'Adjustment rejected',

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Popconfirm, Space, Typography } from 'antd';
+import { Button, Popconfirm, Space, Tooltip, Typography } from 'antd';
 import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
+import { useAppSelector } from '../../../app/hooks';
 import { useT } from '../../../lib/i18n/use-t';
 import { useStockAction } from '../action-key';
 import { AdjustmentDrawer } from '../components/AdjustmentDrawer';
@@ -14,7 +15,10 @@ import {
 } from '../inventory-api';
 import { useInventoryScope } from '../use-inventory-scope';
 
-/** /Adjustment: stock added or removed with a reason; requests above a client's threshold wait for a manager. */
+/**
+ * /Adjustment: every stock addition or removal with its reason — posted at once, or above a client's threshold
+ * waiting for another manager.
+ */
 export default function AdjustmentPage() {
   const t = useT();
   const { canWrite, canApprove } = useInventoryScope('Adjustment');
@@ -23,6 +27,8 @@ export default function AdjustmentPage() {
   const [approve] = useApproveAdjustmentMutation();
   const [reject] = useRejectAdjustmentMutation();
   const act = useStockAction();
+  // The requester never decides their own request (the server refuses it too).
+  const me = useAppSelector((s) => s.auth.username);
 
   const columns: ColumnsType<AdjustmentRow> = [
     { key: 'requestedAt', dataIndex: 'requestedAt', title: t('inventory.fields.requestedAt'), sorter: true, render: formatDateTime },
@@ -42,7 +48,13 @@ export default function AdjustmentPage() {
     ...(canApprove
       ? [{
           key: 'actions', title: t('table.actions'), fixed: 'right' as const,
-          render: (_: unknown, row: AdjustmentRow) => row.status === 'Pending' && (
+          render: (_: unknown, row: AdjustmentRow) => row.status === 'Pending' && (row.requestedBy === me
+            ? (
+                <Tooltip title={t('inventory.adjustment.ownRequestHint')}>
+                  <Typography.Text type="secondary">{t('inventory.adjustment.ownRequest')}</Typography.Text>
+                </Tooltip>
+              )
+            : (
             <Space size={0}>
               <Popconfirm title={t('inventory.adjustment.confirmApprove')} onConfirm={() =>
                 act(`approve:${row.adjustmentId}`, (idempotencyKey) => approve({ idempotencyKey, adjustmentId: row.adjustmentId }))}>
@@ -53,7 +65,7 @@ export default function AdjustmentPage() {
                 <Button type="link" size="small" danger icon={<CloseOutlined />}>{t('inventory.reject')}</Button>
               </Popconfirm>
             </Space>
-          ),
+          )),
         }]
       : []),
   ];
