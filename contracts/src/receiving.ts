@@ -107,6 +107,12 @@ export const putawaySuggestion = z.object({
   freeCapacity: z.number().int().nullable(),
   reason: z.enum(['SKU already here', 'Empty location']),
 });
+/** The receive panel's places: where goods are received (dock, staging) and where damaged goods go (quarantine, returns). */
+export const dockLocationsQuery = z.object({ warehouseId: z.coerce.number().int().positive() });
+export const dockLocation = z.object({ locationId: z.number().int(), locationCode: z.string(), locationType: z.enum(['dock', 'staging', 'quarantine', 'returns']) });
+export const dockLocationsResponse = z.array(dockLocation);
+export type DockLocation = z.infer<typeof dockLocation>;
+
 export const putawaySuggestions = z.object({ skuId: z.number().int(), quantity: z.number().int(), suggestions: z.array(putawaySuggestion) });
 
 export const roLine = z.object({

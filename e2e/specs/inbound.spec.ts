@@ -163,6 +163,60 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await page.close();
   });
 
+  it('a receiver without the Location module still picks a dock and receives', async () => {
+    // The admin makes a Warehouse Staff user holding InBound (write) and Dashboard only: no Location module.
+    const admin = await newPage(browser, server.baseURL);
+    await signIn(admin, ...DEMO.admin);
+    await landOnDashboard(admin);
+    const created = await admin.evaluate(async () => {
+      const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}`, 'content-type': 'application/json' };
+      const { warehouseData, customerData } = await (await fetch('/Common/UserModule/GetWarehouseClient', { headers })).json();
+      const warehouseId = warehouseData.find((w: { warehouseName: string }) => w.warehouseName === 'Ontario West Coast DC').warehouseId;
+      const customerId = customerData.find((c: { customerName: string; warehouseId: number }) => c.customerName === 'Fjord Electronics' && c.warehouseId === warehouseId).customerId;
+      type Node = { moduleId: number; moduleKey: string; childModules: Node[] };
+      const options = await (await fetch('/Warehouse/User/GetModuleWarehouseUsers', { headers })).json();
+      const flatten = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flatten(n.childModules)]);
+      const wms = flatten(options.modules.find((a: { appId: number }) => a.appId === 1).modules);
+      const id = (key: string) => wms.find((m) => m.moduleKey === key)!.moduleId;
+      const res = await fetch('/Warehouse/User/CreateUser', {
+        method: 'POST', headers,
+        body: JSON.stringify({ username: 'receiver', email: 'receiver@example.com', firstName: 'Rae', lastName: 'Receiver', usertype: 'Warehouse Staff',
+          warehouses: [warehouseId], customers: [customerId], modules: [{ moduleId: id('InBound'), permission: 'write' }, { moduleId: id('Dashboard'), permission: 'read' }],
+          password: 'receiver-pass-1', confirmPassword: 'receiver-pass-1' }),
+      });
+      return res.status;
+    });
+    expect(created).toBe(200);
+    await admin.context().close();
+
+    const page = await newPage(browser, server.baseURL);
+    await signIn(page, 'receiver', 'receiver-pass-1');
+    await landOnDashboard(page);
+    await page.goto('/InBound');
+    await listed(page);
+    await rows(page).filter({ hasText: 'E2E Upload Co' }).locator('a').first().click();
+    await page.locator('.bolx-ro-detail').waitFor();
+    // The docks come from the receiving module's own read; the Location module's list is closed to this user.
+    await expect.poll(() => page.locator('.bolx-ro-receive .ant-select-selection-item').first().innerText()).toContain('DOCK-01');
+    const other = await page.evaluate(async () => (await fetch('/Warehouse/Location/GetOtherLocations', {
+      method: 'POST', headers: { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}`, 'content-type': 'application/json' }, body: '{}',
+    })).status);
+    expect(other).toBe(403);
+    await page.locator('.bolx-ro-receive .ant-select').first().click();
+    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await options.first().waitFor();
+    expect(await options.allInnerTexts()).toEqual(['DOCK-01 (dock)', 'DOCK-02 (dock)', 'STAGE-01 (staging)']);
+    await shot(page, 'inbound-receiver-docks');
+    await page.keyboard.press('Escape');
+    const scan = page.getByTestId('scan-input');
+    await page.getByLabel('Good Quantity', { exact: true }).fill('2');
+    await scan.fill('FJE-1002');
+    await scan.press('Enter');
+    await page.getByTestId('receive-feedback').locator('.ant-alert-success').filter({ hasText: 'Received 2 good of FJE-1002 into DOCK-01' }).waitFor();
+    await shot(page, 'inbound-receiver-received');
+    await page.context().close();
+  });
+
   it('a client account sees its own ROs read-only', async () => {
     const page = await newPage(browser, server.baseURL);
     await signIn(page, ...DEMO.client);

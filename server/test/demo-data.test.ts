@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { buildTestApp, login, type TestApp } from './helpers.js';
+import { as, buildTestApp, login, type TestApp } from './helpers.js';
 import { DEMO_USERS } from '../src/db/seed/demo.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await buildTestApp({ demo: true }); });
 afterAll(async () => { await t?.close(); });
 
-const count = async (table: 'warehouse' | 'customer' | 'sku' | 'location' | 'app_user') =>
+const count = async (table: 'warehouse' | 'customer' | 'sku' | 'location' | 'app_user' | 'inventory_balance') =>
   Number((await t.database.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
 
 describe('demo data', () => {
@@ -39,6 +39,18 @@ describe('demo data', () => {
         where coalesce(l.q, 0) <> b.on_hand or b.on_hand < 0
       ) x`.execute(t.database.db);
     expect(Number(diff.rows[0].n)).toBe(0);
+    // …and no ledger sum lacks its balance row; the Reconcile endpoint agrees, over every balance.
+    const orphans = await sql<{ n: number }>`
+      select count(*) as n from (
+        select warehouse_id, customer_id, sku_id, location_id, lot, pallet from inventory_txn
+        group by warehouse_id, customer_id, sku_id, location_id, lot, pallet having sum(qty_change) <> 0
+        except select warehouse_id, customer_id, sku_id, location_id, lot, pallet from inventory_balance
+      ) x`.execute(t.database.db);
+    expect(Number(orphans.rows[0].n)).toBe(0);
+    const admin = as(t.app, await login(t.app, DEMO_USERS.admin.username, DEMO_USERS.admin.password));
+    const reconciled = (await admin.get('/Warehouse/Inventory/Reconcile')).json();
+    expect(reconciled).toMatchObject({ balanced: true, differences: [] });
+    expect(reconciled.checkedBalances).toBe(await count('inventory_balance'));
     const units = await sql<{ n: number }>`select sum(on_hand) as n from inventory_balance`.execute(t.database.db);
     expect(Number(units.rows[0].n)).toBeGreaterThan(10_000);
   });
@@ -49,6 +61,34 @@ describe('demo data', () => {
     for (const status of ['Closed', 'Receiving', 'Open']) expect(rows.filter((r) => r.status === status)).toHaveLength(3);
     const docks = await sql<{ n: number }>`select sum(b.on_hand) as n from inventory_balance b join location l on l.id = b.location_id where l.type = 'dock'`.execute(t.database.db);
     expect(Number(docks.rows[0].n)).toBe(3 * 48);
+  });
+
+  it('has a replenishment flow in each warehouse: bulk pallets in reserve racking, pick faces below their min', async () => {
+    const admin = as(t.app, await login(t.app, DEMO_USERS.admin.username, DEMO_USERS.admin.password));
+    const bulk = await sql<{ n: number; units: number }>`select count(*) as n, sum(b.on_hand) as units from inventory_balance b
+      join location l on l.id = b.location_id where l.is_pickable = 0 and b.on_hand > 0`.execute(t.database.db);
+    expect(Number(bulk.rows[0].n)).toBe(3 * 6);
+    const rules = (await admin.post('/Warehouse/Replenishment/GetReplenishmentRules', { pageSize: 100, filters: { belowMin: true } })).json();
+    expect(rules.totalCount).toBe(3 * 4);
+    const onHand = async (locationId: number) => Number((await sql<{ n: number }>`select coalesce(sum(on_hand), 0) as n from inventory_balance
+      where location_id = ${locationId}`.execute(t.database.db)).rows[0].n);
+
+    const nj = await t.database.db.selectFrom('warehouse').select('id').where('code', '=', 'NJ1').executeTakeFirstOrThrow();
+    const generated = await admin.post('/Warehouse/Replenishment/GenerateTasks', { warehouseId: nj.id });
+    expect(generated.statusCode, generated.body).toBe(200);
+    const { created, shortages } = generated.json().data;
+    expect(shortages).toEqual([]);
+    expect(created).toHaveLength(4);
+    const task = created[0];
+    expect(task.fromLocationCode).toMatch(/^R-01-01-\d$/);
+    expect(task.toLocationCode).toMatch(/^P-01-01-\d$/);
+    const [pickBefore, bulkBefore] = [await onHand(task.toLocationId), await onHand(task.fromLocationId)];
+    expect(pickBefore + task.quantity).toBe(120); // refilled to max
+    const done = await admin.post('/Warehouse/Replenishment/CompleteTask', { taskId: task.taskId });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(await onHand(task.toLocationId)).toBe(pickBefore + task.quantity);
+    expect(await onHand(task.fromLocationId)).toBe(bulkBefore - task.quantity);
+    expect((await admin.get(`/Warehouse/Inventory/Reconcile?warehouseId=${nj.id}`)).json().balanced).toBe(true);
   });
 
   it('the database refuses negative stock', async () => {

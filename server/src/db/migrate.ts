@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007_receiving.js';
 import * as m0008 from './migrations/0008_inventory_operations.js';
 import * as m0009 from './migrations/0009_stock_list_index.js';
 import * as m0011 from './migrations/0011_adjustment_posted.js';
+import * as m0012 from './migrations/0012_stock_list_lead_indexes.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -24,6 +25,7 @@ const STEPS: Record<string, Step> = {
   '0008_inventory_operations': m0008,
   '0009_stock_list_index': m0009,
   '0011_adjustment_posted': m0011,
+  '0012_stock_list_lead_indexes': m0012,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
-import type { InventoryBalanceTable, InventoryTxnTable, Tx } from '../schema.js';
+import type { InventoryBalanceTable, Tx } from '../schema.js';
+import type { DemoLeg } from './demo-stock.js';
 
 type Balance = Insertable<InventoryBalanceTable> & { on_hand: number; lot: string; pallet: string };
 
@@ -20,17 +21,17 @@ async function order(tx: Tx, v: { warehouseId: number; customerId: number; suppl
 /**
  * Demo receiving orders for one warehouse and client: a closed one whose receipts are some of the opening stock
  * (received at the dock, then put away, all in the ledger), one being received (stock waiting at the dock), and
- * one due next week. Answers the indexes of `balances` whose ledger rows it wrote, so the caller skips them.
+ * one due next week. Its stock movements are added to `legs` (the caller posts them); answers the indexes of
+ * `balances` whose stock those legs bring, so the caller does not post them again as opening stock.
  */
 export async function seedReceivingOrders(tx: Tx, p: {
-  warehouseId: number; customerId: number; supplierIndex: number; dockId: number; balances: Balance[]; skuIds: number[]; at: string;
+  warehouseId: number; customerId: number; supplierIndex: number; dockId: number; balances: Balance[]; skuIds: number[]; at: string; legs: DemoLeg[];
 }): Promise<Set<number>> {
   const covered = new Set<number>();
   const supplier = SUPPLIERS[p.supplierIndex % SUPPLIERS.length];
-  const ledger: Insertable<InventoryTxnTable>[] = [];
-  const entry = (b: { sku_id: number; location_id: number; lot: string; pallet: string }, qty: number, type: string, doc: string, documentType: string) => ledger.push({
-    at: p.at, warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: b.sku_id, location_id: b.location_id, lot: b.lot, pallet: b.pallet,
-    qty_change: qty, txn_type: type, reason: null, document_type: documentType, document_id: doc, user_id: null,
+  const entry = (b: { sku_id: number; location_id: number; lot: string; pallet: string; expiry_date?: string | null }, qty: number, type: string, doc: string, documentType: string) => p.legs.push({
+    place: { warehouseId: p.warehouseId, customerId: p.customerId, skuId: b.sku_id, locationId: b.location_id, lot: b.lot, pallet: b.pallet },
+    qty, txnType: type, documentType, documentId: doc, expiryDate: b.expiry_date ?? null,
   });
 
   // Closed: three lines received (one short by 5) and put away into stock that is on hand now.
@@ -65,9 +66,6 @@ export async function seedReceivingOrders(tx: Tx, p: {
     .returning('id').executeTakeFirstOrThrow();
   await tx.insertInto('receiving_order_line').values({ order_id: receiving.id, line_no: 2, sku_id: second, expected_qty: 60, received_qty: 0, damaged_qty: 0, putaway_qty: 0, notes: null }).execute();
   const pallet = `PLT-RCV-${receiving.id}`;
-  await tx.insertInto('inventory_balance').values({
-    warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: first, location_id: p.dockId, lot: '', expiry_date: null, pallet, on_hand: 48, allocated: 0, updated_at: p.at,
-  }).execute();
   entry({ sku_id: first, location_id: p.dockId, lot: '', pallet }, 48, 'receive', receiving.roNumber, 'RECEIPT');
   await tx.insertInto('receiving_receipt').values({
     order_id: receiving.id, line_id: partLine, warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: first, location_id: p.dockId,
@@ -78,6 +76,5 @@ export async function seedReceivingOrders(tx: Tx, p: {
   const open = await order(tx, { warehouseId: p.warehouseId, customerId: p.customerId, supplier: SUPPLIERS[(p.supplierIndex + 1) % SUPPLIERS.length], reference: `PO-${4300 + p.supplierIndex}`, expected: day(7), status: 'Open', at: p.at, userId: null });
   await tx.insertInto('receiving_order_line').values([first, second, third].map((sku_id, n) => ({ order_id: open.id, line_no: n + 1, sku_id, expected_qty: 24 * (n + 2), received_qty: 0, damaged_qty: 0, putaway_qty: 0, notes: null }))).execute();
 
-  await tx.insertInto('inventory_txn').values(ledger).execute();
   return covered;
 }

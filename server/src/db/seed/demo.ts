@@ -1,6 +1,8 @@
 import type { Db } from '../schema.js';
 import { insertUser } from './users.js';
 import { seedReceivingOrders } from './demo-receiving.js';
+import { REPLENISHMENT_BAYS, seedReplenishment } from './demo-replenishment.js';
+import { postDemoStock, type DemoLeg } from './demo-stock.js';
 
 /** Demo sign-ins; the README lists them. */
 export const DEMO_USERS = {
@@ -84,7 +86,8 @@ export async function seedDemoData(db: Db): Promise<void> {
     for (const [wi, w] of WAREHOUSES.entries()) {
       const warehouseId = warehouseIds[wi];
       const special = [['DOCK-01', 'dock'], ['DOCK-02', 'dock'], ['STAGE-01', 'staging'], ['RETURNS-01', 'returns'], ['QUARANTINE-01', 'quarantine']] as const;
-      const storage = w.locations - special.length;
+      // The replenishment flow adds a reserve and a pick aisle (demo-replenishment); the grid fills the rest.
+      const storage = w.locations - special.length - 2 * REPLENISHMENT_BAYS;
       const locationRows = [
         ...special.map(([code, type]) => ({ code, type, zone: code.split('-')[0], aisle: null, rack: null, level: null, bin: null, capacity: 0 })),
         ...Array.from({ length: storage }, (_, i) => {
@@ -98,10 +101,11 @@ export async function seedDemoData(db: Db): Promise<void> {
       ].map((l) => ({ ...l, warehouse_id: warehouseId, is_active: 1, created_at: now, updated_at: now }));
       await insertChunks(locationRows, 200, (chunk) => tx.insertInto('location').values(chunk).execute());
 
-      // Stock: fill the share of storage positions that gives each warehouse its demo occupancy.
+      // Stock: fill the share of storage positions that gives each warehouse its demo occupancy (with the
+      // replenishment aisles, which all hold stock).
       const positions = await tx.selectFrom('location').select('id').where('warehouse_id', '=', warehouseId).where('type', 'in', ['rack', 'shelf']).orderBy('id').execute();
       const served = CUSTOMERS.map((c, ci) => ({ c, id: customerIds[ci] })).filter(({ c }) => c.warehouses.includes(wi));
-      const filled = Math.round(w.locations * w.fill);
+      const filled = Math.round(w.locations * w.fill) - 2 * REPLENISHMENT_BAYS;
       const balances = positions.slice(0, filled).map((loc, i) => {
         const owner = served[i % served.length];
         const ownSkus = skus.filter((s) => s.customer_id === owner.id);
@@ -115,20 +119,26 @@ export async function seedDemoData(db: Db): Promise<void> {
           on_hand: Math.floor(5 + random() * 240), allocated: 0, updated_at: now,
         };
       });
-      await insertChunks(balances, 200, (chunk) => tx.insertInto('inventory_balance').values(chunk).execute());
+      // Every unit arrives through the ledger (postDemoStock): receiving orders, opening stock, replenishment stock.
+      const legs: DemoLeg[] = [];
       // Receiving orders: a closed one whose receipts are some of this stock, one at the dock, one due next week.
       const dock = await tx.selectFrom('location').select('id').where('warehouse_id', '=', warehouseId).where('code', '=', 'DOCK-01').executeTakeFirstOrThrow();
+      const ownSkus = skus.filter((s) => s.customer_id === served[0].id).map((s) => s.id);
       const received = await seedReceivingOrders(tx, {
-        warehouseId, customerId: served[0].id, supplierIndex: wi, dockId: dock.id, balances, at: now,
-        skuIds: skus.filter((s) => s.customer_id === served[0].id).slice(0, 3).map((s) => s.id),
+        warehouseId, customerId: served[0].id, supplierIndex: wi, dockId: dock.id, balances, at: now, legs, skuIds: ownSkus.slice(0, 3),
       });
-      // Every other balance is backed by its receipt in the ledger, so the ledger sums to the balances.
-      const ledger = balances.filter((_, i) => !received.has(i)).map((b) => ({
-        at: now, warehouse_id: b.warehouse_id, customer_id: b.customer_id, sku_id: b.sku_id, location_id: b.location_id,
-        lot: b.lot, pallet: b.pallet, qty_change: b.on_hand, txn_type: 'receive', reason: 'Opening stock (demo data)',
-        document_type: 'DEMO', document_id: 'opening-stock', user_id: null,
-      }));
-      await insertChunks(ledger, 200, (chunk) => tx.insertInto('inventory_txn').values(chunk).execute());
+      for (const [i, b] of balances.entries()) {
+        if (received.has(i)) continue;
+        legs.push({
+          place: { warehouseId: b.warehouse_id, customerId: b.customer_id, skuId: b.sku_id, locationId: b.location_id, lot: b.lot, pallet: b.pallet },
+          qty: b.on_hand, txnType: 'receive', expiryDate: b.expiry_date, reason: 'Opening stock (demo data)', documentType: 'DEMO', documentId: 'opening-stock',
+        });
+      }
+      // Replenishment: bulk pallets in reserve racking, pick faces below their min (the client's last SKUs).
+      await seedReplenishment(tx, {
+        warehouseId, warehouseCode: w.code, customerId: served[0].id, lots: served[0].c.lots, at: now, legs, skuIds: ownSkus.slice(-REPLENISHMENT_BAYS),
+      });
+      await postDemoStock(tx, legs, now);
     }
 
     const [nj, tx1, ca] = warehouseIds;

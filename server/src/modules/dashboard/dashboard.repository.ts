@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
 import type { ReceivingStatus } from '@bolx/contracts';
+import { holdsStock, storagePositions } from '../locations/locations.repository.js';
 
 type Filter = { warehouseId: number; customerId: number };
 
@@ -13,7 +14,6 @@ export const dashboardRepository = {
     return db.selectFrom('inventory_balance as b')
       .select([
         sql<number>`coalesce(sum(b.on_hand), 0)`.as('units'),
-        sql<number>`count(distinct case when b.on_hand > 0 then b.location_id end)`.as('locationsUsed'),
       ])
       .where(scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, f))
       .executeTakeFirstOrThrow();
@@ -29,10 +29,15 @@ export const dashboardRepository = {
     return q.executeTakeFirstOrThrow().then((r) => Number(r.n));
   },
 
-  locationTotal(db: Executor, scope: Scope, f: Filter) {
-    return db.selectFrom('location as l').select(sql<number>`count(*)`.as('n')).where('l.is_active', '=', 1)
+  /** Storage positions, and those holding the filter's stock (occupancy's rule: locations/storagePositions). */
+  locationOccupancy(db: Executor, scope: Scope, f: Filter) {
+    return storagePositions(db)
+      .select((eb) => [
+        sql<number>`count(*)`.as('total'),
+        eb.fn.count<number>(sql`case when ${holdsStock(eb, { scope, ...f })} then 1 end`).as('used'),
+      ])
       .where(scope.where({ warehouse: 'l.warehouse_id' }, { warehouseId: f.warehouseId }))
-      .executeTakeFirstOrThrow().then((r) => Number(r.n));
+      .executeTakeFirstOrThrow().then((r) => ({ total: Number(r.total), used: Number(r.used) }));
   },
 
   /** Receiving orders still to be worked: not yet closed or cancelled. */

@@ -13,15 +13,15 @@ export class DashboardService {
   async get(principal: Principal, filter: { warehouseId: number; customerId: number }) {
     const scope = principal.scope;
     scope.assert(filter);
-    const [totals, skuCount, locationsTotal, byWarehouse, byCustomer, openReceipts] = await Promise.all([
+    const [totals, skuCount, positions, byWarehouse, byCustomer, openReceipts] = await Promise.all([
       repo.stockTotals(this.db, scope, filter),
       repo.skuCount(this.db, scope, filter),
-      repo.locationTotal(this.db, scope, filter),
+      repo.locationOccupancy(this.db, scope, filter),
       repo.stockByWarehouse(this.db, scope, filter),
       repo.stockByCustomer(this.db, scope, filter),
       repo.openReceiptCount(this.db, scope, filter),
     ]);
-    const locationsUsed = Number(totals.locationsUsed);
+    const { used: locationsUsed, total: locationsTotal } = positions;
     return {
       stockUnits: Number(totals.units),
       skuCount,

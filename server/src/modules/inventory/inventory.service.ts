@@ -14,7 +14,7 @@ import { listPage, type ListRequest, type ListSpec } from '../../platform/list.j
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
-import { inventoryRepository as repo, type Place, type StockFilters } from './inventory.repository.js';
+import { inventoryRepository as repo, type Place, type StockFilters, type StockLead } from './inventory.repository.js';
 
 /** The balance key, for modules that post through this service. */
 export type { Place };
@@ -49,6 +49,14 @@ export const STOCK_LIST: ListSpec = {
   searchable: ['s.sku_code', 's.description', 'l.code', 'b.lot', 'b.pallet'],
   tieBreaker: 'b.id',
 };
+
+/** The table to lead the stock list with: the one sorted by, unless a filter already pins the list to one SKU or location. */
+function stockLead(req: ListRequest<StockFilters>, f: StockFilters): StockLead {
+  const column = (req.sort && STOCK_LIST.sortable[req.sort.field]) || STOCK_LIST.defaultSort.column;
+  if (column === 'l.code' && !f.skuId) return 'location';
+  if (column === 's.sku_code' && !f.locationId) return 'sku';
+  return 'balance';
+}
 
 /**
  * The inventory engine. Every quantity change goes through `post`: each leg is one conditional statement on
@@ -324,7 +332,7 @@ export class InventoryService {
 
   async stockOnHand(principal: Principal, req: ListRequest<StockFilters>) {
     const filters = req.filters ?? {};
-    const page = await listPage(this.dialect, repo.stockList(this.db, principal.scope, filters), (q) => q.select([
+    const page = await listPage(this.dialect, repo.stockList(this.db, principal.scope, filters, stockLead(req, filters)), (q) => q.select([
       'b.id', 'b.warehouse_id', 'w.name as warehouse_name', 'b.customer_id', 'c.name as customer_name', 'b.sku_id', 's.sku_code',
       's.description', 'b.location_id', 'l.code as location_code', 'b.lot', 'b.expiry_date', 'b.pallet', 'b.on_hand', 'b.allocated',
     ]), req, STOCK_LIST, repo.stockBalances(this.db, principal.scope, filters));

@@ -43,6 +43,24 @@ function otherTypeCodes(db: Executor) {
   return db.selectFrom('location_type').select('code').where('category', '=', 'other');
 }
 
+/**
+ * Occupancy's one rule (GetLocationOccupancy, the dashboard tiles, the WarehouseSelection cards): the positions are
+ * the active storage locations (rack, shelf, zone, aisle), and one is used when a balance there holds a positive
+ * on-hand quantity. The handling areas (dock, staging, returns, quarantine: the "other" category) are left out:
+ * goods only pass through them and they hold no storage capacity, so counting them would make a warehouse look
+ * fuller the more it receives. An emptied balance row (on hand 0) stays behind after a move and is not stock.
+ */
+export function storagePositions(db: Executor) {
+  return db.selectFrom('location as l').where('l.is_active', '=', 1).where('l.type', 'not in', otherTypeCodes(db));
+}
+
+/** The occupied test for a storage position `l`; `customerId` narrows it to one client's stock (0 = everyone's). */
+export function holdsStock(eb: LocationEb, stock: { scope?: Scope; warehouseId?: number; customerId?: number } = {}) {
+  let q = eb.selectFrom('inventory_balance as b').select(sql.lit(1).as('one')).whereRef('b.location_id', '=', 'l.id').where('b.on_hand', '>', 0);
+  if (stock.scope) q = q.where(stock.scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, { warehouseId: stock.warehouseId, customerId: stock.customerId }));
+  return eb.exists(q);
+}
+
 export const locationRepository = {
   types(db: Executor) {
     return db.selectFrom('location_type').selectAll().orderBy('sort').execute();
@@ -132,17 +150,16 @@ export const locationRepository = {
     return q.orderBy('l.code').limit(limit).execute();
   },
 
-  /** Storage positions per warehouse in scope: how many there are and how many hold stock. */
+  /** Storage positions per warehouse in scope: how many there are and how many hold stock (see storagePositions). */
   positions(db: Executor, scope: Scope, warehouseId?: number) {
     return db.selectFrom('warehouse as w')
-      .leftJoin('location as l', (j) => j.onRef('l.warehouse_id', '=', 'w.id').on('l.is_active', '=', 1)
-        .on('l.type', 'not in', otherTypeCodes(db)))
+      .leftJoin(storagePositions(db).selectAll('l').as('l'), 'l.warehouse_id', 'w.id')
       .where(scope.where({ warehouse: 'w.id' }, { warehouseId }))
       .groupBy(['w.id', 'w.name'])
       .select((eb) => [
         'w.id', 'w.name',
         eb.fn.count<number>('l.id').as('total'),
-        eb.fn.count<number>(sql`case when exists (select 1 from inventory_balance b where b.location_id = l.id and b.on_hand > 0) then 1 end`).as('used'),
+        eb.fn.count<number>(sql`case when ${holdsStock(eb as unknown as LocationEb)} then 1 end`).as('used'),
       ])
       .orderBy('w.name').execute();
   },

@@ -10,6 +10,8 @@ export const RECEIVABLE = ['Open', 'Receiving'] as const;
 export const PUTAWAY_OPEN = ['Receiving', 'Received'] as const;
 /** Location types goods are received into, and the storage types they are put away to. */
 export const INBOUND_TYPES = ['dock', 'staging'];
+/** Where damaged units may be set aside (besides a dock or staging location). */
+export const DAMAGED_TYPES = ['quarantine', 'returns'];
 
 /** The scoped, filtered RO list before search, order and paging. */
 function ordersQuery(db: Executor, scope: Scope, f: ReceivingOrderFilters) {
@@ -157,6 +159,13 @@ export const receivingRepository = {
   locations(db: Executor, ids: number[]) {
     return db.selectFrom('location as l').leftJoin('location_type as lt', 'lt.code', 'l.type')
       .select(['l.id', 'l.code', 'l.warehouse_id', 'l.type', 'l.is_active', 'l.capacity', 'lt.category']).where('l.id', 'in', ids).execute();
+  },
+
+  /** A warehouse's active receiving and damaged-goods places, docks first, then by code. */
+  dockLocations(db: Executor, warehouseId: number) {
+    return db.selectFrom('location').select(['id', 'code', 'type']).where('warehouse_id', '=', warehouseId).where('is_active', '=', 1)
+      .where('type', 'in', [...INBOUND_TYPES, ...DAMAGED_TYPES])
+      .orderBy(sql`CASE type WHEN 'dock' THEN 0 WHEN 'staging' THEN 1 WHEN 'quarantine' THEN 2 ELSE 3 END`).orderBy('code').limit(500).execute();
   },
 
   async insertOrder(tx: Executor, values: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  STAFF_ROLES, apiErrorSchema, createReceivingOrderInput, filterLabelsResponse, mutationResult, putawayInput, putawayResult,
+  STAFF_ROLES, apiErrorSchema, createReceivingOrderInput, dockLocationsQuery, dockLocationsResponse, filterLabelsResponse, mutationResult, putawayInput, putawayResult,
   putawaySuggestions, receiveItemInput, receiveItemResult, receivingOrderByIdQuery, receivingOrderDetail, receivingOrderIdInput,
   receivingOrderListRequest, receivingOrderListResponse, receivingOrderSummary, roDetailListResponse, roDocumentQuery, roInwardListResponse,
   RO_DOCUMENT_MAX_BYTES, suggestPutawayQuery, updateReceivingOrderInput, uploadReceivingOrderResult,
@@ -71,6 +71,11 @@ export const receivingRoutes: RouteModule = (api, { receiving }) => {
     schema: { tags, summary: 'Receive a scanned SKU, barcode or GTIN into a dock or staging location, with lot, expiry and pallet; good and damaged units', body: receiveItemInput, response: { 200: mutationResult(receiveItemResult), ...writeErrors } },
     config: { policy: write },
   }, (req) => receiving.receive(principalOf(req), req.body, actorOf(req)));
+
+  api.get(`${BASE}/GetDockLocations`, {
+    schema: { tags, summary: 'A warehouse’s active dock and staging locations (to receive into) and quarantine and returns locations (for damaged units), for the receive panel', querystring: dockLocationsQuery, response: { 200: dockLocationsResponse, ...authErrors } },
+    config: { policy: { access: 'authenticated', roles: STAFF_ROLES, module: { key: 'InBound', permission: 'read' }, scope: 'tenant' } },
+  }, (req) => receiving.dockLocations(principalOf(req), req.query.warehouseId));
 
   api.get(`${BASE}/SuggestPutaway`, {
     schema: { tags, summary: 'Where to put a line’s goods: locations already holding the SKU, else empty ones of a fitting type and capacity', querystring: suggestPutawayQuery, response: { 200: putawaySuggestions, ...authErrors } },

@@ -1,6 +1,6 @@
 import {
   MAX_RO_DOCUMENTS, MAX_RO_UPLOAD_ROWS, MSG_RECEIVING, RO_DOCUMENT_MAX_BYTES, RO_STATUSES, RO_UPLOAD_COLUMNS, uploadReceivingOrderFields,
-  type CreateReceivingOrderInput, type FilterLabel, type HubEventMap, type PutawayInput, type ReceiveItemInput, type ReceivingOrderDetail,
+  type CreateReceivingOrderInput, type DockLocation, type FilterLabel, type HubEventMap, type PutawayInput, type ReceiveItemInput, type ReceivingOrderDetail,
   type ReceivingOrderFilters, type ReceivingOrderSummary, type ReceivingStatus, type UpdateReceivingOrderInput,
 } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
@@ -18,7 +18,7 @@ import { parseDay, readSheet, rowErrorDetails, type RowError } from '../../platf
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
 import { InventoryService } from '../inventory/inventory.service.js';
-import { INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
+import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
 
 export const ORDER_LIST: ListSpec = {
   sortable: {
@@ -289,7 +289,7 @@ export class ReceivingService {
     const dock = locations.get(input.locationId)!;
     if (!INBOUND_TYPES.includes(dock.type)) throw unprocessable(`Receive into a dock or staging location; ${dock.code} is a ${dock.type} location`, { locationId: 'Choose a dock or staging location' });
     const damagedAt = input.damagedLocationId && input.damagedQuantity ? locations.get(input.damagedLocationId)! : null;
-    if (damagedAt && !['quarantine', 'returns', ...INBOUND_TYPES].includes(damagedAt.type)) {
+    if (damagedAt && ![...DAMAGED_TYPES, ...INBOUND_TYPES].includes(damagedAt.type)) {
       throw unprocessable(`Damaged goods go to a quarantine, returns, dock or staging location; ${damagedAt.code} is a ${damagedAt.type} location`, { damagedLocationId: 'Choose a quarantine location' });
     }
     const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, lot: input.lot, pallet: input.pallet };
@@ -328,6 +328,16 @@ export class ReceivingService {
     });
     const parts = [input.quantity && `${input.quantity} good`, input.damagedQuantity && `${input.damagedQuantity} damaged`].filter(Boolean).join(' and ');
     return { message: `Received ${parts} of ${line.sku_code} into ${dock.code}`, data: result };
+  }
+
+  /**
+   * The receive panel's docks, staging areas and damaged-goods places, read under the InBound module (a receiving
+   * user need not hold the Location module), in the caller's warehouses only.
+   */
+  async dockLocations(principal: Principal, warehouseId: number): Promise<DockLocation[]> {
+    principal.scope.assert({ warehouseId });
+    const rows = await repo.dockLocations(this.db, warehouseId);
+    return rows.map((r) => ({ locationId: r.id, locationCode: r.code, locationType: r.type as DockLocation['locationType'] }));
   }
 
   /** Where to put a line's goods: locations already holding the SKU, else empty ones of a fitting type and capacity. */

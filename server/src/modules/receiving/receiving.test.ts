@@ -587,11 +587,42 @@ describe('reports', () => {
   });
 });
 
+describe('the receive panel’s locations', () => {
+  it('lists docks, staging and damaged-goods places under InBound read, without the Location module', async () => {
+    const inactiveDock = await makeLocation(t.database, wh, 'DOCK-09', 'dock');
+    await t.database.db.updateTable('location').set({ is_active: 0 }).where('id', '=', inactiveDock).execute();
+    const receiver = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh], customerIds: [cust], modules: { InBound: 'read' } });
+    const s = as(t.app, await login(t.app, receiver.username, receiver.password));
+    expect((await s.post('/Warehouse/Location/GetOtherLocations', { filters: { warehouseId: wh, type: 'dock' } })).statusCode).toBe(403);
+    const res = await s.get(`${R}/GetDockLocations?warehouseId=${wh}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual([
+      { locationId: dock, locationCode: 'DOCK-01', locationType: 'dock' },
+      { locationId: staging, locationCode: 'STG-01', locationType: 'staging' },
+      { locationId: quarantine, locationCode: 'QUAR-01', locationType: 'quarantine' },
+    ]);
+  });
+
+  it('answers only in the caller’s warehouses, needs InBound, and refuses a bad warehouse id', async () => {
+    const otherWh = await makeWarehouse(t.database);
+    await makeLocation(t.database, otherWh, 'DOCK-X', 'dock');
+    const receiver = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh], customerIds: [cust], modules: { InBound: 'read' } });
+    const s = as(t.app, await login(t.app, receiver.username, receiver.password));
+    expect((await s.get(`${R}/GetDockLocations?warehouseId=${otherWh}`)).statusCode).toBe(403);
+    expect((await s.get(`${R}/GetDockLocations?warehouseId=abc`)).statusCode).toBe(400);
+    expect((await s.get(`${R}/GetDockLocations`)).statusCode).toBe(400);
+    const noInbound = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh], customerIds: [cust], modules: { Location: 'read' } });
+    const n = as(t.app, await login(t.app, noInbound.username, noInbound.password));
+    expect((await n.get(`${R}/GetDockLocations?warehouseId=${wh}`)).statusCode).toBe(403);
+    expect((await admin.get(`${R}/GetDockLocations?warehouseId=${otherWh}`)).json()).toEqual([expect.objectContaining({ locationCode: 'DOCK-X' })]);
+  });
+});
+
 describe('API document', () => {
   it('documents every receiving route, with its body', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
     const paths = ['CreateReceivingOrder', 'GetReceivingOrders', 'GetReceivingOrderById', 'UpdateReceivingOrder', 'UploadReceivingOrder', 'ReceiveItem',
-      'SuggestPutaway', 'Putaway', 'FinalizeReceivingOrder', 'CancelReceivingOrder', 'GetROReport', 'DownloadROReport', 'GetROReportDetails',
+      'GetDockLocations', 'SuggestPutaway', 'Putaway', 'FinalizeReceivingOrder', 'CancelReceivingOrder', 'GetROReport', 'DownloadROReport', 'GetROReportDetails',
       'DownloadROReportDetails', 'GetROInward', 'DownloadROInward', 'AddReceivingOrderDocument', 'DownloadReceivingOrderDocument'].map((p) => `${R}/${p}`);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(paths));
     expect(doc.paths[`${R}/ReceiveItem`].post.requestBody.content['application/json'].schema.properties).toHaveProperty('scanCode');

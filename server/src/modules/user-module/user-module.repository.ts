@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
+import { holdsStock, storagePositions } from '../locations/locations.repository.js';
 
 export const userModuleRepository = {
   allModules(db: Executor, appId: number) {
@@ -29,15 +30,13 @@ export const userModuleRepository = {
     await db.updateTable('app_user').set({ default_app_id: appId, updated_at: new Date().toISOString() }).where('id', '=', userId).execute();
   },
 
-  /** Warehouses in scope with how many of their storage positions hold stock. */
+  /** Warehouses in scope with how many of their storage positions hold stock (occupancy's rule: locations/storagePositions). */
   warehousesWithOccupancy(db: Executor, scope: Scope) {
     return db.selectFrom('warehouse as w')
-      .leftJoin(
-        (eb) => eb.selectFrom('inventory_balance').select(['warehouse_id', sql<number>`count(distinct location_id)`.as('used')])
-          .where('on_hand', '>', 0).groupBy('warehouse_id').as('occ'),
-        (join) => join.onRef('occ.warehouse_id', '=', 'w.id'),
-      )
-      .select(['w.id', 'w.code', 'w.name', 'w.city', 'w.capacity', sql<number>`coalesce(occ.used, 0)`.as('used')])
+      .select((eb) => [
+        'w.id', 'w.code', 'w.name', 'w.city', 'w.capacity',
+        storagePositions(db).where('l.warehouse_id', '=', eb.ref('w.id')).where((l) => holdsStock(l)).select(sql<number>`count(*)`.as('n')).as('used'),
+      ])
       .where('w.is_active', '=', 1)
       .where(scope.where({ warehouse: 'w.id' }))
       .orderBy('w.name')

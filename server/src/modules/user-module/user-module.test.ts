@@ -65,8 +65,8 @@ describe('GetWarehouseClient', () => {
     const body = (await as(t.app, await signIn('admin')).get('/Common/UserModule/GetWarehouseClient')).json();
     expect(body.warehouseData).toHaveLength(3);
     const nj = body.warehouseData.find((w: { warehouseCode: string }) => w.warehouseCode === 'NJ1');
-    // 372 filled storage positions, plus DOCK-01 holding the demo RO that is being received.
-    expect(nj).toMatchObject({ uniqueid: nj.warehouseId, capacity: 400, usedLocations: 373, occupancy: 93.3 });
+    // 372 filled storage positions; DOCK-01, holding the demo RO being received, is no storage position.
+    expect(nj).toMatchObject({ uniqueid: nj.warehouseId, capacity: 400, usedLocations: 372, occupancy: 93 });
     expect(new Set(body.customerData.map((c: { customerId: number }) => c.customerId)).size).toBe(6);
   });
 
@@ -115,7 +115,7 @@ describe('reference data', () => {
 describe('dashboard', () => {
   it('sums stock in the caller’s scope and refuses another customer', async () => {
     const admin = (await as(t.app, await signIn('admin')).get('/Warehouse/Dashboard/GetDashboard?warehouseId=0&customerId=0')).json();
-    expect(admin.locationsTotal).toBe(1000);
+    expect(admin.locationsTotal).toBe(985); // storage positions: 1,000 locations less 5 handling areas per warehouse
     expect(admin.skuCount).toBe(204);
     expect(admin.stockByCustomer).toHaveLength(6);
     const client = await signIn('client');

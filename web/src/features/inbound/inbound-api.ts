@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type {
-  CreateReceivingOrderInput, FilterLabel, Location, ReceivingOrderDetail, ReceivingOrderSummary, Sku, UpdateReceivingOrderInput,
+  CreateReceivingOrderInput, DockLocation, FilterLabel, ReceivingOrderDetail, ReceivingOrderSummary, Sku, UpdateReceivingOrderInput,
   putawaySuggestions, roDetailRow, roInwardRow, roLine, uploadReceivingOrderResult,
 } from '@bolx/contracts';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
@@ -165,12 +165,9 @@ export const inboundApi = baseApi.enhanceEndpoints({ addTagTypes: ['ReceivingOrd
         body: { filters: { customerId, isActive: 'active' }, searchQuery, pageNumber: 1, pageSize: 20 },
       }),
     }),
-    /** Dock, staging and quarantine locations of a warehouse (GetOtherLocations), for receipts. */
-    getInboundLocations: build.query<ListPage<Location>, { warehouseId: number; type: string }>({
-      query: ({ warehouseId, type }) => ({
-        url: 'warehouse/Location/GetOtherLocations', method: 'POST',
-        body: { filters: { warehouseId, type, isActive: 'active' }, searchQuery: '', pageNumber: 1, pageSize: 100, sort: { field: 'locationCode', order: 'ascend' } },
-      }),
+    /** The receive panel's docks, staging and damaged-goods places (read under InBound, not the Location module). */
+    getDockLocations: build.query<DockLocation[], number>({
+      query: (warehouseId) => ({ url: `${R}/GetDockLocations`, method: 'GET', params: { warehouseId } }),
     }),
   }),
 });
@@ -179,7 +176,7 @@ export const {
   useGetReceivingOrdersQuery, useGetReceivingOrderFilterLabelsQuery, useGetReceivingOrderByIdQuery, useCreateReceivingOrderMutation,
   useUpdateReceivingOrderMutation, useCancelReceivingOrderMutation, useFinalizeReceivingOrderMutation, useReceiveItemMutation,
   useSuggestPutawayQuery, usePutawayMutation, useUploadReceivingOrderMutation, useAddReceivingOrderDocumentMutation,
-  useGetROReportQuery, useGetROReportDetailsQuery, useGetROInwardQuery, useGetInboundSkuOptionsQuery, useGetInboundLocationsQuery,
+  useGetROReportQuery, useGetROReportDetailsQuery, useGetROInwardQuery, useGetInboundSkuOptionsQuery, useGetDockLocationsQuery,
 } = inboundApi;
 
 /** File calls (through useDownload). */

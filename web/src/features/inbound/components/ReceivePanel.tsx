@@ -5,7 +5,7 @@ import { MSG_RECEIVING, type ReceivingOrderDetail } from '@bolx/contracts';
 import { selectProps } from '../../../components/form/select-props';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
-import { useGetInboundLocationsQuery, useReceiveItemMutation } from '../inbound-api';
+import { useGetDockLocationsQuery, useReceiveItemMutation } from '../inbound-api';
 import { useActionKey } from './use-action-key';
 
 interface ScanValues {
@@ -36,19 +36,20 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
   const inFlight = useRef(false);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const wh = order.warehouseId;
-  const { data: docks } = useGetInboundLocationsQuery({ warehouseId: wh, type: 'dock' });
-  const { data: staging } = useGetInboundLocationsQuery({ warehouseId: wh, type: 'staging' });
-  const { data: quarantine } = useGetInboundLocationsQuery({ warehouseId: wh, type: 'quarantine' });
-  const inbound = useMemo(() => [...(docks?.items ?? []), ...(staging?.items ?? [])].map((l) => ({ value: l.locationId, label: `${l.locationCode} (${l.locationType})` })), [docks, staging]);
-  const damagedPlaces = useMemo(() => (quarantine?.items ?? []).map((l) => ({ value: l.locationId, label: l.locationCode })), [quarantine]);
+  // Read under the InBound module: a receiving user need not hold the Location module.
+  const { data: places } = useGetDockLocationsQuery(wh);
+  const inbound = useMemo(() => (places ?? []).filter((l) => l.locationType === 'dock' || l.locationType === 'staging')
+    .map((l) => ({ value: l.locationId, label: `${l.locationCode} (${l.locationType})` })), [places]);
+  const damagedPlaces = useMemo(() => (places ?? []).filter((l) => l.locationType === 'quarantine')
+    .map((l) => ({ value: l.locationId, label: l.locationCode })), [places]);
   const damaged = Form.useWatch('damagedQuantity', form) ?? 0;
 
-  // The first dock is the default station (a staging area only when the warehouse has no dock).
+  // The first dock is the default station (a staging area only when the warehouse has no dock): docks come first.
   useEffect(() => {
-    if (!docks || !staging || form.getFieldValue('locationId')) return;
-    const first = docks.items[0] ?? staging.items[0];
-    if (first) form.setFieldValue('locationId', first.locationId);
-  }, [docks, staging, form]);
+    if (form.getFieldValue('locationId')) return;
+    const first = inbound[0];
+    if (first) form.setFieldValue('locationId', first.value);
+  }, [inbound, form]);
   const focusScan = (select = false) => setTimeout(() => {
     scanRef.current?.focus();
     if (select) scanRef.current?.select();

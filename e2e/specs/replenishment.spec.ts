@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launch, newPage, shot } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+import { DEMO, landOnDashboard, signIn } from '../support/session.js';
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launch();
+  page = await newPage(browser, server.baseURL);
+  await signIn(page, ...DEMO.admin);
+  await landOnDashboard(page);
+});
+afterAll(async () => {
+  await page?.context().close();
+  await browser?.close();
+  await server?.stop();
+});
+
+const rows = (scope: Page | Locator = page) => scope.locator('.ant-table-tbody tr.ant-table-row');
+const cellTexts = (row: Locator) => row.locator('td').allInnerTexts();
+const toast = (text: string | RegExp) => page.locator('.Toastify__toast--success').filter({ hasText: text }).first().waitFor();
+
+async function open(path: string) {
+  await page.goto(path);
+  await page.locator('.bolx-table-page').waitFor();
+  await page.locator('.bolx-table__placeholder').first().waitFor({ state: 'detached' });
+}
+async function search(placeholder: string, text: string) {
+  await page.getByPlaceholder(placeholder).fill(text);
+  await page.waitForTimeout(400);
+  await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
+}
+/** The header's warehouse filter. */
+async function chooseWarehouse(name: string) {
+  await page.locator('.bolx-filters .ant-select').first().click();
+  await page.keyboard.type(name.split(' ')[0]);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option-active').filter({ hasText: name }).waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.bolx-filters .ant-select-selection-item').filter({ hasText: name }).first().waitFor();
+}
+/** Units at a location in the /Move stock list (columns: warehouse, client, SKU, location, lot, pallet, expiry, on hand). */
+async function stockAt(location: string, sku: string) {
+  await open('/Move');
+  await search('Search SKU, description, location, lot or pallet', location);
+  const found = rows().filter({ hasText: location }).filter({ hasText: sku });
+  await found.first().waitFor();
+  let sum = 0;
+  for (const r of await found.all()) sum += Number((await cellTexts(r))[7]);
+  return sum;
+}
+
+describe('replenishment from bulk storage in the demo data', () => {
+  it('generates tasks for the pick faces below min, completes one, and the pick face fills while the bulk pallet empties', async () => {
+    await chooseWarehouse('Newark Fulfillment Center');
+
+    // The rules: the demo's pick faces (zone P) with min/max, four of them below min.
+    await open('/ProductReplenishment');
+    await search('Search SKU or location', 'P-01-01');
+    await expect.poll(() => rows().filter({ hasText: 'below min' }).count()).toBe(4);
+    await shot(page, 'replenishment-rules-below-min');
+
+    // Generate: one task per pick face below min, each from a reserve (bulk) pallet.
+    await page.getByText('Tasks', { exact: true }).click();
+    const generate = page.getByRole('button', { name: 'Generate Tasks' });
+    await generate.waitFor();
+    await expect.poll(() => generate.isEnabled()).toBe(true);
+    await generate.click();
+    await toast('4 replenishment tasks created');
+    await expect.poll(() => rows().filter({ hasText: 'Open' }).count()).toBe(4);
+    await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
+    await shot(page, 'replenishment-tasks-generated');
+
+    // Columns: created, SKU, client, from, to, lot, quantity, status, completed by, actions.
+    const task = rows().filter({ hasText: 'Open' }).first();
+    const [, sku, , from, to, , qtyText] = await cellTexts(task);
+    const quantity = Number(qtyText);
+    expect(from).toMatch(/^R-01-01-\d$/);
+    expect(to).toMatch(/^P-01-01-\d$/);
+    expect(quantity).toBeGreaterThan(0);
+
+    const pickBefore = await stockAt(to, sku);
+    const bulkBefore = await stockAt(from, sku);
+    expect(pickBefore + quantity).toBe(120); // refilled up to max
+
+    // Complete it (with its confirmation).
+    await open('/ProductReplenishment');
+    await page.getByText('Tasks', { exact: true }).click();
+    const row = rows().filter({ hasText: to }).filter({ hasText: 'Open' }).first();
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Complete' }).click();
+    await page.locator('.ant-popconfirm').filter({ hasText: `Move ${quantity} to ${to}` }).getByRole('button', { name: 'OK' }).click();
+    await toast(`Replenished ${quantity} units`);
+    await rows().filter({ hasText: to }).filter({ hasText: 'Completed' }).first().waitFor();
+    await shot(page, 'replenishment-task-completed');
+
+    // The pick face rose by the task's quantity and is no longer below min; the bulk location fell by as much.
+    expect(await stockAt(to, sku)).toBe(pickBefore + quantity);
+    await shot(page, 'replenishment-pick-face-stock');
+    expect(await stockAt(from, sku)).toBe(bulkBefore - quantity);
+    await shot(page, 'replenishment-bulk-stock');
+    await open('/ProductReplenishment');
+    await search('Search SKU or location', to);
+    const rule = rows().filter({ hasText: to }).first();
+    await expect.poll(async () => (await cellTexts(rule))[5]).toBe('120');
+    await expect.poll(() => rows().filter({ hasText: 'below min' }).count()).toBe(0);
+    await shot(page, 'replenishment-rule-refilled');
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeWarehouse, type TestApp } from '../../../test/helpers.js';
+
+// Occupancy's one rule, seen from its three readers: GetLocationOccupancy, the dashboard tiles and the
+// WarehouseSelection cards. Only active storage locations holding a positive on-hand quantity are used.
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+let wh: number, cust: number, other: number;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = as(t.app, await login(t.app, ADMIN.username, ADMIN.password));
+  wh = await makeWarehouse(t.database, 'Occupancy Warehouse');
+  cust = await makeCustomer(t.database, [wh]);
+  other = await makeCustomer(t.database, [wh]);
+  const sku = await makeSku(t.database, cust);
+  const otherSku = await makeSku(t.database, other);
+  const [emptied, stocked, othersStock] = [await makeLocation(t.database, wh, 'A-1', 'rack'), await makeLocation(t.database, wh, 'A-2', 'shelf'), await makeLocation(t.database, wh, 'A-3', 'rack')];
+  await makeLocation(t.database, wh, 'A-4', 'rack'); // never used
+  const dock = await makeLocation(t.database, wh, 'DOCK-1', 'dock');
+  const quarantine = await makeLocation(t.database, wh, 'Q-1', 'quarantine');
+  const inactive = await makeLocation(t.database, wh, 'A-5', 'rack');
+  await t.database.db.updateTable('location').set({ is_active: 0 }).where('id', '=', inactive).execute();
+  const now = new Date().toISOString();
+  const balance = (customer: number, skuId: number, locationId: number, onHand: number) => ({
+    warehouse_id: wh, customer_id: customer, sku_id: skuId, location_id: locationId, lot: '', pallet: '', expiry_date: null, on_hand: onHand, allocated: 0, updated_at: now,
+  });
+  await t.database.db.insertInto('inventory_balance').values([
+    balance(cust, sku, emptied, 0), // everything moved out: the row stays, the location is empty
+    balance(cust, sku, stocked, 4),
+    balance(other, otherSku, othersStock, 3),
+    balance(cust, sku, dock, 7), // waiting at the dock to be put away
+    balance(cust, sku, quarantine, 2),
+  ]).execute();
+});
+afterAll(async () => { await t?.close(); });
+
+describe('warehouse occupancy', () => {
+  it('GetLocationOccupancy counts active storage positions and those holding stock', async () => {
+    const res = await admin.get(`/Warehouse/Location/GetLocationOccupancy?warehouseId=${wh}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual([{ warehouseId: wh, warehouseName: 'Occupancy Warehouse', totalPositions: 4, usedPositions: 2, occupancy: 50 }]);
+  });
+
+  it('the dashboard tiles count storage positions only, for the chosen client or all', async () => {
+    const tiles = async (customerId: number) => (await admin.get(`/Warehouse/Dashboard/GetDashboard?warehouseId=${wh}&customerId=${customerId}`)).json();
+    expect(await tiles(0)).toMatchObject({ locationsUsed: 2, locationsTotal: 4, occupancy: 50, stockUnits: 16 });
+    expect(await tiles(cust)).toMatchObject({ locationsUsed: 1, locationsTotal: 4, occupancy: 25, stockUnits: 13 });
+  });
+
+  it('the WarehouseSelection card counts storage positions holding stock against the warehouse capacity', async () => {
+    const body = (await admin.get('/Common/UserModule/GetWarehouseClient')).json();
+    const card = body.warehouseData.find((w: { warehouseId: number }) => w.warehouseId === wh);
+    expect(card).toMatchObject({ capacity: 10, usedLocations: 2, occupancy: 20 });
+  });
+});
