@@ -156,13 +156,6 @@ export const inboundApi = baseApi.enhanceEndpoints({ addTagTypes: ['ReceivingOrd
       query: (body) => ({ url: `${R}/GetROInward`, method: 'POST', body }),
       providesTags: [REPORTS],
     }),
-    /** The RO form's SKU picker: the client's active SKUs matching what is typed (GetAllSkus). */
-    getInboundSkuOptions: build.query<ListPage<Sku>, { customerId: number; searchQuery: string }>({
-      query: ({ customerId, searchQuery }) => ({
-        url: 'warehouse/Sku/GetAllSkus', method: 'POST',
-        body: { filters: { customerId, isActive: 'active' }, searchQuery, pageNumber: 1, pageSize: 20 },
-      }),
-    }),
     /** Dock, staging and quarantine locations of a warehouse (GetOtherLocations), for receipts. */
     getInboundLocations: build.query<ListPage<Location>, { warehouseId: number; type: string }>({
       query: ({ warehouseId, type }) => ({
@@ -177,7 +170,7 @@ export const {
   useGetReceivingOrdersQuery, useGetReceivingOrderFilterLabelsQuery, useGetReceivingOrderByIdQuery, useCreateReceivingOrderMutation,
   useUpdateReceivingOrderMutation, useCancelReceivingOrderMutation, useFinalizeReceivingOrderMutation, useReceiveItemMutation,
   useSuggestPutawayQuery, usePutawayMutation, useUploadReceivingOrderMutation, useAddReceivingOrderDocumentMutation,
-  useGetROReportQuery, useGetROReportDetailsQuery, useGetROInwardQuery, useGetInboundSkuOptionsQuery, useGetInboundLocationsQuery,
+  useGetROReportQuery, useGetROReportDetailsQuery, useGetROInwardQuery, useGetInboundLocationsQuery,
 } = inboundApi;
 
 /** File calls (through useDownload). */
