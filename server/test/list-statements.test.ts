@@ -42,11 +42,26 @@ const LISTS = [
   '/warehouse/Location/GetLocations', '/warehouse/Location/GetOtherLocations',
 ];
 
+/**
+ * The statements of one call, the fewest of three: now and then a request also refreshes its session's
+ * last use, and on PostgreSQL the event bus may query meanwhile — neither is the list's.
+ */
+async function fewest(call: () => Promise<{ statusCode: number; body: string }>) {
+  let least = Infinity;
+  let body = '';
+  for (let i = 0; i < 3; i++) {
+    const before = statements;
+    const res = await call();
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    least = Math.min(least, statements - before);
+    body = res.body;
+  }
+  return { statements: least, body };
+}
+
 async function statementsFor(url: string, body: Record<string, unknown>) {
-  const before = statements;
-  const res = await manager.post(url, body);
-  expect(res.statusCode, `${url} ${res.body.slice(0, 200)}`).toBe(200);
-  return { statements: statements - before, items: (res.json() as { items: unknown[] }).items.length };
+  const res = await fewest(() => manager.post(url, body));
+  return { statements: res.statements, items: (JSON.parse(res.body) as { items: unknown[] }).items.length };
 }
 
 describe('master-data lists', () => {
@@ -60,12 +75,8 @@ describe('master-data lists', () => {
   });
 
   it('GetWarehouseListWithColumns too', async () => {
-    const count = async (pageSize: number) => {
-      const before = statements;
-      const res = await manager.get(`/Warehouse/Warehouse/GetWarehouseListWithColumns?Modules=Warehouse&pageSize=${pageSize}`);
-      expect(res.statusCode).toBe(200);
-      return statements - before;
-    };
+    const count = async (pageSize: number) =>
+      (await fewest(() => manager.get(`/Warehouse/Warehouse/GetWarehouseListWithColumns?Modules=Warehouse&pageSize=${pageSize}`))).statements;
     expect(await count(100)).toBe(await count(1));
   });
 });
