@@ -37,22 +37,18 @@ const { customer_id: customerId } = await db.selectFrom('customer_warehouse').se
 
 const req = (path: string, body: unknown): BenchRequest => ({ method: 'POST', path, body: JSON.stringify(body) });
 const page = { pageNumber: 1, pageSize: 10 };
-/** Each list as a screen asks for it: the first page, a filter, a search, a page deep in the list. */
-const shapes = {
-  skus: ['/warehouse/Sku/GetAllSkus', [
-    { ...page },
-    { ...page, filters: { customerId, isActive: 'active' } },
-    { ...page, searchQuery: 'kettle' },
-    { ...page, pageNumber: 1000 },
-  ]],
-  users: ['/Warehouse/User/GetUsers', [
-    { ...page },
-    { ...page, filters: { warehouseId: warehouse.id, role: 'WarehouseStaff', isActive: 'active' } },
-    { ...page, searchQuery: 'garcia' },
-    { ...page, pageNumber: 500 },
-  ]],
-} as const;
-const cases = Object.fromEntries(Object.entries(shapes).map(([name, [path, bodies]]) => [name, { slots: bodies.map((b) => [req(path, b)]) }]));
+/** Each list as a screen asks for it: the first page, a filter, a search, a page deep in the list — each its own case. */
+const shapes: [string, string, Record<string, unknown>][] = [
+  ['GetAllSkus first page', '/warehouse/Sku/GetAllSkus', { ...page }],
+  ['GetAllSkus filter', '/warehouse/Sku/GetAllSkus', { ...page, filters: { customerId, isActive: 'active' } }],
+  ['GetAllSkus search', '/warehouse/Sku/GetAllSkus', { ...page, searchQuery: 'kettle' }],
+  ['GetAllSkus page 1000', '/warehouse/Sku/GetAllSkus', { ...page, pageNumber: 1000 }],
+  ['GetUsers first page', '/Warehouse/User/GetUsers', { ...page }],
+  ['GetUsers filter', '/Warehouse/User/GetUsers', { ...page, filters: { warehouseId: warehouse.id, role: 'WarehouseStaff', isActive: 'active' } }],
+  ['GetUsers search', '/Warehouse/User/GetUsers', { ...page, searchQuery: 'garcia' }],
+  ['GetUsers page 500', '/Warehouse/User/GetUsers', { ...page, pageNumber: 500 }],
+];
+const cases = Object.fromEntries(shapes.map(([name, path, body]) => [name, { slots: [[req(path, body)]] }]));
 
 const recorder = recordStatements(database.sqlite);
 const traces: Record<string, Trace> = {};
@@ -64,7 +60,7 @@ for (const { slots } of Object.values(cases)) {
       const answer = await inject(r.path, JSON.parse(r.body), token) as { items: unknown[]; totalCount: number };
       traces[traceKey(r.method, r.path, r.body)] = recorder.take();
       if (answer.items.length === 0) throw new Error(`masterdata-capture: ${r.path} ${r.body} found nothing (total ${answer.totalCount})`);
-      if (pass === 1) counts.push(`${r.path.split('/').pop()} ${r.body}: ${answer.totalCount} rows`);
+      if (pass === 1) counts.push(`${r.path.split('/').pop()} ${r.body}: ${answer.totalCount.toLocaleString('en-US')} rows`);
     }
   }
 }
