@@ -1,6 +1,6 @@
 // `npm run bench`: the real app against a bare node:http server running the same SQL through the same driver,
 // on SQLite and on PostgreSQL, plus startup time, the stock-on-hand list over a large ledger and the real-time
-// hub under 500 clients. Ratios are taken within one run on one machine, so they mean something where absolute
+// hub under 500 clients, and the SKU and user lists over 100,000 SKUs and 10,000 users. Ratios are taken within one run on one machine, so they mean something where absolute
 // req/s would not. Settings: lib/settings.ts (BENCH_* variables).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -15,8 +15,9 @@ import { formatTable, newReport, writeReport, type BenchReport } from './lib/rep
 import { settings } from './lib/settings.js';
 import type { Engine } from './lib/sql-capture.js';
 import { measureStartup } from './lib/startup.js';
+import { seedMasterdata } from './lib/masterdata-seed.js';
 import { seedLargeLedger } from './lib/stock-seed.js';
-import type { Captured } from './lib/trace.js';
+import type { Captured, CapturedRequests } from './lib/trace.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -93,8 +94,8 @@ function record(report: BenchReport, engine: Engine, name: string, figures: Meas
   report.cases.push({ engine, case: name, ...figures, ratio, target, p99TargetMs, verdict, note: failures > 0 ? `${failures} failed requests${failed ? `: ${failed}` : ''}` : note });
 }
 
-/** An inventory case's load: the captured requests, slot by slot, with the capture's sign-in. */
-function inventoryCase(captured: Captured, name: keyof Captured['cases']): LoadCase {
+/** A captured case's load: the captured requests, slot by slot, with the capture's sign-in. */
+function replayCase<K extends string>(captured: CapturedRequests<K>, name: K): LoadCase {
   const slots = captured.cases[name].slots;
   return {
     method: 'POST', path: slots[0][0].path, slots,
@@ -115,14 +116,26 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
   log(`${engine}: preparing a demo database`);
   const db = await prepareDemoDatabase(engine, settings.pgUrl);
   const inventory = ['receive', 'move', 'soh'].some((c) => settings.cases.includes(c));
+  const masterdata = settings.cases.includes('masterdata');
+  const files = { inventory: join(db.dataDir, 'captured.json'), masterdata: join(db.dataDir, 'masterdata.json') };
   const base: Omit<ChildConfig, 'logLevel'> = {
-    ...db, poolSize: settings.poolSize, tokenSecretHex: randomBytes(32).toString('hex'), capturedFile: inventory ? join(db.dataDir, 'captured.json') : undefined,
+    ...db, poolSize: settings.poolSize, tokenSecretHex: randomBytes(32).toString('hex'),
+    replayFiles: [...(inventory ? [files.inventory] : []), ...(masterdata ? [files.masterdata] : [])],
   };
   let captured: Captured | undefined;
-  if (base.capturedFile) {
+  if (inventory) {
     log(`${engine}: capturing the app's statements for the inventory requests`);
-    await runChildToEnd('inventory capture', 'inventory-capture.ts', { ...base, logLevel: 'silent' });
-    captured = JSON.parse(readFileSync(base.capturedFile, 'utf8')) as Captured;
+    await runChildToEnd('inventory capture', 'inventory-capture.ts', { ...base, capturedFile: files.inventory, logLevel: 'silent' });
+    captured = JSON.parse(readFileSync(files.inventory, 'utf8')) as Captured;
+  }
+  let lists: CapturedRequests | undefined;
+  if (masterdata) {
+    log(`${engine}: masterdata — seeding ${settings.masterdataSkus.toLocaleString('en-US')} SKUs and ${settings.masterdataUsers.toLocaleString('en-US')} users`);
+    const seeded = await seedMasterdata(db, settings.masterdataSkus, settings.masterdataUsers);
+    log(`  seeded in ${seeded.seconds.toFixed(1)} s; capturing the app's statements for the list requests`);
+    await runChildToEnd('masterdata capture', 'masterdata-capture.ts', { ...base, capturedFile: files.masterdata, logLevel: 'silent' });
+    lists = JSON.parse(readFileSync(files.masterdata, 'utf8')) as CapturedRequests;
+    for (const note of lists.notes ?? []) log(`  ${note}`);
   }
   const app = await startChild('app', 'app-server.ts', { ...base, logLevel: settings.appLogLevel });
   const stopApp = onCleanup(`stop the ${engine} app`, () => app.stop());
@@ -137,18 +150,26 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
     if (settings.cases.includes('login')) record(report, engine, 'login', await measure(engine, 'login', app, bare, loginCase), null);
     // Each request of these is one database transaction, so req/s is transactions per second.
     if (captured && settings.cases.includes('receive')) {
-      record(report, engine, 'ReceiveItem+Putaway tx', await measure(engine, 'ReceiveItem then Putaway', app, bare, inventoryCase(captured, 'receive')), settings.targets.inventoryRatio);
+      record(report, engine, 'ReceiveItem+Putaway tx', await measure(engine, 'ReceiveItem then Putaway', app, bare, replayCase(captured, 'receive')), settings.targets.inventoryRatio);
     }
     if (captured && settings.cases.includes('move')) {
-      record(report, engine, 'MoveItems tx', await measure(engine, 'MoveItems there and back', app, bare, inventoryCase(captured, 'move')), settings.targets.inventoryRatio);
+      record(report, engine, 'MoveItems tx', await measure(engine, 'MoveItems there and back', app, bare, replayCase(captured, 'move')), settings.targets.inventoryRatio);
     }
     if (captured && settings.cases.includes('soh')) {
       log(`  GetStockOnHand: seeding ${settings.sohLedgerRows.toLocaleString('en-US')} ledger rows over ${settings.sohBalances.toLocaleString('en-US')} balances`);
       const seeded = await seedLargeLedger(db, settings.sohLedgerRows, settings.sohBalances);
       log(`  seeded in ${seeded.seconds.toFixed(1)} s`);
       const note = `${(seeded.ledgerRows / 1e6).toLocaleString('en-US')}M ledger rows, ${settings.sohConnections} connections`;
-      record(report, engine, 'GetStockOnHand', await measure(engine, 'GetStockOnHand', app, bare, inventoryCase(captured, 'soh'), settings.sohConnections),
+      record(report, engine, 'GetStockOnHand', await measure(engine, 'GetStockOnHand', app, bare, replayCase(captured, 'soh'), settings.sohConnections),
         null, settings.targets.sohP99Ms, note);
+    }
+    if (lists) {
+      // One case per list and request shape: a search and a first page cost very differently.
+      const note = `${(settings.masterdataSkus / 1000).toLocaleString('en-US')}k SKUs, ${(settings.masterdataUsers / 1000).toLocaleString('en-US')}k users, ${settings.masterdataConnections} connections`;
+      for (const name of Object.keys(lists.cases)) {
+        record(report, engine, name, await measure(engine, name, app, bare, replayCase(lists, name), settings.masterdataConnections),
+          null, settings.targets.masterdataP99Ms, note);
+      }
     }
     // Both servers changed the same stock for minutes (and the seed added a ledger): the ledger must still sum
     // to the balances, or the baseline's replay was not the app's work.
@@ -171,7 +192,7 @@ async function main(): Promise<number> {
   guardRun(settings.timeoutSeconds);
   const report = newReport({ ...settings, user: settings.user.username });
   try {
-    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'hub'];
+    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'masterdata', 'hub'];
     const unknown = settings.cases.filter((c) => !known.includes(c));
     if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
     if (settings.cases.includes('startup')) {
@@ -179,7 +200,7 @@ async function main(): Promise<number> {
       const ok = startup.medianMs <= settings.targets.startupMs;
       report.startup = { ...startup, targetMs: settings.targets.startupMs, verdict: ok ? 'PASS' : 'FAIL' };
     }
-    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh'].includes(c));
+    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'masterdata'].includes(c));
     for (const engine of settings.engines) {
       if (stopping()) break;
       if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);

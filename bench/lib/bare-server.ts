@@ -1,8 +1,8 @@
 // Child process: the raw baseline. A plain node:http server doing, per request, what the app does for the two
 // benchmarked routes — the same statements (compiled from the server's repositories), the same driver, jose
 // for the JWT and @node-rs/argon2 for the password — with no framework, validation, hooks or logging. For the
-// inventory cases it replays, per request, the statements the app sent for that same request (captured by
-// inventory-capture.ts; see trace.ts).
+// inventory and master-data cases it replays, per request, the statements the app sent for that same request
+// (captured by inventory-capture.ts and masterdata-capture.ts; see trace.ts).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,7 +13,7 @@ import { AUTH_RULES } from '../../server/src/modules/auth/auth.service.js';
 import { announceReady, readChildConfig } from './child.js';
 import { openRawDb, type RawDb } from './raw-db.js';
 import { loginStatements, readStatements, type LoginStatements, type ReadStatements } from './statements.js';
-import { replayer, traceKey, type Captured } from './trace.js';
+import { replayer, traceKey, type CapturedRequests } from './trace.js';
 
 const cfg = readChildConfig();
 const db = openRawDb(cfg);
@@ -21,8 +21,8 @@ const tokens = new AccessTokens(Buffer.from(cfg.tokenSecretHex, 'hex'));
 const L = await loginStatements(cfg.engine);
 const R = await readStatements(cfg.engine);
 const replays = new Map<string, (raw: RawDb) => Promise<void>>();
-if (cfg.capturedFile) {
-  const captured = JSON.parse(readFileSync(cfg.capturedFile, 'utf8')) as Pick<Captured, 'traces'>;
+for (const file of cfg.replayFiles ?? []) {
+  const captured = JSON.parse(readFileSync(file, 'utf8')) as Pick<CapturedRequests, 'traces'>;
   for (const [key, trace] of Object.entries(captured.traces)) replays.set(key, replayer(trace));
 }
 

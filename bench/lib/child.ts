@@ -14,8 +14,10 @@ export interface ChildConfig {
   /** Shared by both servers, so a token from one verifies on the other. */
   tokenSecretHex: string;
   logLevel: string;
-  /** The inventory cases' captured requests and traces (written by inventory-capture.ts, replayed by the bare server). */
+  /** Where a capture child (inventory-capture.ts, masterdata-capture.ts) writes its requests and traces. */
   capturedFile?: string;
+  /** The capture files whose traces the bare server replays. */
+  replayFiles?: string[];
 }
 
 export function readChildConfig(): ChildConfig {

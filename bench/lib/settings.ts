@@ -33,9 +33,10 @@ export const settings = {
   engines: list('BENCH_ENGINES', 'sqlite,postgres'),
   /**
    * Which cases to run: read (GetWarehouseClient), login, startup, receive (ReceiveItem + Putaway), move
-   * (MoveItems), soh (GetStockOnHand over a large ledger), hub (real-time clients).
+   * (MoveItems), soh (GetStockOnHand over a large ledger), masterdata (GetAllSkus and GetUsers over a large
+   * catalogue and user base), hub (real-time clients).
    */
-  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,hub'),
+  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,masterdata,hub'),
   /** Receiving orders / stock places the inventory cases spread their load over (round-robin). */
   inventorySlots: Math.round(num('BENCH_INVENTORY_SLOTS', 20)),
   /**
@@ -47,12 +48,17 @@ export const settings = {
   sohBalances: Math.round(num('BENCH_SOH_BALANCES', 20_000)),
   /** "Light concurrency": screens open at once on the stock list. */
   sohConnections: num('BENCH_SOH_CONNECTIONS', 4),
+  /** The master-data case: SKUs (over the demo's six clients) and users (over its warehouses and clients) seeded. */
+  masterdataSkus: Math.round(num('BENCH_MASTERDATA_SKUS', 100_000)),
+  masterdataUsers: Math.round(num('BENCH_MASTERDATA_USERS', 10_000)),
+  /** Admin screens open at once on the SKU or user list. */
+  masterdataConnections: num('BENCH_MASTERDATA_CONNECTIONS', 4),
   /** PostgreSQL server to use; the bench makes and drops its own schema there. */
   pgUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   ci: !!process.env.CI,
   /** The demo user of the authenticated read: not a Super Administrator, so the scope queries run. */
   user: { username: 'manager', password: 'bolx-demo-manager' },
-  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 50, hubP99Ms: 250 },
+  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 50, masterdataP99Ms: 50, hubP99Ms: 250 },
 };
 
 export type Settings = typeof settings;

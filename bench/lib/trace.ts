@@ -11,13 +11,18 @@ import type { SqlTemplate } from './sql-capture.js';
 export interface BenchRequest { method: 'POST'; path: string; body: string }
 /** A case's load: each slot is a sequence of requests that one connection sends in order, again and again. */
 export interface CapturedCase { slots: BenchRequest[][] }
-export interface Captured {
+/** What a capture child writes: the load of each case, signed in as `token`, and the trace of every request. */
+export interface CapturedRequests<K extends string = string> {
   token: string;
-  warehouseId: number;
-  customerId: number;
-  cases: Record<'receive' | 'move' | 'soh', CapturedCase>;
+  cases: Record<K, CapturedCase>;
   /** By traceKey(request). */
   traces: Record<string, Trace>;
+  /** What the capture found, for the log (say, each list's total). */
+  notes?: string[];
+}
+export interface Captured extends CapturedRequests<'receive' | 'move' | 'soh'> {
+  warehouseId: number;
+  customerId: number;
 }
 
 export const traceKey = (method: string, path: string, body: string) => `${method} ${path}\n${body}`;

@@ -11,5 +11,11 @@ export const filterLabel = z.object({
 export type FilterLabel = z.infer<typeof filterLabel>;
 export const filterLabelsResponse = z.array(filterLabel);
 
+/**
+ * A yes/no filter of a list body: a JSON boolean, as the filter bar's 'boolean' control sends it. Never the
+ * strings 'true'/'false': every list takes one form.
+ */
+export const yesNoFilter = z.boolean().optional();
+
 /** Active/inactive filter shared by the admin lists. */
 export const activeFilter = z.enum(['all', 'active', 'inactive']).optional();

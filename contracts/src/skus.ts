@@ -2,7 +2,7 @@
 // response schemas, shared by the server's routes and the web's forms.
 import { z } from 'zod';
 import { idParam, listRequest, listResponse } from './common.js';
-import { activeFilter } from './lists.js';
+import { activeFilter, yesNoFilter } from './lists.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // GTIN check digits (GS1 mod-10), shared so the web form and the server give the same answer.
@@ -161,8 +161,6 @@ export type SkuInput = z.infer<typeof skuInput>;
 export const updateSkuInput = skuFields.extend({ skuId: id }).superRefine(skuRules);
 export type UpdateSkuInput = z.infer<typeof updateSkuInput>;
 
-/** A yes/no filter: a boolean, or 'true'/'false' as a filter bar's select sends it (also in the Excel download's body). */
-const yesNoFilter = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).optional();
 
 export const skuFilters = z.object({
   customerId: id.optional(),

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 import { signInToDashboard } from '../support/session.js';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemoServer();
 
 /** Opens an app screen through the client-side router (a full load would work too, but is slower). */
 async function open(page: Page, path: string) {
@@ -43,7 +33,7 @@ async function choose(page: Page, label: string, option: string) {
 
 describe('warehouses', () => {
   it('creates a warehouse, finds it by search, edits it and downloads the list', async () => {
-    const page = await newPage(browser, server.baseURL, { acceptDownloads: true });
+    const page = await demo.newPage({ acceptDownloads: true });
     await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/Warehouse');
     await page.getByText('Newark Fulfillment Center').waitFor();
@@ -101,7 +91,7 @@ describe('warehouses', () => {
 
 describe('users', () => {
   it('filters users by type, creates one who then shows in the list, edits them and resets their password', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/User');
     await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
@@ -165,14 +155,14 @@ describe('users', () => {
     await drawer(page).waitFor({ state: 'hidden' });
     await page.context().close();
 
-    const rosa = await newPage(browser, server.baseURL);
+    const rosa = await demo.newPage();
     await signInToDashboard(rosa, 'rosa.picker', 'fresh-pass-99');
     await rosa.getByText('rosa.picker').first().waitFor();
     await rosa.context().close();
   });
 
   it('keeps a client account out of /User (Unauthorized)', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signInToDashboard(page, 'client', 'bolx-demo-client');
     await page.goto('/User');
     await page.getByText('You are not authorized for this page!').waitFor();
@@ -183,7 +173,7 @@ describe('users', () => {
 
 describe('customers', () => {
   it('creates a customer, adds a carrier account whose secret shows masked, uploads and downloads a document', async () => {
-    const page = await newPage(browser, server.baseURL, { acceptDownloads: true });
+    const page = await demo.newPage({ acceptDownloads: true });
     await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/Customer');
     await page.getByText('Fjord Electronics').first().waitFor();
@@ -264,7 +254,7 @@ describe('customers', () => {
 
 describe('small screens', () => {
   it('keeps the list page and its drawer usable on a phone', async () => {
-    const page = await newPage(browser, server.baseURL, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await demo.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/Customer');
     await page.getByText('Acme Outdoor Gear').first().waitFor();

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 import { DEMO, landOnDashboard, signIn } from '../support/session.js';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemoServer();
 
 const drawer = (page: Page) => page.locator('.ant-drawer-content').last();
 const dropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
@@ -36,7 +26,7 @@ async function choose(page: Page, label: string, search: string) {
 
 describe('inbound: receiving orders, receipts at the dock, putaway and the RO reports', () => {
   it('an admin creates an RO, receives it with a lot and expiry at the dock, puts it away where suggested, finalizes, and the reports show it', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     // Every stock-moving call carries its own Idempotency-Key, so a double submit never posts twice.
     const keys: string[] = [];
     page.on('request', (req) => {
@@ -218,7 +208,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
   });
 
   it('a client account sees its own ROs read-only', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, ...DEMO.client);
     await landOnDashboard(page);
     await page.goto('/InBound');

@@ -1,26 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { Locator, Page } from 'playwright-core';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 import { DEMO, landOnDashboard, signIn } from '../support/session.js';
 
-let server: RunningServer;
-let browser: Browser;
+const demo = useDemoServer();
 let page: Page;
 let managerPage: Page | undefined;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-  page = await newPage(browser, server.baseURL);
+  page = await demo.newPage();
   await signIn(page, ...DEMO.admin);
   await landOnDashboard(page);
 });
 afterAll(async () => {
   await managerPage?.context().close();
   await page?.context().close();
-  await browser?.close();
-  await server?.stop();
 });
 
 const drawer = () => page.locator('.ant-drawer-content').last();
@@ -277,7 +272,7 @@ describe('inventory operations as an administrator', () => {
 
 describe('inventory as a client account', () => {
   it('sees its own stock read-only', async () => {
-    const client = await newPage(browser, server.baseURL);
+    const client = await demo.newPage();
     await signIn(client, ...DEMO.client);
     await landOnDashboard(client);
     await client.goto('/InventoryReports');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, WebSocket } from 'playwright-core';
-import { launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { Page, WebSocket } from 'playwright-core';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 import { DEMO, landOnDashboard, signIn } from '../support/session.js';
 
 /**
@@ -10,24 +10,14 @@ import { DEMO, landOnDashboard, signIn } from '../support/session.js';
  * notifications dropdown.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemoServer();
 
 const hubStatus = (page: Page) => page.locator('[data-hub-status]');
 const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
 
 /** A new browser context (its own storage, its own tab), signed in as the administrator. */
 async function adminTab(): Promise<Page> {
-  const page = await newPage(browser, server.baseURL);
+  const page = await demo.newPage();
   await signIn(page, ...DEMO.admin);
   await landOnDashboard(page);
   return page;
@@ -245,7 +235,7 @@ describe('connection state through a server restart', () => {
         if (w.__hubStates.at(-1) !== state) w.__hubStates.push(state);
       }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-hub-status'], childList: true });
     });
-    const restarting = server.restart();
+    const restarting = demo.server.restart();
     await page.locator('[data-hub-status="Reconnecting"]').waitFor({ timeout: 15_000 });
     await shot(page, 'live-header-reconnecting');
     await restarting;
@@ -271,7 +261,7 @@ describe('connection state through a server restart', () => {
   }, 120_000);
 
   it('opens one connection per tab, keeps it across screens, and closes it on logout', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     const sockets: WebSocket[] = [];
     page.on('websocket', (ws) => {
       if (ws.url().includes('/hubs/wms')) sockets.push(ws);

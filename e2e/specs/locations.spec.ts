@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { Locator, Page } from 'playwright-core';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 import { signInToDashboard } from '../support/session.js';
 
 // Label barcodes are checked with a real decoder, as a scanner would read them.
@@ -21,20 +21,15 @@ const PATTERN_CODES = (() => {
   return codes;
 })();
 
-let server: RunningServer;
-let browser: Browser;
+const demo = useDemoServer();
 let admin: Page;
 const tmp = mkdtempSync(join(tmpdir(), 'bolx-e2e-locations-'));
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-  admin = await newPage(browser, server.baseURL, { acceptDownloads: true });
+  admin = await demo.newPage({ acceptDownloads: true });
   await signInToDashboard(admin, 'admin', 'bolx-demo-admin');
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -237,7 +232,7 @@ describe('locations as admin', () => {
 
 describe('locations as a client account', () => {
   it('reads only the locations holding its stock, with no way to change them', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signInToDashboard(page, 'client', 'bolx-demo-client');
     await open(page, '/Location', 'Locations');
     await page.getByText('Locations holding your stock.').waitFor();

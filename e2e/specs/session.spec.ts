@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 import { landOnDashboard, signIn } from '../support/session.js';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemoServer();
 
 /** Signs in with remember-me (tokens in localStorage) and waits for the dashboard. */
 async function signedInOnDashboard(username: string, password: string): Promise<Page> {
-  const page = await newPage(browser, server.baseURL);
+  const page = await demo.newPage();
   await signIn(page, username, password, { remember: true });
   await landOnDashboard(page);
   return page;

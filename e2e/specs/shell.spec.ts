@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 import { landOnDashboard, signIn } from '../support/session.js';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemoServer();
 
 describe('public screens', () => {
   it('shows the sign-in page with the spec texts, and field messages on an empty submit', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await page.goto('/');
     await expect.poll(() => page.title()).toBe('Sign In | BOLX-WMS');
     await page.getByText('Sign in to BOLX').waitFor();
@@ -30,7 +19,7 @@ describe('public screens', () => {
   });
 
   it('answers a wrong password with the server message and stays on the sign-in page', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'admin', 'not-the-password');
     await page.locator('.ant-alert-error').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
@@ -38,7 +27,7 @@ describe('public screens', () => {
   });
 
   it('shows the forgot-password page', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await page.goto('/forget-password');
     await page.getByText('Enter Your Email/Username to reset your password').waitFor();
     await shot(page, 'shell-forgot-password');
@@ -46,7 +35,7 @@ describe('public screens', () => {
   });
 
   it('sends unknown paths to the 404 page', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await page.goto('/no-such-screen');
     await page.waitForURL('**/error-pages/error-404');
     await page.getByText('Sorry, the page you visited does not exist.').waitFor();
@@ -56,7 +45,7 @@ describe('public screens', () => {
 
 describe('redirects after login', () => {
   it('takes an administrator without a default service to ServiceSelection, then to the dashboard of all warehouses', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'admin', 'bolx-demo-admin');
     await page.waitForURL('**/ServiceSelection');
     await shot(page, 'shell-service-selection');
@@ -68,7 +57,7 @@ describe('redirects after login', () => {
   });
 
   it('takes a manager with two warehouses to WarehouseSelection', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'manager', 'bolx-demo-manager');
     await page.waitForURL('**/WarehouseSelection');
     await page.getByText('%').first().waitFor();
@@ -79,7 +68,7 @@ describe('redirects after login', () => {
   });
 
   it('takes staff with one warehouse straight to the dashboard', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'staff', 'bolx-demo-staff');
     await landOnDashboard(page);
     await shot(page, 'shell-dashboard-staff');
@@ -87,7 +76,7 @@ describe('redirects after login', () => {
   });
 
   it('takes a client account (one warehouse) to the dashboard', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'client', 'bolx-demo-client');
     await landOnDashboard(page);
     expect(await page.evaluate(() => localStorage.getItem('selectedWarehouse') ?? sessionStorage.getItem('selectedWarehouse'))).not.toBe('0');
@@ -96,7 +85,7 @@ describe('redirects after login', () => {
   });
 
   it('takes an administrator with one warehouse to that warehouse, not to all', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'admin', 'bolx-demo-admin');
     await landOnDashboard(page);
     const created = await page.evaluate(async () => {
@@ -117,7 +106,7 @@ describe('redirects after login', () => {
     expect(created.status).toBe(200);
     await page.context().close();
 
-    const other = await newPage(browser, server.baseURL);
+    const other = await demo.newPage();
     await signIn(other, 'oneadmin', 'one-admin-pass');
     await landOnDashboard(other);
     expect(await other.evaluate(() => sessionStorage.getItem('selectedWarehouse') ?? localStorage.getItem('selectedWarehouse'))).toBe(String(created.warehouseId));
@@ -125,7 +114,7 @@ describe('redirects after login', () => {
   });
 
   it('sends a signed-in user on / to the dashboard, and leaves them on any other page', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'staff', 'bolx-demo-staff');
     await landOnDashboard(page);
     await page.goto('/Profile');
@@ -137,7 +126,7 @@ describe('redirects after login', () => {
   });
 
   it('logs out, clearing every stored value, back to /', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'client', 'bolx-demo-client');
     await landOnDashboard(page);
     await page.locator('.ant-avatar').first().click();

@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { Locator, Page } from 'playwright-core';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemoServer();
 
 /** Signs in and picks the Warehouse Management service when asked, ending on a screen of the app. */
 async function signIn(page: Page, username: string, password: string) {
@@ -63,7 +53,7 @@ const tabPane = (page: Page) => page.locator('.ant-tabs-tabpane-active');
 describe('SKU management as an administrator', () => {
   let page: Page;
   beforeAll(async () => {
-    page = await newPage(browser, server.baseURL);
+    page = await demo.newPage();
     await signIn(page, 'admin', 'bolx-demo-admin');
   });
   afterAll(async () => { await page?.context().close(); });
@@ -234,7 +224,7 @@ describe('SKU management as an administrator', () => {
 
 describe('SKU list as a client account', () => {
   it("shows only Fjord Electronics' SKUs, read-only", async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'client', 'bolx-demo-client');
     await page.goto('/SKU');
     await page.locator('.bolx-table-page').waitFor();

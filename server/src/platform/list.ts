@@ -18,6 +18,8 @@ export interface ListSpec {
   searchable: string[];
   /** Unique column that makes the order total, so pages never repeat or skip a row. */
   tieBreaker: string;
+  /** Every searchable column is on listPage's `countBase` too, so it counts searches as well. */
+  countBaseSearches?: boolean;
 }
 
 /** Rows a download may hold; past this the caller is asked to filter. */
@@ -41,7 +43,8 @@ function orderBy(spec: ListSpec, sort: ListRequest['sort']) {
  * One page of a filtered list and its total: two statements, whatever the page size. `base` carries the
  * joins and WHERE (scope and filters); `select` adds the columns of an item. `countBase`, when given, counts
  * the same rows more cheaply while no search is active (say, without joins that can neither drop nor repeat a
- * row): on a large table the count, not the page, is what costs.
+ * row): on a large table the count, not the page, is what costs. With `spec.countBaseSearches` it counts
+ * searches too.
  */
 export async function listPage<DB, TB extends keyof DB, O, CDB = DB, CTB extends keyof CDB = keyof CDB>(
   dialect: Dialect,
@@ -54,7 +57,8 @@ export async function listPage<DB, TB extends keyof DB, O, CDB = DB, CTB extends
   const search = searchCondition(dialect, spec.searchable, req.searchQuery);
   const filtered = search ? base.where(search) : base;
   const items = await select(filtered).orderBy(orderBy(spec, req.sort)).limit(req.pageSize).offset((req.pageNumber - 1) * req.pageSize).execute();
-  const counted = countBase && !search ? countBase.select(sql<number>`count(*)`.as('n')) : filtered.select(sql<number>`count(*)`.as('n'));
+  const counter = !countBase ? null : !search ? countBase : spec.countBaseSearches ? countBase.where(search) : null;
+  const counted = counter ? counter.select(sql<number>`count(*)`.as('n')) : filtered.select(sql<number>`count(*)`.as('n'));
   const total = (await counted.executeTakeFirstOrThrow()) as { n: number };
   return { items: items as O[], totalCount: Number(total.n) };
 }

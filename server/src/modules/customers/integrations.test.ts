@@ -58,6 +58,10 @@ describe('carrier catalogue', () => {
     expect((await admin.get(`${B}/GetCarrierIntegrationProperties?integrationId=999999`)).statusCode).toBe(404);
     expect((await admin.get(`${B}/GetCarrierIntegrationProperties?integrationId=${channel.Shopify}`)).statusCode).toBe(404);
     expect((await admin.get(`${B}/GetCarrierIntegrationProperties?integrationId=x`)).statusCode).toBe(400);
+    // and the same for the sales channels' properties, a carrier's id being no channel
+    expect((await admin.get(`${B}/GetChannelProperties?integrationId=999999`)).statusCode).toBe(404);
+    expect((await admin.get(`${B}/GetChannelProperties?integrationId=${carrier.UPS}`)).statusCode).toBe(404);
+    expect((await admin.get(`${B}/GetChannelProperties?integrationId=x`)).statusCode).toBe(400);
   });
 });
 

@@ -402,6 +402,18 @@ describe('lists, occupancy and updates', () => {
     expect((await upload(client, listWh, 'a.csv', 'Location Code,Location Type,Capacity\nQ-1,rack,1')).statusCode).toBe(403);
     expect((await client.post(`${L}/PrintLocationLabels`, { warehouseId: listWh })).statusCode).toBe(403);
   });
+
+  it('downloads with formula-like text escaped', async () => {
+    const made = await session.post(`${L}/CreateLocation`, location({ warehouseId: listWh, locationCode: 'XL-EVIL', zone: 'X', description: '=HYPERLINK("http://evil")' }));
+    expect(made.statusCode).toBe(200);
+    const res = await session.post(`${L}/DownloadLocationExcel`, { searchQuery: 'XL-EVIL' });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect(sheet.rowCount).toBe(2);
+    expect(sheet.getRow(1).getCell(12).value).toBe('Description');
+    expect(sheet.getRow(2).getCell(12).value).toBe('\'=HYPERLINK("http://evil")');
+  });
 });
 
 /** zbarimg and pdftoppm decode what a scanner would; without them outside CI the decode tests are skipped. */

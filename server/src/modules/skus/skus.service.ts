@@ -26,6 +26,7 @@ export const SKU_LIST: ListSpec = {
   defaultSort: { column: 's.sku_code', direction: 'asc' },
   searchable: ['s.sku_code', 's.description', 's.upc', 's.category'],
   tieBreaker: 's.id',
+  countBaseSearches: true, // every searchable column is the SKU's own
 };
 
 /** A list row: the SKU with its customer's name and hazard class. */
@@ -87,7 +88,8 @@ export class SkuService {
   }
 
   async list(principal: Principal, req: ListRequest<SkuListFilter>) {
-    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), selectSku, req, SKU_LIST);
+    const filters = req.filters ?? {};
+    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, filters), selectSku, req, SKU_LIST, repo.counted(this.db, principal.scope, filters));
     return { totalCount: page.totalCount, items: page.items.map(toSku) };
   }
 

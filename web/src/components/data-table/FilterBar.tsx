@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import type { FilterLabel } from '@bolx/contracts';
 import { useT } from '../../lib/i18n/use-t';
 import { selectProps } from '../form/select-props';
-import type { FilterValue, FilterValues } from './list-args';
+import { booleanFilterOption, booleanFilterValue, type FilterValue, type FilterValues } from './list-args';
 
 /** Typing in the search box waits this long before the list is asked again (spec section 9: loading delay 300 ms). */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -65,10 +65,6 @@ function FilterControl({ filter, value, onChange }: { filter: FilterLabel; value
   const placeholder = filter.placeholder ?? filter.label;
   switch (filter.type) {
     case 'select':
-    case 'boolean': {
-      const options = filter.type === 'boolean' && !filter.options?.length
-        ? [{ label: t('table.yes'), value: 'true' }, { label: t('table.no'), value: 'false' }]
-        : (filter.options ?? []);
       return (
         <Select
           {...selectProps}
@@ -77,12 +73,26 @@ function FilterControl({ filter, value, onChange }: { filter: FilterLabel; value
           allowClear
           placeholder={placeholder}
           value={value as string | number | undefined}
-          options={options}
+          options={filter.options ?? []}
           popupMatchSelectWidth={false}
           onChange={(v: string | number | undefined) => onChange(v)}
         />
       );
-    }
+    case 'boolean':
+      // Yes/No by default; a screen may relabel or narrow them with options valued 'true'/'false'.
+      return (
+        <Select
+          {...selectProps}
+          className="bolx-table__filter"
+          aria-label={filter.label}
+          allowClear
+          placeholder={placeholder}
+          value={booleanFilterOption(value)}
+          options={filter.options?.length ? filter.options : [{ label: t('table.yes'), value: 'true' }, { label: t('table.no'), value: 'false' }]}
+          popupMatchSelectWidth={false}
+          onChange={(v: string | undefined) => onChange(booleanFilterValue(v))}
+        />
+      );
     case 'date':
       return (
         <DatePicker

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  buildListArgs, cleanFilters, initialTableState, lastValidPage, pageRange, tableReducer, warehouseAndCustomerScope, warehouseScope,
+  booleanFilterOption, booleanFilterValue, buildListArgs, cleanFilters, initialTableState, lastValidPage, pageRange, tableReducer, warehouseAndCustomerScope, warehouseScope,
 } from './list-args';
 
 describe('table state', () => {
@@ -83,5 +83,18 @@ describe('paging helpers', () => {
     expect(lastValidPage(5, 10, 40)).toBe(4);
     expect(lastValidPage(2, 10, 0)).toBe(1);
     expect(lastValidPage(2, 10, 35)).toBe(2);
+  });
+});
+
+describe('boolean filters', () => {
+  it("send a JSON boolean, not the select's string, and show it back as the select's option", () => {
+    expect(booleanFilterValue('true')).toBe(true);
+    expect(booleanFilterValue('false')).toBe(false);
+    expect(booleanFilterValue(undefined)).toBeUndefined();
+    expect(booleanFilterOption(true)).toBe('true');
+    expect(booleanFilterOption(false)).toBe('false');
+    expect(booleanFilterOption(undefined)).toBeUndefined();
+    // false is a value the user picked, so it stays in the body
+    expect(buildListArgs(initialTableState({ filters: { isKit: booleanFilterValue('false') } })).filters).toEqual({ isKit: false });
   });
 });

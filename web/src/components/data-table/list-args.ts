@@ -82,6 +82,15 @@ export function tableReducer(state: TableState, action: TableAction): TableState
 
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
 
+/**
+ * A 'boolean' filter's control is a Select, whose option values are strings; the list body carries the JSON
+ * boolean every list's yes/no filter takes. These two convert at the control, so no screen has to.
+ */
+export const booleanFilterValue = (option: string | number | undefined): boolean | undefined =>
+  option === 'true' ? true : option === 'false' ? false : undefined;
+export const booleanFilterOption = (value: FilterValue | undefined): 'true' | 'false' | undefined =>
+  value === true ? 'true' : value === false ? 'false' : undefined;
+
 /** Drops unset filter values so the server's optional filters stay absent. */
 export function cleanFilters(filters: FilterValues): FilterValues {
   return Object.fromEntries(Object.entries(filters).filter(([, v]) => isSet(v)));

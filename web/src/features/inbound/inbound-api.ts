@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type {
-  CreateReceivingOrderInput, DockLocation, FilterLabel, ReceivingOrderDetail, ReceivingOrderSummary, Sku, UpdateReceivingOrderInput,
+  CreateReceivingOrderInput, DockLocation, FilterLabel, ReceivingOrderDetail, ReceivingOrderSummary, UpdateReceivingOrderInput,
   putawaySuggestions, roDetailRow, roInwardRow, roLine, uploadReceivingOrderResult,
 } from '@bolx/contracts';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
@@ -158,13 +158,6 @@ export const inboundApi = baseApi.enhanceEndpoints({ addTagTypes: ['ReceivingOrd
       providesTags: [REPORTS],
       onCacheEntryAdded: liveRoList,
     }),
-    /** The RO form's SKU picker: the client's active SKUs matching what is typed (GetAllSkus). */
-    getInboundSkuOptions: build.query<ListPage<Sku>, { customerId: number; searchQuery: string }>({
-      query: ({ customerId, searchQuery }) => ({
-        url: 'warehouse/Sku/GetAllSkus', method: 'POST',
-        body: { filters: { customerId, isActive: 'active' }, searchQuery, pageNumber: 1, pageSize: 20 },
-      }),
-    }),
     /** The receive panel's docks, staging and damaged-goods places (read under InBound, not the Location module). */
     getDockLocations: build.query<DockLocation[], number>({
       query: (warehouseId) => ({ url: `${R}/GetDockLocations`, method: 'GET', params: { warehouseId } }),
@@ -176,7 +169,7 @@ export const {
   useGetReceivingOrdersQuery, useGetReceivingOrderFilterLabelsQuery, useGetReceivingOrderByIdQuery, useCreateReceivingOrderMutation,
   useUpdateReceivingOrderMutation, useCancelReceivingOrderMutation, useFinalizeReceivingOrderMutation, useReceiveItemMutation,
   useSuggestPutawayQuery, usePutawayMutation, useUploadReceivingOrderMutation, useAddReceivingOrderDocumentMutation,
-  useGetROReportQuery, useGetROReportDetailsQuery, useGetROInwardQuery, useGetInboundSkuOptionsQuery, useGetDockLocationsQuery,
+  useGetROReportQuery, useGetROReportDetailsQuery, useGetROInwardQuery, useGetDockLocationsQuery,
 } = inboundApi;
 
 /** File calls (through useDownload). */

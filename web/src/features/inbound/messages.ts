@@ -54,8 +54,6 @@ addMessages({
   'inbound.fields.expectedQuantity': 'Expected Quantity',
   'inbound.placeholders.warehouse': 'Select a warehouse',
   'inbound.placeholders.customer': 'Select a client',
-  'inbound.placeholders.sku': 'Search SKU code or description',
-  'inbound.placeholders.customerFirst': 'Select a client first',
   'inbound.validation.customer': 'Please select a client!',
   'inbound.validation.expectedQuantity': 'Please enter expected quantity!',
   'inbound.validation.date': 'Use YYYY-MM-DD',

@@ -83,7 +83,6 @@ addMessages({
   'skus.parts.edit': 'Edit {name}',
   'skus.parts.deleteTitle': 'Delete {name}?',
   'skus.parts.updated': 'Last Changed',
-  'skus.picker.placeholder': 'Search SKU code or description',
   'skus.kits.intro': 'The SKUs that make up one {code}. A kit can never contain itself, directly or through another kit.',
   'skus.kits.add': 'Add Component',
   'skus.kits.edit': 'Edit component {code}',

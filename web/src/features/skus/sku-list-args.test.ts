@@ -5,13 +5,15 @@ const base = { searchQuery: 'cable', pageNumber: 2, pageSize: 10 };
 
 describe('SKU list bodies', () => {
   it("turns the filter bar's values into the types GetAllSkus validates", () => {
-    expect(toSkuListRequest({ ...base, filters: { customerId: '7', isKit: 'true', isActive: 'active', category: '' } })).toEqual({
+    expect(toSkuListRequest({ ...base, filters: { customerId: '7', isKit: true, isActive: 'active', category: '' } })).toEqual({
       ...base, filters: { customerId: 7, isKit: true, isActive: 'active' },
     });
+    // the string a select would hold is never sent as a yes/no filter
+    expect(toSkuListRequest({ ...base, filters: { isKit: 'true' } }).filters).toEqual({});
     expect(toSkuListRequest({ ...base, filters: { isKit: false } }).filters).toEqual({ isKit: false });
   });
   it('builds the dimensions body', () => {
-    expect(toDimensionListRequest({ ...base, filters: { kind: 'package', missingOnly: 'true' } }).filters).toEqual({ kind: 'package', missingOnly: true });
+    expect(toDimensionListRequest({ ...base, filters: { kind: 'package', missingOnly: true } }).filters).toEqual({ kind: 'package', missingOnly: true });
   });
   it("narrows to the header's client unless ALL", () => {
     expect(customerScope({ customerId: 0 })).toEqual({});

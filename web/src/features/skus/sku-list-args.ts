@@ -2,12 +2,8 @@ import type { FilterLabel } from '@bolx/contracts';
 import type { ListRequest } from '../../components/data-table/list-args';
 import type { DimensionListRequest, SkuListRequest } from './skus-api';
 
-/** 'true'/'false' from a boolean filter's select, or a boolean, as the boolean the server's filter takes. */
-function asBoolean(v: unknown): boolean | undefined {
-  if (v === true || v === 'true') return true;
-  if (v === false || v === 'false') return false;
-  return undefined;
-}
+/** The filter bar's boolean control already sends a boolean (see booleanFilterValue); anything else is not a choice. */
+const asBoolean = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
 const asNumber = (v: unknown) => (v === undefined || v === null || v === '' || Number.isNaN(Number(v)) ? undefined : Number(v));
 const asString = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 

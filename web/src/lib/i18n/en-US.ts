@@ -262,6 +262,8 @@ export const EN_US: Record<string, string> = {
   'table.yes': 'Yes',
   'table.no': 'No',
   'table.confirmDelete': 'Delete this record?',
+  'skuSelect.placeholder': 'Search SKU code or description',
+  'skuSelect.customerFirst': 'Select a client first',
   'form.save': 'Save',
   'form.cancel': 'Cancel',
   'form.close': 'Close',

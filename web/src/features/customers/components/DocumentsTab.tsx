@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Empty, Form, Input, Select, Space, Table, Typography, Upload, type UploadFile } from 'antd';
+import { Button, Form, Input, Select, Space, Typography, Upload, type UploadFile } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { DownloadOutlined, EditOutlined, UploadOutlined } from '@ant-design/icons';
 import { useIntl } from 'react-intl';
@@ -7,6 +7,7 @@ import { CUSTOMER_DOCUMENT_MAX_BYTES, type CustomerDocument } from '@bolx/contra
 import { useDownload } from '../../../components/download/use-download';
 import { FormDrawer, useFormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { selectProps } from '../../../components/form/select-props';
+import { TabList } from '../../../components/tab-list/TabList';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { DOCUMENT_ACCEPT, documentProblem, fileSize } from '../customer-model';
@@ -55,29 +56,16 @@ export function DocumentsTab({ customerId, canWrite }: { customerId: number; can
   ];
 
   return (
-    <div className="bolx-customer-tab">
-      <div className="bolx-customer-tab__bar">
-        <Typography.Text type="secondary">
-          {t('customer.documents.hint', { size: fileSize(CUSTOMER_DOCUMENT_MAX_BYTES) })}
-        </Typography.Text>
-        {canWrite && (
-          <Button type="primary" icon={<UploadOutlined />} onClick={drawer.openCreate}>
-            {t('customer.documents.upload')}
-          </Button>
-        )}
-      </div>
-      <Table<CustomerDocument>
-        rowKey="documentId"
-        size="middle"
-        columns={columns}
-        dataSource={documents}
-        loading={isFetching}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('table.noRecord')} /> }}
-      />
+    <TabList<CustomerDocument>
+      intro={t('customer.documents.hint', { size: fileSize(CUSTOMER_DOCUMENT_MAX_BYTES) })}
+      add={canWrite ? { label: t('customer.documents.upload'), icon: <UploadOutlined />, onClick: drawer.openCreate } : undefined}
+      columns={columns}
+      rows={documents}
+      rowKey="documentId"
+      loading={isFetching}
+    >
       <DocumentFormDrawer customerId={customerId} open={drawer.open} document={drawer.editing} onClose={drawer.close} />
-    </div>
+    </TabList>
   );
 }
 

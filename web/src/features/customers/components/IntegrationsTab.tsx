@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Button, Empty, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Form, Input, Popconfirm, Select, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { DeleteOutlined, EditOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, LockOutlined } from '@ant-design/icons';
 import type { CustomerIntegration } from '@bolx/contracts';
 import { FormDrawer, useFormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { selectProps } from '../../../components/form/select-props';
 import { StatusTag } from '../../../components/StatusTag';
+import { TabList } from '../../../components/tab-list/TabList';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
@@ -63,27 +64,16 @@ export function IntegrationsTab({ kind, customerId, canWrite }: { kind: Integrat
   ];
 
   return (
-    <div className="bolx-customer-tab">
-      <div className="bolx-customer-tab__bar">
-        <Typography.Text type="secondary">{tx('hint')}</Typography.Text>
-        {canWrite && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={drawer.openCreate} disabled={!isLoading && addableTypes(types, items).length === 0}>
-            {tx('add')}
-          </Button>
-        )}
-      </div>
-      <Table<CustomerIntegration>
-        rowKey="uniqueid"
-        size="middle"
-        columns={columns}
-        dataSource={items}
-        loading={isFetching}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('table.noRecord')} /> }}
-      />
+    <TabList<CustomerIntegration>
+      intro={tx('hint')}
+      add={canWrite ? { label: tx('add'), onClick: drawer.openCreate, disabled: !isLoading && addableTypes(types, items).length === 0 } : undefined}
+      columns={columns}
+      rows={items}
+      rowKey="uniqueid"
+      loading={isFetching}
+    >
       <IntegrationFormDrawer kind={kind} customerId={customerId} open={drawer.open} item={drawer.editing} onClose={drawer.close} types={addableTypes(types, items)} />
-    </div>
+    </TabList>
   );
 }
 

@@ -6,7 +6,7 @@ import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { useCreateReceivingOrderMutation, useUpdateReceivingOrderMutation } from '../inbound-api';
-import { RoSkuSelect } from './RoSkuSelect';
+import { SkuSelect } from '../../../components/sku-select/SkuSelect';
 import { ScopeFields, useRoScope } from './ScopeFields';
 
 interface LineValues {
@@ -121,7 +121,7 @@ export function RoFormDrawer({ open, order, onClose, onCreated }: { open: boolea
                         },
                       ]}
                     >
-                      <RoSkuSelect customerId={customerId} initialLabel={line?.label} disabled={locked} />
+                      <SkuSelect customerId={customerId} requireCustomer initialLabel={line?.label} disabled={locked} />
                     </Form.Item>
                   </Col>
                   <Col flex="150px">

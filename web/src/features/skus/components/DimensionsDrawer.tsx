@@ -8,7 +8,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import { flattenPackages, initialPackageDropdown, packageDropdownReducer } from '../package-dropdown';
 import { skuRules } from '../sku-rules';
 import { useGetPackageTreeQuery, useUpdateDimensionsMutation } from '../skus-api';
-import { SkuPicker } from './SkuPicker';
+import { SkuSelect } from '../../../components/sku-select/SkuSelect';
 
 interface DimensionValues {
   skuId?: number;
@@ -81,7 +81,7 @@ export function DimensionsDrawer({ target, onClose, customerId }: { target: Draw
       ) : (
         <>
           <Form.Item name="skuId" label={t('dimensions.sku')} rules={[{ required: true, message: t('skus.validation.sku') }]}>
-            <SkuPicker customerId={customerId || undefined} />
+            <SkuSelect customerId={customerId || undefined} />
           </Form.Item>
           <Row gutter={16}>
             <Col xs={24} md={12}>

@@ -5,7 +5,7 @@ import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { useAddKitComponentMutation, useDeleteKitComponentMutation, useGetKitComponentsQuery, useUpdateKitComponentMutation } from '../skus-api';
 import { PartTab } from './PartTab';
-import { SkuPicker } from './SkuPicker';
+import { SkuSelect } from '../../../components/sku-select/SkuSelect';
 
 interface KitValues {
   componentSkuId: number;
@@ -64,7 +64,7 @@ export function KitTab({ sku, canWrite }: { sku: Sku; canWrite: boolean }) {
       >
         <Form.Item name="componentSkuId" label={t('skus.kits.component')} rules={[{ required: true, message: t('skus.validation.component') }]}
           extra={t('skus.kits.componentHint')}>
-          <SkuPicker customerId={sku.customerId} exclude={[sku.skuId]}
+          <SkuSelect customerId={sku.customerId} exclude={[sku.skuId]}
             initialLabel={editing ? `${editing.componentSkuCode} — ${editing.componentDescription}` : undefined} />
         </Form.Item>
         <Form.Item name="quantity" label={t('skus.kits.quantity')} rules={[{ required: true, message: t('skus.validation.quantity') }]}>

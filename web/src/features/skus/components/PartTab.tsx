@@ -1,7 +1,8 @@
 import { useMemo, useState, type Key, type ReactNode } from 'react';
-import { Button, Empty, Popconfirm, Space, Table, Tooltip, Typography } from 'antd';
+import { Button, Popconfirm, Space, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { TabList } from '../../../components/tab-list/TabList';
 import { useT } from '../../../lib/i18n/use-t';
 
 export interface PartTabProps<T extends object> {
@@ -28,8 +29,8 @@ export interface PartTabProps<T extends object> {
 }
 
 /**
- * One tab of the SKU detail (Kit, Package, Barcode, Attribute): a short list of the SKU's parts with add, edit
- * and delete. The lists are small (per SKU) and unpaged; the forms are FormDrawers.
+ * One tab of the SKU detail (Kit, Package, Barcode, Attribute): the shared TabList with the parts' edit and
+ * delete actions, and package levels shown as an expanded tree. The forms are FormDrawers.
  */
 export function PartTab<T extends object>(props: PartTabProps<T>) {
   const t = useT();
@@ -73,33 +74,21 @@ export function PartTab<T extends object>(props: PartTabProps<T>) {
     : [];
 
   return (
-    <div className="bolx-sku-part">
-      <div className="bolx-sku-part__bar">
-        <Typography.Text type="secondary">{intro}</Typography.Text>
-        {canWrite && !notice && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={onAdd}>
-            {addLabel}
-          </Button>
-        )}
-      </div>
-      {notice ?? (
-        <Table<T>
-          size="middle"
-          rowKey={rowKey as string}
-          columns={[...columns, ...actions]}
-          dataSource={rows ?? []}
-          loading={loading}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          expandable={childrenColumnName ? { childrenColumnName, expandedRowKeys, onExpand, indentSize: 20 } : undefined}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('table.noRecord')} /> }}
-        />
-      )}
+    <TabList<T>
+      className="bolx-sku-part"
+      intro={intro}
+      add={canWrite ? { label: addLabel, onClick: onAdd } : undefined}
+      columns={[...columns, ...actions]}
+      rows={rows}
+      rowKey={rowKey}
+      loading={loading}
+      expandable={childrenColumnName ? { childrenColumnName, expandedRowKeys, onExpand, indentSize: 20 } : undefined}
+      notice={notice}
+    >
       {children}
-    </div>
+    </TabList>
   );
 }
-
 
 /** The keys of every row (at any depth) that has child rows. */
 function keysWithChildren<T extends object>(rows: T[], rowKey: keyof T, childrenColumnName: string): Key[] {

@@ -35,7 +35,7 @@ export default function DimensionsPage() {
     { key: 'kind', label: t('dimensions.filter.level'), type: 'select', options: [
       { label: t('dimensions.kind.sku'), value: 'sku' }, { label: t('dimensions.kind.package'), value: 'package' },
     ] },
-    { key: 'missingOnly', label: t('dimensions.filter.missing'), type: 'select', options: [
+    { key: 'missingOnly', label: t('dimensions.filter.missing'), type: 'boolean', options: [
       { label: t('dimensions.filter.missingYes'), value: 'true' },
     ] },
   ], [skuFilters, t]);

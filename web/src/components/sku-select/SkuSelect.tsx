@@ -1,19 +1,21 @@
 import { useEffect, useState } from 'react';
 import { Select, Spin } from 'antd';
 import type { Sku } from '@bolx/contracts';
-import { SEARCH_DEBOUNCE_MS } from '../../../components/data-table/FilterBar';
-import { selectProps } from '../../../components/form/select-props';
-import { useT } from '../../../lib/i18n/use-t';
-import { useGetSkusQuery } from '../skus-api';
+import { useT } from '../../lib/i18n/use-t';
+import { SEARCH_DEBOUNCE_MS } from '../data-table/FilterBar';
+import { selectProps } from '../form/select-props';
+import { useGetSkuOptionsQuery } from './sku-options-api';
 
-export interface SkuPickerProps {
+export interface SkuSelectProps {
   /** From Form.Item, so the label names this field. */
   id?: string;
   value?: number;
   onChange?: (skuId: number | undefined, sku?: Sku) => void;
-  /** Only this client's SKUs (kit components are the kit's client's). */
+  /** Only this client's SKUs (an RO line's, a kit component's). */
   customerId?: number;
-  /** SKUs never offered (the kit itself). */
+  /** Nothing to offer until a client is chosen (the RO form): disabled, saying so. */
+  requireCustomer?: boolean;
+  /** SKUs never offered (a kit itself). */
   exclude?: number[];
   /** The chosen SKU's label while it is not among the search results (editing). */
   initialLabel?: string;
@@ -21,8 +23,13 @@ export interface SkuPickerProps {
   disabled?: boolean;
 }
 
-/** A searchable SKU dropdown that asks the server (GetAllSkus) as the user types: clients have thousands of SKUs. */
-export function SkuPicker({ id, value, onChange, customerId, exclude = [], initialLabel, placeholder, disabled }: SkuPickerProps) {
+export const skuLabel = (s: Pick<Sku, 'skuCode' | 'description'>) => `${s.skuCode} — ${s.description}`;
+
+/**
+ * The one SKU dropdown: active SKUs searched on the server (GetAllSkus) as the user types, since clients have
+ * thousands of SKUs; '{code} — {description}' options.
+ */
+export function SkuSelect({ id, value, onChange, customerId, requireCustomer, exclude = [], initialLabel, placeholder, disabled }: SkuSelectProps) {
   const t = useT();
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
@@ -30,11 +37,10 @@ export function SkuPicker({ id, value, onChange, customerId, exclude = [], initi
     const timer = setTimeout(() => setSearch(text.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text]);
-  const { data, isFetching } = useGetSkusQuery({
-    filters: { ...(customerId ? { customerId } : {}), isActive: 'active' }, searchQuery: search, pageNumber: 1, pageSize: 20,
-  });
+  const waiting = requireCustomer && !customerId;
+  const { data, isFetching } = useGetSkuOptionsQuery({ customerId, searchQuery: search }, { skip: waiting });
   const skus = (data?.items ?? []).filter((s) => !exclude.includes(s.skuId));
-  const options = skus.map((s) => ({ value: s.skuId, label: `${s.skuCode} — ${s.description}` }));
+  const options = skus.map((s) => ({ value: s.skuId, label: skuLabel(s) }));
   if (value != null && initialLabel && !options.some((o) => o.value === value)) options.unshift({ value, label: initialLabel });
 
   return (
@@ -46,9 +52,9 @@ export function SkuPicker({ id, value, onChange, customerId, exclude = [], initi
       value={value}
       onChange={(v: number | undefined) => onChange?.(v, skus.find((s) => s.skuId === v))}
       options={options}
-      placeholder={placeholder ?? t('skus.picker.placeholder')}
+      placeholder={waiting ? t('skuSelect.customerFirst') : (placeholder ?? t('skuSelect.placeholder'))}
       notFoundContent={isFetching ? <Spin size="small" /> : t('table.noRecord')}
-      disabled={disabled}
+      disabled={disabled || waiting}
       allowClear
     />
   );
