@@ -9,9 +9,9 @@ import * as m0006 from './migrations/0006_user_indexes.js';
 import * as m0007 from './migrations/0007_receiving.js';
 import * as m0008 from './migrations/0008_inventory_operations.js';
 import * as m0009 from './migrations/0009_stock_list_index.js';
-import * as m0011 from './migrations/0011_adjustment_posted.js';
-import * as m0012 from './migrations/0012_stock_list_lead_indexes.js';
-import * as m0014 from './migrations/0014_search_trigrams.js';
+import * as m0010 from './migrations/0010_adjustment_posted.js';
+import * as m0011 from './migrations/0011_stock_list_lead_indexes.js';
+import * as m0012 from './migrations/0012_search_trigrams.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -25,9 +25,9 @@ const STEPS: Record<string, Step> = {
   '0007_receiving': m0007,
   '0008_inventory_operations': m0008,
   '0009_stock_list_index': m0009,
-  '0011_adjustment_posted': m0011,
-  '0012_stock_list_lead_indexes': m0012,
-  '0014_search_trigrams': m0014,
+  '0010_adjustment_posted': m0010,
+  '0011_stock_list_lead_indexes': m0011,
+  '0012_search_trigrams': m0012,
 };
 
 class StaticProvider implements MigrationProvider {

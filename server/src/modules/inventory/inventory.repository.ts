@@ -189,7 +189,7 @@ export const inventoryRepository = {
    * foreign key, so it neither drops nor repeats a balance and stockBalances counts the same rows.
    *
    * `lead` names the table whose order the list is sorted by. Leading with it (its code index walked in order,
-   * the balances of each row fetched by index: migration 0012) lets a page stop after its rows instead of
+   * the balances of each row fetched by index: migration 0011) lets a page stop after its rows instead of
    * joining and sorting every balance in scope first — 100,000 balances took SQLite 100+ ms a page. SQLite
    * keeps the left table of a CROSS JOIN as the outer loop; PostgreSQL plans it as the inner join it is (an
    * incremental sort over the same walk). Only worth it while no filter pins the list to one SKU or location.

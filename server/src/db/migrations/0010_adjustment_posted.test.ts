@@ -11,11 +11,11 @@ import * as m0006 from './0006_user_indexes.js';
 import * as m0007 from './0007_receiving.js';
 import * as m0008 from './0008_inventory_operations.js';
 import * as m0009 from './0009_stock_list_index.js';
-import * as m0011 from './0011_adjustment_posted.js';
+import * as m0010 from './0010_adjustment_posted.js';
 
-// SQLite cannot alter a CHECK, so 0011 rebuilds the table there: the rows already in it must come through.
+// SQLite cannot alter a CHECK, so 0010 rebuilds the table there: the rows already in it must come through.
 // (On PostgreSQL it swaps the constraint in place; every PostgreSQL test run migrates through it.)
-describe('migration 0011 on SQLite', () => {
+describe('migration 0010 on SQLite', () => {
   it('keeps existing adjustment requests, ids and indexes, and accepts Posted', async () => {
     const sqlite = new SQLite(':memory:');
     sqlite.pragma('foreign_keys = OFF'); // the rows the requests refer to are not needed here
@@ -29,7 +29,7 @@ describe('migration 0011 on SQLite', () => {
     await db.insertInto('adjustment_request').values([{ ...row, id: 7, status: 'Pending' }, { ...row, id: 9, status: 'Approved', document_id: 'ADJ-9' }]).execute();
     await expect(db.insertInto('adjustment_request').values({ ...row, status: 'Posted' }).execute()).rejects.toThrow(/CHECK/);
 
-    await m0011.up(db, d);
+    await m0010.up(db, d);
     const kept = await db.selectFrom('adjustment_request').select(['id', 'status', 'document_id', 'quantity_change']).orderBy('id').execute();
     expect(kept).toEqual([
       { id: 7, status: 'Pending', document_id: null, quantity_change: -5 },
