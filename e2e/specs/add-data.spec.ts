@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 import { DEMO, signInToDashboard } from '../support/session.js';
 
 const WAREHOUSE = 'Ontario West Coast DC';
 const CLIENT = 'Fjord Electronics';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = useDemoServer();
 
 const panel = (page: Page) => page.locator('.ant-drawer-content.bolx-add-data-drawer');
 const openDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
@@ -46,7 +36,7 @@ async function chooseFile(page: Page, name: string, content: string) {
 
 describe('Add Data panel', () => {
   it('creates a location, uploads locations, a receiving order and opening stock through the panel with progress cards; the rows appear in their lists', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signInToDashboard(page, ...DEMO.admin);
     await headerFilter(page, 'Warehouse', WAREHOUSE);
     await headerFilter(page, 'Client', CLIENT);
@@ -153,7 +143,7 @@ describe('Add Data panel', () => {
   });
 
   it('shows real upload progress on a slow link, the card’s "Uploading..." badge, and Stop aborts it so nothing is written', async () => {
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signInToDashboard(page, ...DEMO.admin);
     await headerFilter(page, 'Warehouse', WAREHOUSE);
     // A slow upload link (16 kB/s), so the bytes visibly go out over several seconds.

@@ -155,7 +155,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
 
   it('a receiver without the Location module still picks a dock and receives', async () => {
     // The admin makes a Warehouse Staff user holding InBound (write) and Dashboard only: no Location module.
-    const admin = await newPage(browser, server.baseURL);
+    const admin = await demo.newPage();
     await signIn(admin, ...DEMO.admin);
     await landOnDashboard(admin);
     const created = await admin.evaluate(async () => {
@@ -179,7 +179,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     expect(created).toBe(200);
     await admin.context().close();
 
-    const page = await newPage(browser, server.baseURL);
+    const page = await demo.newPage();
     await signIn(page, 'receiver', 'receiver-pass-1');
     await landOnDashboard(page);
     await page.goto('/InBound');

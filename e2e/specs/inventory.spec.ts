@@ -28,7 +28,7 @@ const drawerClosed = () => page.locator('.ant-drawer-content').waitFor({ state: 
 async function asManager(steps: () => Promise<void>) {
   const admin = page;
   if (!managerPage) {
-    managerPage = await newPage(browser, server.baseURL);
+    managerPage = await demo.newPage();
     await signIn(managerPage, ...DEMO.manager);
     await landOnDashboard(managerPage, { warehouse: 'Newark' });
   }

@@ -1,24 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launch, newPage, shot } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import type { Locator, Page } from 'playwright-core';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
 import { DEMO, landOnDashboard, signIn } from '../support/session.js';
 
-let server: RunningServer;
-let browser: Browser;
+const demo = useDemoServer();
 let page: Page;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-  page = await newPage(browser, server.baseURL);
+  page = await demo.newPage();
   await signIn(page, ...DEMO.admin);
   await landOnDashboard(page);
 });
 afterAll(async () => {
   await page?.context().close();
-  await browser?.close();
-  await server?.stop();
 });
 
 const rows = (scope: Page | Locator = page) => scope.locator('.ant-table-tbody tr.ant-table-row');

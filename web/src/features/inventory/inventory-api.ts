@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type {
   FilterLabel, adjustmentResult, adjustmentRow, agingRow, availabilityRow, cycleCountDetail, cycleCountSchema, expiringLotRow,
   generateTasksResult, onHandByLocationRow, onHandByLotRow, onHandBySkuRow, palletRow, replenishmentRuleRow, replenishmentTaskRow,
-  stockAsOfRow, stockMovementResult, stockRow, ADJUSTMENT_REASONS, Location, Sku,
+  stockAsOfRow, stockMovementResult, stockRow, ADJUSTMENT_REASONS, Location,
 } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
 import { liveAll, reloadOn } from '../../lib/hub/live-list';
@@ -148,12 +148,6 @@ export const inventoryApi = api.injectEndpoints({
         body: { filters: { warehouseId, isActive: 'active' }, searchQuery: search, pageNumber: 1, pageSize: 20 },
       }),
     }),
-    findSkus: build.query<ListPage<Sku>, { customerId?: number; search: string }>({
-      query: ({ customerId, search }) => ({
-        url: 'warehouse/Sku/GetAllSkus', method: 'POST',
-        body: { filters: { ...(customerId ? { customerId } : {}), isActive: 'active' }, searchQuery: search, pageNumber: 1, pageSize: 20 },
-      }),
-    }),
   }),
 });
 
@@ -164,5 +158,5 @@ export const {
   useApproveCycleCountMutation, useCancelCycleCountMutation,
   useGetReplenishmentRulesQuery, useGetReplenishmentTasksQuery, useGetReplenishmentTaskFiltersQuery, useSaveReplenishmentRuleMutation,
   useGenerateTasksMutation, useCompleteTaskMutation, useCancelTaskMutation,
-  useGetExpiringLotsQuery, useGetInventoryReportQuery, useFindSkusQuery, useLazyFindLocationsQuery,
+  useGetExpiringLotsQuery, useGetInventoryReportQuery, useLazyFindLocationsQuery,
 } = inventoryApi;

@@ -11,7 +11,6 @@ addMessages({
   'inventory.fields.warehouse': 'Warehouse',
   'inventory.fields.customer': 'Client',
   'inventory.fields.sku': 'SKU',
-  'inventory.fields.skuPlaceholder': 'Search SKU code or description',
   'inventory.fields.description': 'Description',
   'inventory.fields.location': 'Location',
   'inventory.fields.locationPlaceholder': 'e.g. A-01-01-1',

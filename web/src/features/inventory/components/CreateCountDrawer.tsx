@@ -8,7 +8,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import { useStockAction } from '../action-key';
 import { useCreateCycleCountMutation } from '../inventory-api';
 import { useInventoryScope } from '../use-inventory-scope';
-import { SkuSelect } from './SkuSelect';
+import { SkuSelect } from '../../../components/sku-select/SkuSelect';
 
 interface CountValues {
   warehouseId: number; customerId: number; countType: string; selection: 'location' | 'sku' | 'abc';
@@ -97,7 +97,7 @@ export function CreateCountDrawer({ open, onClose, onCreated }: { open: boolean;
       )}
       {selection === 'sku' && (
         <Form.Item name="skuId" label={t('inventory.fields.sku')} rules={[rules(t).required('sku')]}>
-          <SkuSelect customerId={chosenCustomer} />
+          <SkuSelect customerId={chosenCustomer} requireCustomer />
         </Form.Item>
       )}
       {selection === 'abc' && (

@@ -4,7 +4,7 @@ import { selectProps } from '../../../components/form/select-props';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
 import { useInventoryScope } from '../use-inventory-scope';
-import { SkuSelect } from './SkuSelect';
+import { SkuSelect } from '../../../components/sku-select/SkuSelect';
 
 export interface PlaceValues { warehouseId: number; customerId: number; skuId: number; locationCode: string; lot?: string; pallet?: string }
 
@@ -36,7 +36,7 @@ export function PlaceFields({ form, lotAndPallet = true }: { form: FormInstance;
         </Col>
       </Row>
       <Form.Item name="skuId" label={t('inventory.fields.sku')} rules={[rules(t).required('sku')]}>
-        <SkuSelect customerId={customerId} />
+        <SkuSelect customerId={customerId} requireCustomer />
       </Form.Item>
       <Form.Item name="locationCode" label={t('inventory.fields.location')} rules={[r.required('location')]} extra={t('inventory.scanHint')}>
         <Input autoComplete="off" placeholder={t('inventory.fields.locationPlaceholder')}
