@@ -16,11 +16,15 @@ async function listed(page: Page) {
 }
 const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify__toast--success').filter({ hasText: text }).first();
 
-/** Picks an option of a Select in the open drawer by its label: types the search and clicks the first match. */
+/**
+ * Picks an option of a Select in the open drawer by its label: types the search, waits until the match is the
+ * active option and takes it with Enter (a click can land on a list the server search is re-rendering).
+ */
 async function choose(page: Page, label: string, search: string) {
   await drawer(page).getByLabel(label, { exact: true }).click();
   await page.keyboard.type(search);
-  await dropdown(page).locator('.ant-select-item-option').filter({ hasText: search }).first().click();
+  await dropdown(page).locator('.ant-select-item-option-active').filter({ hasText: search }).waitFor();
+  await page.keyboard.press('Enter');
   await dropdown(page).waitFor({ state: 'hidden' });
 }
 
