@@ -138,7 +138,12 @@ export const cycleCountLine = z.object({
   /** finalQty − expectedQty; null while uncounted or hidden. */
   variance: z.number().int().nullable(),
 });
-export const cycleCountDetail = z.object({ count: cycleCountSchema, lines: z.array(cycleCountLine) });
+export const cycleCountDetail = z.object({
+  count: cycleCountSchema,
+  lines: z.array(cycleCountLine),
+  /** The reader entered a count or recount of it, so they may not approve it. */
+  countedByYou: z.boolean(),
+});
 
 export const enterCountsRequest = z.object({
   cycleCountId: id,

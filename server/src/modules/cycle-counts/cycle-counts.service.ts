@@ -27,6 +27,9 @@ const COUNT_LIST: ListSpec = {
 
 type CreateInput = CountSelection & { countType: string; isBlind: boolean; countDate: string; note?: string };
 
+/** Whoever entered a count or recount of a line: they never approve its count (the counter can make any number match). */
+const countedBy = (line: { counted_by: number | null; recounted_by: number | null }, userId: number) =>
+  line.counted_by === userId || line.recounted_by === userId;
 const placeKey = (p: { sku_id: number; location_id: number; lot: string; pallet: string }) => `${p.sku_id}|${p.location_id}|${p.lot}|${p.pallet}`;
 
 /**
@@ -91,7 +94,8 @@ export class CycleCountService {
     const count = await this.load(principal, id);
     const [row] = await this.select(repo.filtered(this.db, principal.scope, {}).where('cc.id', '=', id)).execute();
     const hide = count.is_blind === 1 && count.status !== 'Approved' && !APPROVER_ROLES.includes(principal.role);
-    const lines = (await repo.lines(this.db, id)).map((l) => {
+    const rows = await repo.lines(this.db, id);
+    const lines = rows.map((l) => {
       const finalQty = l.recount_qty ?? l.counted_qty;
       return {
         lineId: l.id, skuId: l.sku_id, skuCode: l.sku_code, skuDescription: l.sku_description, locationId: l.location_id,
@@ -100,7 +104,7 @@ export class CycleCountService {
         finalQty, variance: hide || finalQty == null ? null : finalQty - l.expected_qty,
       };
     });
-    return { count: toCount(row as CountRow), lines };
+    return { count: toCount(row as CountRow), lines, countedByYou: rows.some((l) => countedBy(l, principal.userId)) };
   }
 
   /** The count sheet for counters: every place to count, with a blank to write in (no expected column when blind). */
@@ -169,7 +173,7 @@ export class CycleCountService {
     }
     const lines = await repo.lines(this.db, count.id);
     // Counts entered after this read move the count out of 'Counted', which the approval's claim below refuses.
-    if (lines.some((l) => l.counted_by === principal.userId || l.recounted_by === principal.userId)) {
+    if (lines.some((l) => countedBy(l, principal.userId))) {
       throw forbidden(`You counted lines of cycle count ${count.count_no}; another manager must approve it`);
     }
     const posted = await inTransaction(this.db, async (uow) => {

@@ -198,12 +198,17 @@ describe('a count by location range, blind, with a recount and approval', () => 
     // The manager counts a variance, staff recounts it: the manager still entered a count of it.
     expect((await manager.post('/Warehouse/CycleCount/EnterCounts', { cycleCountId: id, counts: [{ lineId: line.lineId, quantity: line.expectedQty + 1 }] })).json().data.count.status).toBe('Recount');
     expect((await staff.post('/Warehouse/CycleCount/EnterCounts', { cycleCountId: id, counts: [{ lineId: line.lineId, quantity: line.expectedQty + 1 }] })).json().data.count.status).toBe('Counted');
+    // The sheet tells each reader whether they counted it (the screen hides Approve from them).
+    const sheetOf = async (s: ReturnType<typeof as>) => (await s.get(`/Warehouse/CycleCount/GetCycleCountLines?cycleCountId=${id}`)).json();
+    expect((await sheetOf(manager)).countedByYou).toBe(true);
+    expect((await sheetOf(staff)).countedByYou).toBe(true);
     const before = await onHand(a3);
     const own = await manager.post('/Warehouse/CycleCount/ApproveCycleCount', { cycleCountId: id });
     expect(own.statusCode).toBe(403);
     expect(own.json().message).toBe(`You counted lines of cycle count ${countNo}; another manager must approve it`);
     expect(await onHand(a3)).toBe(before);
     const other = await session('WarehouseManager');
+    expect((await sheetOf(other)).countedByYou).toBe(false);
     const approved = await other.post('/Warehouse/CycleCount/ApproveCycleCount', { cycleCountId: id });
     expect(approved.statusCode).toBe(200);
     expect(await onHand(a3)).toBe(before + 1);

@@ -118,6 +118,7 @@ addMessages({
   'inventory.count.confirmApprove': 'Approve this count? Every variance is posted to stock.',
   'inventory.count.recountHint': '{lines} line(s) differ from the expected quantity: count them again',
   'inventory.count.approveHint': 'Counting is done: check the variances and approve to post them',
+  'inventory.count.countedByYouHint': 'You entered counts on this sheet, so another manager approves it',
   'inventory.countType.cycle': 'Cycle',
   'inventory.countType.full': 'Full',
   'inventory.countType.spot': 'Spot',

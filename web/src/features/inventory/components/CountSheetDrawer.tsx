@@ -74,6 +74,8 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
   const initialCounts = Object.fromEntries(lines.map((l) => [String(l.lineId), phase === 'Recount' ? l.recountQty : l.countedQty]));
   const open = cycleCountId !== undefined;
   const closable = phase === 'Open' || phase === 'Recount' || phase === 'Counted';
+  // Nobody approves a count they entered lines of: the server refuses it, so the button is not offered.
+  const approvable = canApprove && phase === 'Counted' && !data?.countedByYou;
 
   return (
     <FormDrawer<SheetValues>
@@ -100,7 +102,7 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
               <Button danger icon={<StopOutlined />}>{t('inventory.count.cancel')}</Button>
             </Popconfirm>
           )}
-          {canApprove && phase === 'Counted' && (
+          {approvable && (
             <Popconfirm title={t('inventory.count.confirmApprove')} onConfirm={async () => {
               if (await act(`approveCount:${count.cycleCountId}`, (k) => approve({ idempotencyKey: k, cycleCountId: count.cycleCountId }))) onClose();
             }}>
@@ -123,7 +125,9 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
             <Descriptions.Item label={t('inventory.count.progress')}>{`${count.countedLines} / ${count.lineCount}`}</Descriptions.Item>
           </Descriptions>
           {phase === 'Recount' && <Alert type="warning" showIcon message={t('inventory.count.recountHint', { lines: count.recountLines })} style={{ marginBottom: 12 }} />}
-          {phase === 'Counted' && canApprove && <Alert type="info" showIcon message={t('inventory.count.approveHint')} style={{ marginBottom: 12 }} />}
+          {phase === 'Counted' && canApprove && (
+            <Alert type="info" showIcon message={t(approvable ? 'inventory.count.approveHint' : 'inventory.count.countedByYouHint')} style={{ marginBottom: 12 }} />
+          )}
           <Table<CycleCountLine> rowKey="lineId" size="small" columns={columns} dataSource={lines} pagination={false}
             scroll={{ x: 'max-content', y: 480 }} rowClassName={(l) => (editable(l) && entering ? '' : 'bolx-count__line--done')} />
         </>
