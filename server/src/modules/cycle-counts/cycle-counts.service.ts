@@ -79,7 +79,7 @@ export class CycleCountService {
       await this.record(uow, actor, 'create', id, input, 'AddCycleCount', 'Open', { countNo, lines: stock.length, locations: locationIds.length });
       return { id, countNo, lines: stock.length };
     });
-    return { message: `Cycle count ${created.countNo} created with ${created.lines} lines`, data: await this.detail(principal, created.id) };
+    return { message: `Cycle count ${created.countNo} created with ${created.lines} ${created.lines === 1 ? 'line' : 'lines'}`, data: await this.detail(principal, created.id) };
   }
 
   private async load(principal: Principal, id: number) {
