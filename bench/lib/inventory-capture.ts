@@ -3,42 +3,23 @@
 // the load will send once through app.inject while recording the statements it sends to the driver. The bare
 // server replays those traces (lib/trace.ts). Writes everything to the file named in the child config.
 import { writeFileSync } from 'node:fs';
-import { buildApp } from '../../server/src/app.js';
-import { loadConfig } from '../../server/src/config.js';
-import { openDatabase } from '../../server/src/db/database.js';
-import { readChildConfig } from './child.js';
+import { openCaptureApp } from './capture-app.js';
 import { settings } from './settings.js';
 import { recordStatements, traceKey, type BenchRequest, type Captured, type Trace } from './trace.js';
 
-const cfg = readChildConfig();
-if (!cfg.capturedFile) throw new Error('inventory-capture: no capturedFile in the child config');
-const config = loadConfig({ LOG_LEVEL: 'silent' }, {
-  dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, tokenSecret: Buffer.from(cfg.tokenSecretHex, 'hex'), host: '127.0.0.1', port: 0, dbPoolSize: cfg.poolSize,
-});
-const database = openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, pgSchema: cfg.pgSchema, poolSize: cfg.poolSize });
-const app = await buildApp(config, { database, logger: false });
-await app.ready();
-const db = database.db;
-
-async function inject(path: string, body: unknown, token?: string) {
-  const res = await app.inject({
-    method: 'POST', url: path, payload: JSON.stringify(body),
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-  });
-  if (res.statusCode !== 200) throw new Error(`inventory-capture: ${path} answered ${res.statusCode} ${res.body}`);
-  return res.json() as Record<string, unknown>;
-}
+const { capturedFile, app, database, db, inject } = await openCaptureApp('inventory-capture');
 
 const token = String((await inject('/Common/Auth/login', settings.user)).accesstoken);
 const slots = settings.inventorySlots;
 
-// ----- fixtures: the manager's first warehouse, a client it serves, SKUs and empty storage locations -----
+// ----- fixtures: the manager's first warehouse, a client it serves, SKUs and storage locations -----
 const warehouse = await db.selectFrom('warehouse').select(['id']).where('code', '=', 'NJ1').executeTakeFirstOrThrow();
 const { customer_id: customerId } = await db.selectFrom('customer_warehouse').select('customer_id')
   .where('warehouse_id', '=', warehouse.id).orderBy('customer_id').executeTakeFirstOrThrow();
 const skus = await db.selectFrom('sku').select(['id', 'sku_code']).where('customer_id', '=', customerId).orderBy('id').execute();
 const dock = await db.selectFrom('location').select('id').where('warehouse_id', '=', warehouse.id).where('code', '=', 'DOCK-01').executeTakeFirstOrThrow();
-// The last storage positions are the empty ones (the demo fills from the first).
+// The last storage positions (the demo fills from the first). The first of them may hold the demo's reserve and
+// pick stock: the move stock below has lots of its own, and the putaway targets, further back, are empty.
 const storage = (await db.selectFrom('location').select('id').where('warehouse_id', '=', warehouse.id)
   .where('type', 'in', ['rack', 'shelf']).orderBy('id', 'desc').limit(slots * 3).execute()).map((l) => l.id);
 if (storage.length < slots * 3 || skus.length === 0) throw new Error('inventory-capture: the demo database is too small for the inventory cases');
@@ -108,7 +89,7 @@ for (const sequence of [...receive, ...move, ...soh]) {
 // pg's LISTEN-free app issues no background statements here; a stray one would show as an empty trace.
 for (const [key, trace] of Object.entries(traces)) if (trace.length === 0) throw new Error(`inventory-capture: nothing recorded for ${key}`);
 const captured: Captured = { token, warehouseId: warehouse.id, customerId, cases: { receive: { slots: receive }, move: { slots: move }, soh: { slots: soh } }, traces };
-writeFileSync(cfg.capturedFile, JSON.stringify(captured));
+writeFileSync(capturedFile, JSON.stringify(captured));
 await app.close();
 await database.close();
 process.send?.({ done: true });

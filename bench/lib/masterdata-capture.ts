@@ -3,31 +3,11 @@
 // statements it sends to the driver (lib/trace.ts), and checks every answer holds rows — a search or page that
 // finds nothing would measure nothing. The bare server replays the traces.
 import { writeFileSync } from 'node:fs';
-import { buildApp } from '../../server/src/app.js';
-import { loadConfig } from '../../server/src/config.js';
-import { openDatabase } from '../../server/src/db/database.js';
-import { readChildConfig } from './child.js';
+import { openCaptureApp } from './capture-app.js';
 import { settings } from './settings.js';
 import { recordStatements, traceKey, type BenchRequest, type CapturedRequests, type Trace } from './trace.js';
 
-const cfg = readChildConfig();
-if (!cfg.capturedFile) throw new Error('masterdata-capture: no capturedFile in the child config');
-const config = loadConfig({ LOG_LEVEL: 'silent' }, {
-  dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, tokenSecret: Buffer.from(cfg.tokenSecretHex, 'hex'), host: '127.0.0.1', port: 0, dbPoolSize: cfg.poolSize,
-});
-const database = openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, pgSchema: cfg.pgSchema, poolSize: cfg.poolSize });
-const app = await buildApp(config, { database, logger: false });
-await app.ready();
-const db = database.db;
-
-async function inject(path: string, body: unknown, token?: string) {
-  const res = await app.inject({
-    method: 'POST', url: path, payload: JSON.stringify(body),
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-  });
-  if (res.statusCode !== 200) throw new Error(`masterdata-capture: ${path} answered ${res.statusCode} ${res.body}`);
-  return res.json() as Record<string, unknown>;
-}
+const { capturedFile, app, database, db, inject } = await openCaptureApp('masterdata-capture');
 
 // The manager: scoped to two warehouses and their clients, so the scope conditions run as for most staff.
 const token = String((await inject('/Common/Auth/login', settings.user)).accesstoken);
@@ -66,7 +46,7 @@ for (const { slots } of Object.values(cases)) {
 }
 for (const [key, trace] of Object.entries(traces)) if (trace.length === 0) throw new Error(`masterdata-capture: nothing recorded for ${key}`);
 const captured: CapturedRequests = { token, cases, traces, notes: counts };
-writeFileSync(cfg.capturedFile, JSON.stringify(captured));
+writeFileSync(capturedFile, JSON.stringify(captured));
 await app.close();
 await database.close();
 process.send?.({ done: true });
