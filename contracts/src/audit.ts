@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { field } from './fields.js';
 import { listRequest, listResponse } from './common.js';
 
 export const auditFilters = z.object({
-  entity: z.string().max(64).optional(),
-  action: z.string().max(64).optional(),
-  userId: z.number().int().optional(),
-  from: z.string().max(40).optional(),
-  to: z.string().max(40).optional(),
+  entity: field.text(64).optional(),
+  action: field.text(64).optional(),
+  userId: field.id().optional(),
+  from: field.text(40).optional(),
+  to: field.text(40).optional(),
 });
 export const auditListRequest = listRequest(auditFilters);
 export const auditEntry = z.object({

@@ -1,13 +1,14 @@
 // The customers area's request and response schemas: customers, their carrier accounts, sales-channel
 // integrations and documents (spec section 7, Customer).
 import { z } from 'zod';
+import { field, INT_MAX } from './fields.js';
 import { MSG } from './messages.js';
 import { listRequest, listResponse } from './common.js';
 import { activeFilter } from './lists.js';
 
-const id = z.coerce.number().int().positive();
-const optionalText = (max: number, message = 'Text is too long') => z.string().trim().max(max, message).nullable().optional();
-const email = (required: string) => z.string({ error: required }).trim().min(1, required).max(254, MSG.emailFormat).email(MSG.emailFormat);
+const id = field.idParam();
+const optionalText = (max: number, message = 'Text is too long') => field.text(max, undefined, message).trim().nullable().optional();
+const email = (required: string) => field.text(254, { error: required }, MSG.emailFormat).trim().min(1, required).email(MSG.emailFormat);
 
 // ----- customers -----
 
@@ -46,32 +47,32 @@ export const customerSchema = z.object({
 export type Customer = z.infer<typeof customerSchema>;
 
 export const customerInput = z.object({
-  customerCode: z.string({ error: 'Please enter customer code!' }).trim().min(1, 'Please enter customer code!').max(32)
+  customerCode: field.text(32, { error: 'Please enter customer code!' }).trim().min(1, 'Please enter customer code!')
     .regex(/^[A-Za-z0-9_-]+$/, 'Use letters, digits, - and _ only'),
-  customerName: z.string({ error: MSG.name }).trim().min(1, MSG.name).max(150),
+  customerName: field.text(150, { error: MSG.name }).trim().min(1, MSG.name),
   contactPerson: optionalText(150),
   email: email(MSG.email),
-  billingEmail: z.union([z.literal(''), z.string().trim().max(254, MSG.emailFormat).email(MSG.emailFormat)]).nullable().optional(),
-  phone: z.string({ error: MSG.phone }).trim().min(1, MSG.phone).regex(/^\+?[0-9 ()-]{7,20}$/, MSG.phoneValid),
+  billingEmail: z.union([z.literal(''), field.text(254, undefined, MSG.emailFormat).trim().email(MSG.emailFormat)]).nullable().optional(),
+  phone: field.text(40, { error: MSG.phone }).trim().min(1, MSG.phone).regex(/^\+?[0-9 ()-]{7,20}$/, MSG.phoneValid),
   address1: optionalText(200),
   address2: optionalText(200),
-  city: z.string({ error: MSG.city }).trim().min(1, MSG.city).max(100, MSG.cityValid).regex(/^[\p{L} .'-]+$/u, MSG.cityValid),
-  state: z.string({ error: MSG.state }).trim().min(1, MSG.state).max(100, MSG.stateValid),
-  zip: z.string({ error: MSG.zip }).trim().min(1, MSG.zip).regex(/^[A-Za-z0-9 -]{3,10}$/, MSG.zipValid),
-  country: z.string({ error: MSG.country }).trim().min(1, MSG.country).max(100, MSG.countryValid),
+  city: field.text(100, { error: MSG.city }, MSG.cityValid).trim().min(1, MSG.city).regex(/^[\p{L} .'-]+$/u, MSG.cityValid),
+  state: field.text(100, { error: MSG.state }, MSG.stateValid).trim().min(1, MSG.state),
+  zip: field.text(10, { error: MSG.zip }).trim().min(1, MSG.zip).regex(/^[A-Za-z0-9 -]{3,10}$/, MSG.zipValid),
+  country: field.text(100, { error: MSG.country }, MSG.countryValid).trim().min(1, MSG.country),
   adjustmentApprovalThreshold: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
   isActive: z.boolean().optional().default(true),
   /** The warehouses that serve the customer; each must be within the caller's warehouses. */
-  warehouseIds: z.array(z.number().int().positive(), { error: 'Please select a warehouse!' })
+  warehouseIds: z.array(field.id(), { error: 'Please select a warehouse!' })
     .min(1, 'Please select a warehouse!').max(500),
 });
 export type CustomerInput = z.infer<typeof customerInput>;
-export const updateCustomerInput = customerInput.extend({ customerId: z.number().int().positive() });
+export const updateCustomerInput = customerInput.extend({ customerId: field.id() });
 
 export const customerFilters = z.object({
   isActive: activeFilter,
-  warehouseId: z.coerce.number().int().min(0).optional(),
-  country: z.string().max(100).optional(),
+  warehouseId: field.intParam(0, INT_MAX).optional(),
+  country: field.text(100).optional(),
 });
 export const customerListRequest = listRequest(customerFilters);
 export const customerListResponse = listResponse(customerSchema);
@@ -127,18 +128,18 @@ export const customerIntegrationsResponse = z.object({
 });
 
 const propertyValue = z.object({
-  propertyId: z.number().int().positive(),
-  value: z.string().max(2000, 'Value is too long'),
+  propertyId: field.id(),
+  value: field.text(2000, undefined, 'Value is too long'),
 });
 const integrationFields = {
-  accountName: z.string({ error: MSG.name }).trim().min(1, MSG.name).max(100),
+  accountName: field.text(100, { error: MSG.name }).trim().min(1, MSG.name),
   isActive: z.boolean().optional().default(true),
   /** Every property of the type; a secret sent back masked (as answered) keeps the stored value. */
   properties: z.array(propertyValue).max(50),
 };
 export const createIntegrationInput = z.object({
-  customerId: z.number().int().positive(),
-  integrationId: z.number().int().positive(),
+  customerId: field.id(),
+  integrationId: field.id(),
   ...integrationFields,
 });
 export const updateIntegrationInput = z.object(integrationFields);
@@ -183,14 +184,14 @@ export const CUSTOMER_DOCUMENT_TYPES = ['pdf', 'png', 'jpeg', 'xlsx', 'csv', 'do
 /** AddCustomerDocument's multipart fields (besides `file`). */
 export const addCustomerDocumentFields = z.object({
   customerId: id,
-  documentTypeId: z.coerce.number({ error: 'Please select a document type!' }).int().positive('Please select a document type!'),
-  notes: z.string().trim().max(1000, 'Notes are too long').optional(),
+  documentTypeId: field.idParam('Please select a document type!'),
+  notes: field.text(1000, undefined, 'Notes are too long').trim().optional(),
 });
 /** UpdateCustomerDocument's multipart fields; a `file` part is optional and replaces the stored file. */
 export const updateCustomerDocumentFields = z.object({
   documentId: id,
-  documentTypeId: z.coerce.number({ error: 'Please select a document type!' }).int().positive('Please select a document type!'),
-  notes: z.string().trim().max(1000, 'Notes are too long').optional(),
+  documentTypeId: field.idParam('Please select a document type!'),
+  notes: field.text(1000, undefined, 'Notes are too long').trim().optional(),
 });
 export const clientDocumentsQuery = z.object({ CustomerId: id });
 export const documentIdQuery = z.object({ documentId: id });

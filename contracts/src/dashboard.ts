@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { field, INT_MAX } from './fields.js';
 
 export const dashboardQuery = z.object({
-  warehouseId: z.coerce.number().int().min(0).optional().default(0),
-  customerId: z.coerce.number().int().min(0).optional().default(0),
+  warehouseId: field.intParam(0, INT_MAX).optional().default(0),
+  customerId: field.intParam(0, INT_MAX).optional().default(0),
 });
 export const dashboardResponse = z.object({
   stockUnits: z.number(),

@@ -2,6 +2,7 @@ export * from './roles.js';
 export * from './apps.js';
 export * from './errors.js';
 export * from './messages.js';
+export * from './fields.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './user-module.js';

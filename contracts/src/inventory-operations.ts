@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { field, INT_MAX } from './fields.js';
 import { listRequest, listResponse } from './common.js';
 import { ADJUSTMENT_REASONS, ledgerEntry } from './inventory.js';
 import type { Role } from './roles.js';
@@ -7,12 +8,12 @@ import type { Role } from './roles.js';
  * Inventory operations: adjustment approval, pallet moves, cycle counts, replenishment, expiry and the
  * inventory reports. Quantities are whole units.
  */
-const id = z.number().int().positive();
-const scopeId = z.number().int().min(0).optional();
+const id = field.id();
+const scopeId = field.int(0, INT_MAX).optional();
 const qty = z.number({ error: 'Please enter quantity!' }).int('Quantity must be a whole number').positive('Quantity must be more than 0').max(10_000_000);
 const count = z.number({ error: 'Please enter quantity!' }).int('Quantity must be a whole number').min(0, 'Quantity cannot be negative').max(10_000_000);
-const text = (max: number) => z.string().trim().max(max);
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD');
+const text = (max: number) => field.text(max).trim();
+const isoDate = field.text(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD');
 
 /** Who may approve adjustments and cycle counts. */
 export const APPROVER_ROLES: readonly Role[] = ['SuperAdministrator', 'Administrator', 'WarehouseManager'];
@@ -57,7 +58,7 @@ export const decideAdjustmentRequest = z.object({ adjustmentId: id, note: text(2
 
 export const movePalletRequest = z.object({
   warehouseId: id,
-  pallet: z.string({ error: 'Please enter the pallet id' }).trim().min(1, 'Please enter the pallet id').max(64),
+  pallet: field.text(64, { error: 'Please enter the pallet id' }).trim().min(1, 'Please enter the pallet id'),
   fromLocationId: id,
   toLocationId: id,
   note: text(255).optional(),
@@ -120,7 +121,7 @@ export const cycleCountListRequest = listRequest(z.object({
   warehouseId: scopeId, customerId: scopeId, status: z.enum(CYCLE_COUNT_STATUSES).optional(),
 }));
 export const cycleCountListResponse = listResponse(cycleCountSchema);
-export const cycleCountIdQuery = z.object({ cycleCountId: z.coerce.number().int().positive() });
+export const cycleCountIdQuery = z.object({ cycleCountId: field.idParam() });
 export const cycleCountIdBody = z.object({ cycleCountId: id });
 
 export const cycleCountLine = z.object({
@@ -255,7 +256,7 @@ export const agingRow = z.object({
 const stockAsOfFilters = z.object({
   ...reportFilters,
   /** A date (end of that day, UTC) or an ISO time in the past. */
-  asOf: z.string({ error: 'Please choose a date' }).regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/, 'Use YYYY-MM-DD or an ISO time'),
+  asOf: field.text(40, { error: 'Please choose a date' }).regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/, 'Use YYYY-MM-DD or an ISO time'),
 }, { error: 'Please choose a date' });
 /** Unlike other lists, the filters are required: the date is. */
 export const stockAsOfRequest = listRequest(stockAsOfFilters).extend({ filters: stockAsOfFilters });

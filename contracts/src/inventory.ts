@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { field, INT_MAX } from './fields.js';
 import { listRequest, listResponse } from './common.js';
 
-const id = z.number().int().positive();
+const id = field.id();
 const qty = z.number({ error: 'Please enter quantity!' }).int('Quantity must be a whole number').positive('Quantity must be more than 0').max(10_000_000);
-const text = (max: number) => z.string().trim().max(max);
+const text = (max: number) => field.text(max).trim();
 
 /** Where a quantity sits: the balance key. Lot and pallet are '' when not tracked. */
 export const stockPlace = z.object({
@@ -28,7 +29,7 @@ export const adjustmentRequest = stockPlace.extend({
   quantityChange: z.number({ error: 'Please enter quantity!' }).int('Quantity must be a whole number')
     .refine((n) => n !== 0, 'Quantity change cannot be 0').refine((n) => Math.abs(n) <= 10_000_000, 'Quantity is too large'),
   reasonCode: z.enum(ADJUSTMENT_REASONS, { error: 'Please choose a reason' }),
-  expiryDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
+  expiryDate: field.text(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
   note: text(255).optional(),
 });
 
@@ -46,10 +47,10 @@ export const ledgerEntry = z.object({
 export const stockMovementResult = z.object({ document: z.string(), entries: z.array(ledgerEntry) });
 
 export const stockFilters = z.object({
-  warehouseId: z.number().int().min(0).optional(),
-  customerId: z.number().int().min(0).optional(),
-  skuId: z.number().int().positive().optional(),
-  locationId: z.number().int().positive().optional(),
+  warehouseId: field.int(0, INT_MAX).optional(),
+  customerId: field.int(0, INT_MAX).optional(),
+  skuId: field.id().optional(),
+  locationId: field.id().optional(),
   includeEmpty: z.boolean().optional(),
 });
 export const stockListRequest = listRequest(stockFilters);
@@ -74,8 +75,8 @@ export const stockRow = z.object({
 export const stockListResponse = listResponse(stockRow);
 
 export const reconcileQuery = z.object({
-  warehouseId: z.coerce.number().int().min(0).optional().default(0),
-  customerId: z.coerce.number().int().min(0).optional().default(0),
+  warehouseId: field.intParam(0, INT_MAX).optional().default(0),
+  customerId: field.intParam(0, INT_MAX).optional().default(0),
 });
 export const reconcileResponse = z.object({
   balanced: z.boolean(),
@@ -95,11 +96,11 @@ export const MAX_INVENTORY_UPLOAD_ROWS = 5000;
 export const INVENTORY_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 /** Multipart text fields of UploadInventory. */
 export const uploadInventoryFields = z.object({
-  warehouseId: z.coerce.number({ error: 'Please select a warehouse' }).int().positive('Please select a warehouse'),
-  customerId: z.coerce.number({ error: 'Please select a client' }).int().positive('Please select a client'),
+  warehouseId: field.idParam('Please select a warehouse'),
+  customerId: field.idParam('Please select a client'),
   inventoryType: z.enum(INVENTORY_UPLOAD_TYPES, { error: 'Please select inventory type!' }),
-  locationId: z.coerce.number({ error: 'Please select location!' }).int().positive('Please select location!'),
-  countDate: z.string({ error: 'Please select count date!' }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Please select count date!'),
+  locationId: field.idParam('Please select location!'),
+  countDate: field.text(40, { error: 'Please select count date!' }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Please select count date!'),
 });
 export const uploadInventoryResult = z.object({
   fileName: z.string(),

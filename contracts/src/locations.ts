@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { field, INT_MAX } from './fields.js';
 import { listRequest, listResponse } from './common.js';
 import { MSG_LOCATION } from './messages.js';
 
@@ -18,11 +19,11 @@ export const MAX_QR_TEXT = 500;
 export const LOCATION_CODE = /^[A-Z0-9][A-Z0-9._/-]{0,63}$/;
 const SEGMENT = /^[A-Z0-9]{1,16}$/;
 
-const id = z.number().int().positive();
-const code = z.string({ error: MSG_LOCATION.code }).trim().min(1, MSG_LOCATION.code).toUpperCase().regex(LOCATION_CODE, MSG_LOCATION.codeFormat);
-const locationType = z.string({ error: MSG_LOCATION.type }).trim().min(1, MSG_LOCATION.type).max(32).toLowerCase();
+const id = field.id();
+const code = field.text(64, { error: MSG_LOCATION.code }).trim().min(1, MSG_LOCATION.code).toUpperCase().regex(LOCATION_CODE, MSG_LOCATION.codeFormat);
+const locationType = field.text(32, { error: MSG_LOCATION.type }).trim().min(1, MSG_LOCATION.type).toLowerCase();
 const capacity = z.number({ error: MSG_LOCATION.capacity }).int(MSG_LOCATION.capacityValid).min(0, MSG_LOCATION.capacityValid).max(100_000_000, MSG_LOCATION.capacityValid);
-const segment = z.string().trim().toUpperCase().regex(SEGMENT, 'Use 1–16 letters or digits').nullable().optional();
+const segment = field.text(32).trim().toUpperCase().regex(SEGMENT, 'Use 1–16 letters or digits').nullable().optional();
 
 export const locationTypeSchema = z.object({
   id: z.number().int(),
@@ -65,7 +66,7 @@ export const locationInput = z.object({
   locationCode: code,
   locationType,
   capacity,
-  description: z.string().trim().max(255, 'Description is too long').nullable().optional(),
+  description: field.text(255, undefined, 'Description is too long').trim().nullable().optional(),
   zone: segment,
   aisle: segment,
   rack: segment,
@@ -81,7 +82,7 @@ export const updateLocationInput = locationInput.omit({ warehouseId: true }).ext
 export type UpdateLocationInput = z.infer<typeof updateLocationInput>;
 
 /** One range of a pattern: numbers (padded) or single letters, inclusive. */
-const rangeValue = z.union([z.number().int().min(0).max(9999), z.string().trim().toUpperCase().regex(/^[A-Z]$/, 'Use a number or one letter')]);
+const rangeValue = z.union([z.number().int().min(0).max(9999), field.text(8).trim().toUpperCase().regex(/^[A-Z]$/, 'Use a number or one letter')]);
 const ordered = (from: number | string, to: number | string) =>
   typeof from === 'number' && typeof to === 'number' ? from <= to : typeof from === 'string' && typeof to === 'string' && from <= to;
 export const patternRange = z.object({ from: rangeValue, to: rangeValue })
@@ -91,7 +92,7 @@ export type PatternRange = z.infer<typeof patternRange>;
 export const locationPatternInput = z.object({
   warehouseId: id,
   type: locationType,
-  zone: z.string().trim().toUpperCase().regex(SEGMENT, 'Use 1–16 letters or digits').optional(),
+  zone: field.text(32).trim().toUpperCase().regex(SEGMENT, 'Use 1–16 letters or digits').optional(),
   aisles: patternRange,
   racks: patternRange,
   levels: patternRange,
@@ -100,7 +101,7 @@ export const locationPatternInput = z.object({
   /** Numbers are zero-padded to this many digits (2 → 01). */
   padding: z.number().int().min(0).max(4).optional().default(2),
   capacity,
-  description: z.string().trim().max(255).nullable().optional(),
+  description: field.text(255).trim().nullable().optional(),
   maxWeightKg: z.number().min(0).max(1_000_000).nullable().optional(),
   isPickable: z.boolean().optional().default(true),
 });
@@ -121,16 +122,16 @@ export const bulkCreateResult = z.object({ count: z.number().int(), firstCode: z
 
 export const OCCUPIED_FILTER = ['all', 'empty', 'occupied'] as const;
 export const locationFilters = z.object({
-  warehouseId: z.number().int().min(0).optional(),
-  type: z.string().trim().max(32).toLowerCase().optional(),
-  zone: z.string().trim().max(16).toUpperCase().optional(),
+  warehouseId: field.int(0, INT_MAX).optional(),
+  type: field.text(32).trim().toLowerCase().optional(),
+  zone: field.text(16).trim().toUpperCase().optional(),
   occupied: z.enum(OCCUPIED_FILTER).optional(),
   isActive: z.enum(['all', 'active', 'inactive']).optional(),
 });
 export type LocationFilters = z.infer<typeof locationFilters>;
 export const locationListRequest = listRequest(locationFilters);
 export const locationListResponse = listResponse(locationSchema);
-export const locationByIdQuery = z.object({ locationId: z.coerce.number().int().positive() });
+export const locationByIdQuery = z.object({ locationId: field.idParam() });
 
 export const warehouseOccupancy = z.object({
   warehouseId: z.number().int(),
@@ -140,12 +141,14 @@ export const warehouseOccupancy = z.object({
   /** Used / total storage positions in percent; null with no positions. */
   occupancy: z.number().nullable(),
 });
-export const occupancyQuery = z.object({ warehouseId: z.coerce.number().int().min(0).optional() });
+export const occupancyQuery = z.object({ warehouseId: field.intParam(0, INT_MAX).optional() });
 
 /** Upload: one row's problem (row = spreadsheet row, the header being row 1). */
 export const uploadRowError = z.object({ row: z.number().int(), column: z.string(), message: z.string() });
 export type UploadRowError = z.infer<typeof uploadRowError>;
 export const LOCATION_UPLOAD_COLUMNS = ['Location Code', 'Location Type', 'Zone', 'Aisle', 'Rack', 'Level', 'Bin', 'Capacity', 'Description'] as const;
+/** UploadLocations' multipart fields (besides `file`). */
+export const uploadLocationsFields = z.object({ warehouseId: field.idParam('Please select a warehouse') });
 export const uploadResult = z.object({ count: z.number().int(), fileName: z.string() });
 
 export const LABEL_SIZES = ['4x6', '4x2', '2x1', 'A4-sheet'] as const;
@@ -154,10 +157,10 @@ export const printLabelsRequest = z.object({
   warehouseId: id,
   /** Exactly these locations; otherwise every location matching the code range and filters. */
   locationIds: z.array(id).min(1).max(MAX_LABELS_PER_PRINT).optional(),
-  fromCode: z.string().trim().toUpperCase().max(64).optional(),
-  toCode: z.string().trim().toUpperCase().max(64).optional(),
-  type: z.string().trim().max(32).toLowerCase().optional(),
-  zone: z.string().trim().max(16).toUpperCase().optional(),
+  fromCode: field.text(64).trim().toUpperCase().optional(),
+  toCode: field.text(64).trim().toUpperCase().optional(),
+  type: field.text(32).trim().toLowerCase().optional(),
+  zone: field.text(16).trim().toUpperCase().optional(),
   labelSize: z.enum(LABEL_SIZES).optional().default('4x2'),
   symbology: z.enum(SYMBOLOGIES).optional().default('both'),
 });
@@ -167,7 +170,7 @@ export type PrintLabelsRequest = z.infer<typeof printLabelsRequest>;
 export const CODE_SYMBOLOGIES = ['qr', 'code128'] as const;
 export type CodeSymbology = (typeof CODE_SYMBOLOGIES)[number];
 export const qrCodeQuery = z.object({
-  text: z.string({ error: 'Please enter text' }).min(1, 'Please enter text').max(MAX_QR_TEXT, `At most ${MAX_QR_TEXT} characters`),
+  text: field.text(MAX_QR_TEXT, { error: 'Please enter text' }, `At most ${MAX_QR_TEXT} characters`).min(1, 'Please enter text'),
   format: z.enum(['png', 'svg']).optional().default('png'),
   symbology: z.enum(CODE_SYMBOLOGIES).optional().default('qr'),
 });

@@ -1,15 +1,16 @@
 // Inbound: receiving orders ('RO'), receipts into a dock, putaway, and the RO reports (spec: /InBound,
 // /ROReport, /ROReportDetails, /ROInward; the Add Data panel's RO form: Supplier, Expected Delivery Date, documents).
 import { z } from 'zod';
+import { field, INT_MAX, QUANTITY_MAX } from './fields.js';
 import { listRequest, listResponse } from './common.js';
 import { stockMovementResult } from './inventory.js';
 
-const id = z.number().int().positive();
-const date = (message: string) => z.string({ error: message }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD')
+const id = field.id();
+const date = (message: string) => field.text(40, { error: message }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD')
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Not a real date');
 const units = (what: string) => z.number({ error: `Please enter ${what}!` }).int(`${what[0].toUpperCase()}${what.slice(1)} must be a whole number`)
   .min(0, `${what[0].toUpperCase()}${what.slice(1)} cannot be negative`).max(10_000_000, 'Quantity is too large');
-const text = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
+const text = (max: number) => field.text(max, undefined, `At most ${max} characters`).trim();
 
 /** The RO's life: Open (created) → Receiving (first receipt) → Received (finalized) → Closed (all put away); Open → Cancelled. */
 export const RO_STATUSES = ['Open', 'Receiving', 'Received', 'Closed', 'Cancelled'] as const;
@@ -26,13 +27,13 @@ export const MSG_RECEIVING = {
 } as const;
 
 export const roLineInput = z.object({
-  skuId: z.number({ error: MSG_RECEIVING.sku }).int().positive(MSG_RECEIVING.sku),
+  skuId: field.id(MSG_RECEIVING.sku),
   expectedQuantity: units('expected quantity').refine((n) => n > 0, 'Expected quantity must be more than 0'),
   notes: text(255).optional(),
 });
 
 const roHeader = {
-  supplier: z.string({ error: MSG_RECEIVING.supplier }).trim().min(1, MSG_RECEIVING.supplier).max(128, 'At most 128 characters'),
+  supplier: field.text(128, { error: MSG_RECEIVING.supplier }, 'At most 128 characters').trim().min(1, MSG_RECEIVING.supplier),
   expectedDeliveryDate: date(MSG_RECEIVING.expectedDate),
   referenceNumber: text(64).optional(),
   notes: text(1000).optional(),
@@ -58,14 +59,14 @@ export const updateReceivingOrderInput = z.object({
 export type UpdateReceivingOrderInput = z.infer<typeof updateReceivingOrderInput>;
 
 export const receivingOrderIdInput = z.object({ receivingOrderId: id, reason: text(255).optional() });
-export const receivingOrderByIdQuery = z.object({ receivingOrderId: z.coerce.number().int().positive() });
+export const receivingOrderByIdQuery = z.object({ receivingOrderId: field.idParam() });
 
 export const receiveItemInput = z.object({
   receivingOrderId: id,
   /** What was scanned or typed: the SKU code, a UPC/barcode of the SKU, or a package GTIN. */
-  scanCode: z.string({ error: MSG_RECEIVING.scan }).trim().min(1, MSG_RECEIVING.scan).max(64),
+  scanCode: field.text(64, { error: MSG_RECEIVING.scan }).trim().min(1, MSG_RECEIVING.scan),
   /** The dock or staging location the goods arrive at. */
-  locationId: z.number({ error: MSG_RECEIVING.location }).int().positive(MSG_RECEIVING.location),
+  locationId: field.id(MSG_RECEIVING.location),
   lot: text(64).optional().default(''),
   expiryDate: date('Please enter expiry date!').optional(),
   pallet: text(64).optional().default(''),
@@ -83,7 +84,7 @@ export const putawayInput = z.object({
   lineId: id,
   /** The dock/staging location the goods were received into. */
   fromLocationId: id,
-  toLocationId: z.number({ error: MSG_RECEIVING.location }).int().positive(MSG_RECEIVING.location),
+  toLocationId: field.id(MSG_RECEIVING.location),
   lot: text(64).optional().default(''),
   pallet: text(64).optional().default(''),
   quantity: units('quantity').refine((n) => n > 0, 'Quantity must be more than 0'),
@@ -91,10 +92,10 @@ export const putawayInput = z.object({
 export type PutawayInput = z.infer<typeof putawayInput>;
 
 export const suggestPutawayQuery = z.object({
-  receivingOrderId: z.coerce.number().int().positive(),
-  lineId: z.coerce.number().int().positive(),
-  quantity: z.coerce.number().int().positive().max(10_000_000).optional(),
-  pallet: z.string().max(64).optional(),
+  receivingOrderId: field.idParam(),
+  lineId: field.idParam(),
+  quantity: field.intParam(1, QUANTITY_MAX).optional(),
+  pallet: field.text(64).optional(),
 });
 export const putawaySuggestion = z.object({
   locationId: z.number().int(),
@@ -108,7 +109,7 @@ export const putawaySuggestion = z.object({
   reason: z.enum(['SKU already here', 'Empty location']),
 });
 /** The receive panel's places: where goods are received (dock, staging) and where damaged goods go (quarantine, returns). */
-export const dockLocationsQuery = z.object({ warehouseId: z.coerce.number().int().positive() });
+export const dockLocationsQuery = z.object({ warehouseId: field.idParam() });
 export const dockLocation = z.object({ locationId: z.number().int(), locationCode: z.string(), locationType: z.enum(['dock', 'staging', 'quarantine', 'returns']) });
 export const dockLocationsResponse = z.array(dockLocation);
 export type DockLocation = z.infer<typeof dockLocation>;
@@ -201,12 +202,12 @@ export const receivingOrderDetail = receivingOrderSummary.extend({
 export type ReceivingOrderDetail = z.infer<typeof receivingOrderDetail>;
 
 export const receivingOrderFilters = z.object({
-  warehouseId: z.number().int().min(0).optional(),
-  customerId: z.number().int().min(0).optional(),
+  warehouseId: field.int(0, INT_MAX).optional(),
+  customerId: field.int(0, INT_MAX).optional(),
   status: z.enum(RO_STATUSES).optional(),
   /** Expected delivery date range (YYYY-MM-DD, inclusive). */
-  fromDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
-  toDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
+  fromDate: field.text(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
+  toDate: field.text(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
 });
 export type ReceivingOrderFilters = z.infer<typeof receivingOrderFilters>;
 export const receivingOrderListRequest = listRequest(receivingOrderFilters);
@@ -244,11 +245,11 @@ export const putawayResult = z.object({ order: receivingOrderSummary, line: roLi
 export const RO_UPLOAD_COLUMNS = ['Supplier', 'Expected Delivery Date', 'Reference Number', 'SKU', 'Expected Quantity', 'Notes'] as const;
 /** Multipart text fields of UploadReceivingOrder; Supplier and Expected Delivery Date are the defaults for rows without them. */
 export const uploadReceivingOrderFields = z.object({
-  warehouseId: z.coerce.number({ error: 'Please select a warehouse' }).int().positive('Please select a warehouse'),
-  customerId: z.coerce.number({ error: 'Please select a client' }).int().positive('Please select a client'),
-  supplier: z.string().trim().max(128, 'At most 128 characters').optional(),
-  expectedDeliveryDate: z.string().trim().optional().refine((s) => !s || /^\d{4}-\d{2}-\d{2}$/.test(s), 'Use YYYY-MM-DD'),
-  referenceNumber: z.string().trim().max(64).optional(),
+  warehouseId: field.idParam('Please select a warehouse'),
+  customerId: field.idParam('Please select a client'),
+  supplier: field.text(128, undefined, 'At most 128 characters').trim().optional(),
+  expectedDeliveryDate: field.text(40).trim().optional().refine((s) => !s || /^\d{4}-\d{2}-\d{2}$/.test(s), 'Use YYYY-MM-DD'),
+  referenceNumber: field.text(64).trim().optional(),
 });
 export const uploadReceivingOrderResult = z.object({
   fileName: z.string(),
@@ -259,4 +260,6 @@ export const MAX_RO_UPLOAD_ROWS = 5000;
 /** RO documents (spec section 5: RO up to 3 files, Excel or CSV). */
 export const RO_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const MAX_RO_DOCUMENTS = 3;
-export const roDocumentQuery = z.object({ documentId: z.coerce.number().int().positive() });
+/** AddReceivingOrderDocument's multipart fields (besides `file`). */
+export const roDocumentFields = z.object({ receivingOrderId: field.idParam('Please select a receiving order') });
+export const roDocumentQuery = z.object({ documentId: field.idParam() });

@@ -1,6 +1,7 @@
 // The SKU catalogue (spec section 7 "SKU", section 3 SKU/Package/Attribute/Barcode/Kit component): request and
 // response schemas, shared by the server's routes and the web's forms.
 import { z } from 'zod';
+import { field } from './fields.js';
 import { idParam, listRequest, listResponse } from './common.js';
 import { activeFilter, yesNoFilter } from './lists.js';
 
@@ -51,14 +52,14 @@ export function barcodeProblem(type: BarcodeType, code: string): string | null {
 // ---------------------------------------------------------------------------------------------------------
 // Shared field shapes.
 
-const id = z.number().int().positive();
-const text = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
+const id = field.id();
+const text = (max: number) => field.text(max, undefined, `At most ${max} characters`).trim();
 const optionalText = (max: number) => text(max).nullable().optional().transform((v) => (v ? v : null));
 /** A physical measure (cm or kg): positive, with a sane upper bound. */
 const measure = (label: string) => z.number({ error: `${label} must be a number` }).positive(`${label} must be more than 0`).max(100_000, `${label} is too large`);
 const optionalMeasure = (label: string) => measure(label).nullable().optional().transform((v) => v ?? null);
 const quantity = z.number({ error: 'Please enter quantity!' }).int('Quantity must be a whole number').positive('Quantity must be more than 0').max(1_000_000);
-const gtinField = z.string().trim().max(14).nullable().optional().transform((v) => (v ? v : null))
+const gtinField = field.text(14).trim().nullable().optional().transform((v) => (v ? v : null))
   .superRefine((v, ctx) => {
     const problem = v ? gtinProblem(v) : null;
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -123,11 +124,11 @@ export const skuSchema = z.object({
 export type Sku = z.infer<typeof skuSchema>;
 
 const skuFields = z.object({
-  skuCode: z.string({ error: 'Please enter SKU code!' }).trim().min(1, 'Please enter SKU code!').max(64, 'At most 64 characters')
+  skuCode: field.text(64, { error: 'Please enter SKU code!' }, 'At most 64 characters').trim().min(1, 'Please enter SKU code!')
     .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/]*$/, 'Use letters, digits, . _ - / only'),
-  description: z.string({ error: 'Please enter description!' }).trim().min(1, 'Please enter description!').max(255, 'At most 255 characters'),
+  description: field.text(255, { error: 'Please enter description!' }, 'At most 255 characters').trim().min(1, 'Please enter description!'),
   category: optionalText(64),
-  uom: z.string().trim().toUpperCase().max(16).optional().default('EA'),
+  uom: field.text(16).trim().toUpperCase().optional().default('EA'),
   upc: gtinField,
   iskititem: z.boolean().optional().default(false),
   isActive: z.boolean().optional().default(true),
@@ -143,7 +144,7 @@ const skuFields = z.object({
   abcClass: z.enum(ABC_CLASSES).nullable().optional().transform((v) => v ?? null),
   /** Hazmat: all three or none; the packing group must be one the class uses. */
   hazmatId: id.nullable().optional().transform((v) => v ?? null),
-  unNumber: z.string().trim().toUpperCase().regex(UN_NUMBER, "UN number must be 'UN' and 4 digits (e.g. UN1203)").nullable().optional()
+  unNumber: field.text(16).trim().toUpperCase().regex(UN_NUMBER, "UN number must be 'UN' and 4 digits (e.g. UN1203)").nullable().optional()
     .or(z.literal('').transform(() => null)).transform((v) => v ?? null),
   packingGroup: z.enum(PACKING_GROUPS, { error: 'Packing group must be I, II or III' }).nullable().optional().transform((v) => v ?? null),
 });
@@ -164,7 +165,7 @@ export type UpdateSkuInput = z.infer<typeof updateSkuInput>;
 
 export const skuFilters = z.object({
   customerId: id.optional(),
-  category: z.string().max(64).optional(),
+  category: field.text(64).optional(),
   isKit: yesNoFilter,
   isActive: activeFilter,
 });
@@ -234,7 +235,7 @@ export const packageTreeQuery = z.object({ skuid: idParam.optional(), customerid
 
 const packageFields = z.object({
   packageType: z.enum(PACKAGE_TYPES, { error: `Package type must be one of ${PACKAGE_TYPES.join(', ')}` }),
-  packageName: z.string({ error: 'Please enter package name!' }).trim().min(1, 'Please enter package name!').max(100, 'At most 100 characters'),
+  packageName: field.text(100, { error: 'Please enter package name!' }, 'At most 100 characters').trim().min(1, 'Please enter package name!'),
   parentPackageId: id.nullable().optional().transform((v) => v ?? null),
   quantity,
   lengthCm: optionalMeasure('Length'),
@@ -266,7 +267,7 @@ export type SkuBarcode = z.infer<typeof skuBarcodeSchema>;
 export const skuBarcodeList = z.array(skuBarcodeSchema);
 
 const barcodeFields = z.object({
-  barcode: z.string({ error: 'Please enter barcode!' }).trim().min(1, 'Please enter barcode!').max(64, 'At most 64 characters'),
+  barcode: field.text(64, { error: 'Please enter barcode!' }, 'At most 64 characters').trim().min(1, 'Please enter barcode!'),
   barcodeType: z.enum(BARCODE_TYPES, { error: `Barcode type must be one of ${BARCODE_TYPES.join(', ')}` }),
 });
 function barcodeRule(v: z.infer<typeof barcodeFields>, ctx: z.RefinementCtx) {
@@ -295,8 +296,8 @@ export const skuAttributeSchema = z.object({
 export type SkuAttribute = z.infer<typeof skuAttributeSchema>;
 export const skuAttributeList = z.array(skuAttributeSchema);
 const attributeFields = z.object({
-  attributeName: z.string({ error: 'Please enter attribute name!' }).trim().min(1, 'Please enter attribute name!').max(100, 'At most 100 characters'),
-  attributeValue: z.string({ error: 'Please enter attribute value!' }).trim().min(1, 'Please enter attribute value!').max(500, 'At most 500 characters'),
+  attributeName: field.text(100, { error: 'Please enter attribute name!' }, 'At most 100 characters').trim().min(1, 'Please enter attribute name!'),
+  attributeValue: field.text(500, { error: 'Please enter attribute value!' }, 'At most 500 characters').trim().min(1, 'Please enter attribute value!'),
 });
 export const skuAttributeInput = attributeFields.extend({ skuId: id });
 export type SkuAttributeInput = z.infer<typeof skuAttributeInput>;
@@ -353,7 +354,7 @@ export const MAX_SKU_UPLOAD_ROWS = 5000;
 export const SKU_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 /** Multipart text fields of UploadSkus. */
 export const uploadSkusFields = z.object({
-  customerId: z.coerce.number({ error: 'Please select a client' }).int().positive('Please select a client'),
-  skuCategory: z.string({ error: 'Please enter SKU category!' }).trim().min(1, 'Please enter SKU category!').max(64, 'At most 64 characters'),
+  customerId: field.idParam('Please select a client'),
+  skuCategory: field.text(64, { error: 'Please enter SKU category!' }, 'At most 64 characters').trim().min(1, 'Please enter SKU category!'),
 });
 export const uploadSkusResult = z.object({ count: z.number().int(), fileName: z.string() });

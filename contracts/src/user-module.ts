@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { field } from './fields.js';
 
 /** Spec section 3, Navigation module. */
 export interface NavModule {
@@ -67,4 +68,6 @@ export const userAppSchema = z.object({
   isDefault: z.boolean(),
 });
 export type UserApp = z.infer<typeof userAppSchema>;
+/** PUT /Common/UserModule/SetDefaultApp?appId */
+export const defaultAppQuery = z.object({ appId: field.idParam() });
 export const userAppsResponse = z.array(userAppSchema);

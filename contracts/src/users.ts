@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { field } from './fields.js';
 import { MSG, PASSWORD_MIN_LENGTH } from './messages.js';
 import { idParam, listRequest, listResponse } from './common.js';
 import { activeFilter } from './lists.js';
@@ -42,7 +43,7 @@ export const userListItem = z.object({
 export type UserListItem = z.infer<typeof userListItem>;
 
 const permissionSchema = z.enum(['read', 'write']);
-export const userModuleGrant = z.object({ moduleId: z.number().int().positive(), permission: permissionSchema });
+export const userModuleGrant = z.object({ moduleId: field.id(), permission: permissionSchema });
 export const userModuleGrantDetails = userModuleGrant.extend({ moduleKey: z.string(), moduleName: z.string(), appId: z.number().int() });
 
 /** Everything the edit form needs; never the password hash. */
@@ -53,13 +54,13 @@ export const userDetails = userListItem.extend({
 export type UserDetails = z.infer<typeof userDetails>;
 
 const userFields = {
-  username: z.string({ error: USER_MESSAGES.username }).trim().min(1, USER_MESSAGES.username)
+  username: field.text(100, { error: USER_MESSAGES.username }).trim().min(1, USER_MESSAGES.username)
     .regex(/^[A-Za-z0-9._-]{3,100}$/, USER_MESSAGES.usernameFormat),
-  email: z.string({ error: MSG.email }).trim().min(1, MSG.email).max(254).email(MSG.emailFormat),
-  firstName: z.string({ error: MSG.firstName }).trim().min(1, MSG.firstName).max(100),
-  lastName: z.string({ error: MSG.lastName }).trim().min(1, MSG.lastName).max(100),
-  phone: z.string().trim().regex(/^\+?[0-9 ()-]{7,20}$/, MSG.phoneValid).nullable().optional(),
-  timezone: z.string().trim().min(1).max(64).optional().default('UTC'),
+  email: field.text(254, { error: MSG.email }).trim().min(1, MSG.email).email(MSG.emailFormat),
+  firstName: field.text(100, { error: MSG.firstName }).trim().min(1, MSG.firstName),
+  lastName: field.text(100, { error: MSG.lastName }).trim().min(1, MSG.lastName),
+  phone: field.text(40).trim().regex(/^\+?[0-9 ()-]{7,20}$/, MSG.phoneValid).nullable().optional(),
+  timezone: field.text(64).trim().min(1).optional().default('UTC'),
   usertype: z.enum(ROLE_LABEL_VALUES, { error: USER_MESSAGES.usertype }),
   warehouses: z.array(idParam).max(1000).optional().default([]),
   customers: z.array(idParam).max(5000).optional().default([]),
@@ -75,8 +76,8 @@ export type UpdateUserInput = z.output<typeof updateUserRequest>;
 
 export const createUserRequest = z.object({
   ...userFields,
-  password: z.string({ error: MSG.password }).min(1, MSG.password).min(PASSWORD_MIN_LENGTH, MSG.passwordPolicy).max(256),
-  confirmPassword: z.string({ error: MSG.rePassword }).min(1, MSG.rePassword).max(256),
+  password: field.text(256, { error: MSG.password }).min(1, MSG.password).min(PASSWORD_MIN_LENGTH, MSG.passwordPolicy),
+  confirmPassword: field.text(256, { error: MSG.rePassword }).min(1, MSG.rePassword),
 }).refine((u) => u.password === u.confirmPassword, { message: MSG.passwordMismatch, path: ['confirmPassword'] });
 export type CreateUserRequest = z.input<typeof createUserRequest>;
 export type CreateUserInput = z.output<typeof createUserRequest>;

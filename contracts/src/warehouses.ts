@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { field, INT_MAX } from './fields.js';
 import { MSG } from './messages.js';
 import { listRequest, listResponse } from './common.js';
 import { activeFilter } from './lists.js';
@@ -22,32 +23,33 @@ export const warehouseSchema = z.object({
 });
 export type Warehouse = z.infer<typeof warehouseSchema>;
 
-const optionalText = (max: number, message: string) => z.string().trim().max(max, message).nullable().optional();
+const optionalText = (max: number, message: string) => field.text(max, undefined, message).trim().nullable().optional();
 
 export const warehouseInput = z.object({
-  warehouseCode: z.string({ error: 'Please enter warehouse code!' }).trim().min(1, 'Please enter warehouse code!').max(32)
+  warehouseCode: field.text(32, { error: 'Please enter warehouse code!' }).trim().min(1, 'Please enter warehouse code!')
     .regex(/^[A-Za-z0-9_-]+$/, 'Use letters, digits, - and _ only'),
-  warehouseName: z.string({ error: MSG.name }).trim().min(1, MSG.name).max(100),
+  warehouseName: field.text(100, { error: MSG.name }).trim().min(1, MSG.name),
   address1: optionalText(200, 'Address is too long'),
   address2: optionalText(200, 'Address is too long'),
-  city: z.string({ error: MSG.city }).trim().min(1, MSG.city).max(100).regex(/^[\p{L} .'-]+$/u, MSG.cityValid),
-  state: z.string({ error: MSG.state }).trim().min(1, MSG.state).max(100, MSG.stateValid),
-  zip: z.string({ error: MSG.zip }).trim().min(1, MSG.zip).regex(/^[A-Za-z0-9 -]{3,10}$/, MSG.zipValid),
-  country: z.string({ error: MSG.country }).trim().min(1, MSG.country).max(100, MSG.countryValid),
-  timezone: z.string().min(1).max(64).default('UTC'),
+  city: field.text(100, { error: MSG.city }).trim().min(1, MSG.city).regex(/^[\p{L} .'-]+$/u, MSG.cityValid),
+  state: field.text(100, { error: MSG.state }, MSG.stateValid).trim().min(1, MSG.state),
+  zip: field.text(10, { error: MSG.zip }).trim().min(1, MSG.zip).regex(/^[A-Za-z0-9 -]{3,10}$/, MSG.zipValid),
+  country: field.text(100, { error: MSG.country }, MSG.countryValid).trim().min(1, MSG.country),
+  timezone: field.text(64).min(1).default('UTC'),
   capacity: z.number().int().min(0).max(10_000_000),
   isActive: z.boolean().optional().default(true),
 });
-export const updateWarehouseInput = warehouseInput.extend({ warehouseId: z.number().int().positive() });
+export const warehouseIdQuery = z.object({ warehouseId: field.idParam() });
+export const updateWarehouseInput = warehouseInput.extend({ warehouseId: field.id() });
 
-export const warehouseFilters = z.object({ isActive: activeFilter, country: z.string().max(100).optional() });
+export const warehouseFilters = z.object({ isActive: activeFilter, country: field.text(100).optional() });
 export const warehouseListRequest = listRequest(warehouseFilters);
 export const warehouseListQuery = z.object({
-  Modules: z.string().max(50).optional(),
-  searchQuery: z.string().max(200).optional().default(''),
-  pageNumber: z.coerce.number().int().min(1).optional().default(1),
-  pageSize: z.coerce.number().int().min(1).max(500).optional().default(10),
-  sortField: z.string().max(64).optional(),
+  Modules: field.text(50).optional(),
+  searchQuery: field.text(200).optional().default(''),
+  pageNumber: field.intParam(1, INT_MAX).optional().default(1),
+  pageSize: field.intParam(1, 500).optional().default(10),
+  sortField: field.text(64).optional(),
   sortOrder: z.enum(['ascend', 'descend']).optional(),
   isActive: activeFilter,
 });

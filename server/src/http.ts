@@ -1,9 +1,20 @@
+import type { ZodType } from 'zod';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
 import { apiErrorSchema } from '@bolx/contracts';
 import { XLSX_TYPE } from './platform/excel.js';
 import type { Services } from './services.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A multipart route's text fields, as its service parses them (`parseFields`): declared on the route so the
+     * route walk (test/input-bounds.test.ts) reaches them like any body field.
+     */
+    uploadFields?: ZodType;
+  }
+}
 
 /** The Fastify instance as route modules see it: zod-typed schemas. */
 export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  apiErrorSchema, changePasswordRequest, loginRequest, loginResponse, messageOnly, profileSchema, refreshRequest,
+  apiErrorSchema, changePasswordRequest, loginRequest, logoutRequest, loginResponse, messageOnly, profileSchema, refreshRequest,
   refreshResponse, resetWithTokenRequest, sendPinResponse, sendResetLinkRequest, sendResetLinkResponse, updateProfileRequest,
   verifyPinRequest, mutationResult,
 } from '@bolx/contracts';
@@ -22,7 +22,7 @@ export const authRoutes: RouteModule = (api, { auth }) => {
   }, (req) => auth.refresh(req.body.refreshToken, actorOf(req)));
 
   api.post('/Common/Auth/logout', {
-    schema: { tags, summary: 'End this session', body: z.object({ refreshToken: z.string().max(512).optional() }).optional(), response: { 200: messageOnly, ...authErrors } },
+    schema: { tags, summary: 'End this session', body: logoutRequest, response: { 200: messageOnly, ...authErrors } },
     config: { policy: signedIn },
   }, async (req) => {
     await auth.logout(principalOf(req), req.body?.refreshToken, actorOf(req));

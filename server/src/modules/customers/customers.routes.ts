@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import {
-  ADMIN_ROLES, apiErrorSchema, carrierCustomerIdQuery, CARRIER_DELETED, clientDocumentsQuery, createIntegrationInput, customerChannelIdQuery,
+  ADMIN_ROLES, addCustomerDocumentFields, apiErrorSchema, carrierCustomerIdQuery, CARRIER_DELETED, clientDocumentsQuery, createIntegrationInput, customerChannelIdQuery,
   customerDocumentSchema, CUSTOMER_DOCUMENT_MAX_BYTES, customerInfoQuery, customerOfQuery, customerInput, customerIntegrationQuery,
   customerIntegrationSchema, customerIntegrationsResponse, customerListRequest, customerListResponse, customerSchema,
   customerWarehouseSchema, deleteCarrierQuery, deleteChannelQuery, documentIdQuery, documentTypeSchema, filterLabelsResponse,
-  integrationIdQuery, integrationPropertySchema, messageOnly, mutationResult, STAFF_ROLES, updateCustomerInput, updateIntegrationInput,
+  integrationIdQuery, integrationPropertySchema, messageOnly, mutationResult, STAFF_ROLES, updateCustomerDocumentFields, updateCustomerInput,
+  updateIntegrationInput,
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
@@ -143,7 +144,7 @@ export const customerRoutes: RouteModule = (api, { customers }) => {
       tags: documentTags, summary: 'Upload a customer document', description: uploadFields('file, customerId, documentTypeId, notes'),
       consumes: ['multipart/form-data'], response: { 200: mutationResult(customerDocumentSchema), ...authErrors },
     },
-    config: { policy: write },
+    config: { policy: write, uploadFields: addCustomerDocumentFields },
   }, async (req) => customers.documents.add(principalOf(req), await receiveUpload(req, { maxBytes: CUSTOMER_DOCUMENT_MAX_BYTES }), actorOf(req)));
 
   api.put(`${base}/UpdateCustomerDocument`, {
@@ -151,7 +152,7 @@ export const customerRoutes: RouteModule = (api, { customers }) => {
       tags: documentTags, summary: 'Change a document’s type and notes, or replace its file', description: uploadFields('documentId, documentTypeId, notes, optional file'),
       consumes: ['multipart/form-data'], response: { 200: mutationResult(customerDocumentSchema), ...authErrors },
     },
-    config: { policy: write },
+    config: { policy: write, uploadFields: updateCustomerDocumentFields },
   }, async (req) => customers.documents.update(principalOf(req), await receiveUpload(req, { maxBytes: CUSTOMER_DOCUMENT_MAX_BYTES }), actorOf(req)));
 
   api.get(`${base}/DownloadCustomerDocument`, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPROVER_ROLES, INVENTORY_UPLOAD_MAX_BYTES, STAFF_ROLES, apiErrorSchema, uploadInventoryResult, moveItemsRequest, movePalletRequest, mutationResult, reconcileQuery, reconcileResponse, stockListRequest, stockListResponse, stockMovementResult } from '@bolx/contracts';
+import { APPROVER_ROLES, INVENTORY_UPLOAD_MAX_BYTES, STAFF_ROLES, apiErrorSchema, uploadInventoryFields, uploadInventoryResult, moveItemsRequest, movePalletRequest, mutationResult, reconcileQuery, reconcileResponse, stockListRequest, stockListResponse, stockMovementResult } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 import { receiveUpload } from '../../platform/files.js';
@@ -36,7 +36,7 @@ export const inventoryRoutes: RouteModule = (api, { inventory }) => {
       tags, summary: 'Opening stock (adds) or a stock count (sets; the difference is posted) from one CSV or XLSX sheet into one location (multipart: warehouseId, customerId, inventoryType, locationId, countDate, file); all rows in one ledger transaction, any bad row writes nothing (422 with row errors)',
       consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadInventoryResult), ...movementErrors },
     },
-    config: { policy: importer },
+    config: { policy: importer, uploadFields: uploadInventoryFields },
   }, async (req) => inventory.importStock(principalOf(req), await receiveUpload(req, { maxBytes: INVENTORY_UPLOAD_MAX_BYTES }), actorOf(req)));
 
   api.get('/Warehouse/Inventory/DownloadInventoryTemplate', {

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import {
   STAFF_ROLES, apiErrorSchema, bulkCreateResult, filterLabelsResponse, locationByIdQuery, locationInput, locationListRequest,
   locationListResponse, locationPatternInput, locationPatternPreview, locationSchema, locationTypeSchema, mutationResult,
-  occupancyQuery, printLabelsRequest, qrCodeQuery, updateLocationInput, uploadResult, warehouseOccupancy,
+  occupancyQuery, printLabelsRequest, qrCodeQuery, updateLocationInput, uploadLocationsFields, uploadResult, warehouseOccupancy,
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 import { badRequest } from '../../platform/errors.js';
-import { receiveParts, tooLarge, UPLOAD_MAX_BYTES } from '../../platform/files.js';
+import { parseFields, receiveParts, tooLarge, UPLOAD_MAX_BYTES } from '../../platform/files.js';
 
 const tags = ['Locations'];
 const BASE = '/warehouse/Location';
@@ -26,8 +26,7 @@ async function readUpload(req: FastifyRequest): Promise<{ warehouseId: number; f
   if (!req.isMultipart()) throw badRequest('Send the file as multipart/form-data');
   const { fields, file } = await receiveParts(req);
   if (file?.oversized) throw tooLarge(UPLOAD_MAX_BYTES);
-  const warehouseId = Number(fields.warehouseId);
-  if (!warehouseId || !Number.isInteger(warehouseId) || warehouseId < 1) throw badRequest('Please select a warehouse', { warehouseId: 'Please select a warehouse' });
+  const { warehouseId } = parseFields(uploadLocationsFields, fields);
   if (!file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
   return { warehouseId, fileName: file.fileName, content: file.bytes };
 }
@@ -58,7 +57,7 @@ export const locationRoutes: RouteModule = (api, { locations }) => {
       tags, summary: 'Upload one CSV or XLSX sheet of locations (multipart: warehouseId, file); any bad row writes nothing (422 with row errors)',
       consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadResult), ...writeErrors },
     },
-    config: { policy: staff('LocationUpload', 'write') },
+    config: { policy: staff('LocationUpload', 'write'), uploadFields: uploadLocationsFields },
   }, async (req) => locations.upload(principalOf(req), await readUpload(req), actorOf(req)));
 
   api.get(`${BASE}/DownloadLocationTemplate`, {

@@ -3,7 +3,7 @@ import {
   STAFF_ROLES, apiErrorSchema, createReceivingOrderInput, dockLocationsQuery, dockLocationsResponse, filterLabelsResponse, mutationResult, putawayInput, putawayResult,
   putawaySuggestions, receiveItemInput, receiveItemResult, receivingOrderByIdQuery, receivingOrderDetail, receivingOrderIdInput,
   receivingOrderListRequest, receivingOrderListResponse, receivingOrderSummary, roDetailListResponse, roDocumentQuery, roInwardListResponse,
-  RO_DOCUMENT_MAX_BYTES, suggestPutawayQuery, updateReceivingOrderInput, uploadReceivingOrderResult,
+  RO_DOCUMENT_MAX_BYTES, roDocumentFields, suggestPutawayQuery, updateReceivingOrderInput, uploadReceivingOrderFields, uploadReceivingOrderResult,
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
@@ -49,7 +49,7 @@ export const receivingRoutes: RouteModule = (api, { receiving }) => {
       tags, summary: 'Create receiving orders from one CSV or XLSX sheet (multipart: warehouseId, customerId, supplier, expectedDeliveryDate, referenceNumber, file); rows sharing supplier, date and reference make one order; any bad row writes nothing (422 with row errors)',
       consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadReceivingOrderResult), ...writeErrors },
     },
-    config: { policy: write },
+    config: { policy: write, uploadFields: uploadReceivingOrderFields },
   }, async (req) => receiving.upload(principalOf(req), await receiveUpload(req, { maxBytes: RO_DOCUMENT_MAX_BYTES }), actorOf(req)));
 
   api.get(`${BASE}/DownloadReceivingOrderTemplate`, {
@@ -59,7 +59,7 @@ export const receivingRoutes: RouteModule = (api, { receiving }) => {
 
   api.post(`${BASE}/AddReceivingOrderDocument`, {
     schema: { tags, summary: 'Keep a document (Excel or CSV, at most 3 per order) with a receiving order (multipart: receivingOrderId, file)', consumes: ['multipart/form-data'], response: { 200: mutationResult(receivingOrderSummary), ...writeErrors } },
-    config: { policy: write },
+    config: { policy: write, uploadFields: roDocumentFields },
   }, async (req) => receiving.addDocument(principalOf(req), await receiveUpload(req, { maxBytes: RO_DOCUMENT_MAX_BYTES }), actorOf(req)));
 
   api.get(`${BASE}/DownloadReceivingOrderDocument`, {

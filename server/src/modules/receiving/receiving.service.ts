@@ -1,5 +1,5 @@
 import {
-  MAX_RO_DOCUMENTS, MAX_RO_UPLOAD_ROWS, MSG_RECEIVING, RO_DOCUMENT_MAX_BYTES, RO_STATUSES, RO_UPLOAD_COLUMNS, uploadReceivingOrderFields,
+  MAX_RO_DOCUMENTS, MAX_RO_UPLOAD_ROWS, MSG_RECEIVING, RO_DOCUMENT_MAX_BYTES, RO_STATUSES, RO_UPLOAD_COLUMNS, roDocumentFields, uploadReceivingOrderFields,
   type CreateReceivingOrderInput, type DockLocation, type FilterLabel, type HubEventMap, type PutawayInput, type ReceiveItemInput, type ReceivingOrderDetail,
   type ReceivingOrderFilters, type ReceivingOrderSummary, type ReceivingStatus, type UpdateReceivingOrderInput,
 } from '@bolx/contracts';
@@ -473,8 +473,7 @@ export class ReceivingService {
   }
 
   async addDocument(principal: Principal, upload: ReceivedUpload, actor: Actor) {
-    const id = Number(upload.fields.receivingOrderId);
-    if (!Number.isInteger(id) || id < 1) throw badRequest('Please select a receiving order', { receivingOrderId: 'Please select a receiving order' });
+    const { receivingOrderId: id } = parseFields(roDocumentFields, upload.fields);
     if (!upload.file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
     const { mimeType } = checkUpload(upload.file, DOCUMENT_RULE);
     const order = await this.order(principal, id);

@@ -6,7 +6,7 @@ import {
   skuBarcodeIdQuery, skuBarcodeInput, skuBarcodeList, skuBarcodeSchema, skuIdQuery, skuInput, skuListRequest, skuListResponse,
   skuPackageIdQuery, skuPackageInput, skuPackageList, skuPackageSchema, skuSchema, updateDimensionsInput, updateDimensionsResult,
   updateKitComponentInput, updateSkuAttributeInput, updateSkuBarcodeInput, updateSkuInput, updateSkuPackageInput, uomList,
-  SKU_UPLOAD_MAX_BYTES, uploadSkusResult,
+  SKU_UPLOAD_MAX_BYTES, uploadSkusFields, uploadSkusResult,
 } from '@bolx/contracts';
 import { receiveUpload } from '../../platform/files.js';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
@@ -37,7 +37,7 @@ export const skuRoutes: RouteModule = (api, { skus }) => {
       tags, summary: 'Create a client’s SKUs from one CSV or XLSX sheet (multipart: customerId, skuCategory, file); any bad row writes nothing (422 with row errors)',
       consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadSkusResult), ...writeErrors },
     },
-    config: { policy: write },
+    config: { policy: write, uploadFields: uploadSkusFields },
   }, async (req) => skus.upload(principalOf(req), await receiveUpload(req, { maxBytes: SKU_UPLOAD_MAX_BYTES }), actorOf(req)));
 
   api.get(`${BASE}/DownloadSkuTemplate`, {

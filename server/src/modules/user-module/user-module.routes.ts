@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countriesResponse, messageOnly, userAppsResponse, userModulesResponse, warehouseClientResponse } from '@bolx/contracts';
+import { countriesResponse, defaultAppQuery, messageOnly, userAppsResponse, userModulesResponse, warehouseClientResponse } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, type RouteModule } from '../../http.js';
 
@@ -34,7 +34,7 @@ export const userModuleRoutes: RouteModule = (api, { userModules }) => {
   }, (req) => userModules.getAllUserApps(principalOf(req)));
 
   api.put('/Common/UserModule/SetDefaultApp', {
-    schema: { tags, summary: 'Choose the caller’s default app', querystring: z.object({ appId: z.coerce.number().int().positive() }), response: { 200: messageOnly, ...authErrors } },
+    schema: { tags, summary: 'Choose the caller’s default app', querystring: defaultAppQuery, response: { 200: messageOnly, ...authErrors } },
     config: { policy: own },
   }, (req) => userModules.setDefaultApp(principalOf(req), req.query.appId, actorOf(req)));
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   ADMIN_ROLES, apiErrorSchema, filterLabelsResponse, mutationResult, updateWarehouseInput, warehouseInput, warehouseListQuery,
-  warehouseListRequest, warehouseListWithColumns, warehouseSchema,
+  warehouseIdQuery, warehouseListRequest, warehouseListWithColumns, warehouseSchema,
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
@@ -28,7 +28,7 @@ export const warehouseRoutes: RouteModule = (api, { warehouses }) => {
   }, (req) => warehouses.list(principalOf(req), req.body));
 
   api.get('/Warehouse/Warehouse/GetWarehouseById', {
-    schema: { tags, summary: 'One warehouse', querystring: z.object({ warehouseId: z.coerce.number().int().positive() }), response: { 200: warehouseSchema, ...authErrors } },
+    schema: { tags, summary: 'One warehouse', querystring: warehouseIdQuery, response: { 200: warehouseSchema, ...authErrors } },
     config: { policy: read },
   }, (req) => warehouses.get(principalOf(req), req.query.warehouseId));
 
