@@ -1,7 +1,9 @@
-import type { RouteOptions } from 'fastify';
+import type { FastifyError, RouteOptions } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { ADMIN, buildTestApp, login, multipartBody, type TestApp } from './helpers.js';
+import { toApiError } from '../src/plugins/error-handler.js';
+import { ADMIN, buildTestApp, engine, login, multipartBody, type TestApp } from './helpers.js';
 
 // Issue 10, item 6: ids and strings are bounded in the shared contracts, so both engines answer the same 400.
 // PostgreSQL's integer columns end at 2^31-1 and its text refuses NUL bytes; without the bounds it answered 500
@@ -126,4 +128,26 @@ describe('bounded ids, integers and strings', () => {
     expect(failures).toEqual([]);
     expect(await written()).toBe(before);
   }, 300_000);
+});
+
+describe('the error handler behind the contracts', () => {
+  // A value that slips past a contract (a column narrower than its contract, a NUL from a spreadsheet cell) must
+  // still answer 400 without a stack trace. The errors are the driver's own, from a real statement.
+  it('answers 400 for PostgreSQL refusing a value out of range or a NUL byte', async () => {
+    const failures = [
+      () => sql`select ${2 ** 31}::integer`.execute(t.database.db),
+      () => sql`select ${'a\u0000b'}::text`.execute(t.database.db),
+      () => t.database.db.selectFrom('app_user').select('id').where('id', '=', 2 ** 53).execute(),
+    ];
+    for (const run of failures) {
+      const err = await run().then(() => null, (e: unknown) => e);
+      if (engine === 'sqlite') {
+        expect(err).toBeNull(); // SQLite holds 64-bit integers and any text: nothing to map
+        continue;
+      }
+      const body = toApiError(err as FastifyError, 'r1');
+      expect(body).toMatchObject({ status: 400, code: 'VALIDATION', requestId: 'r1' });
+      expect(JSON.stringify(body)).not.toMatch(/select|integer|at .*\.js|0x00/i);
+    }
+  });
 });

@@ -46,7 +46,7 @@ export function containsPattern(input: string): string {
   return `%${input.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export type DbErrorKind = 'unique' | 'foreign_key' | 'check' | 'not_null' | 'busy' | 'serialization' | null;
+export type DbErrorKind = 'unique' | 'foreign_key' | 'check' | 'not_null' | 'busy' | 'serialization' | 'bad_value' | null;
 
 /** Classifies a driver error so the one error handler can answer 409/422 without leaking SQL. */
 export function classifyDbError(err: unknown): DbErrorKind {
@@ -59,6 +59,9 @@ export function classifyDbError(err: unknown): DbErrorKind {
     case '23502': case 'SQLITE_CONSTRAINT_NOTNULL': return 'not_null';
     case 'SQLITE_BUSY': case 'SQLITE_LOCKED': return 'busy';
     case '40001': case '40P01': return 'serialization';
+    // A value the column cannot hold: out of range (an id past 2^31-1), a NUL byte or bad encoding in text, text
+    // too long, a malformed number or date. The contracts refuse these first; this is the net behind them.
+    case '22003': case '22021': case '22P05': case '22001': case '22P02': case '22007': case '22008': return 'bad_value';
     default: return null;
   }
 }

@@ -49,6 +49,8 @@ export function toApiError(err: FastifyError, requestId: string): ApiErrorBody {
     case 'check':
     case 'not_null':
       return { status: 422, message: 'The change would break a data rule', code: ERROR_CODES.UNPROCESSABLE, requestId };
+    case 'bad_value':
+      return { status: 400, message: 'A value is out of range or holds characters that cannot be stored', code: ERROR_CODES.VALIDATION, requestId };
     case 'busy':
     case 'serialization':
       return { status: 503, message: 'The database is busy, please try again', code: ERROR_CODES.INTERNAL, requestId };
