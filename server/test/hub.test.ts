@@ -7,6 +7,7 @@ import type { DomainEvent } from '../src/platform/events.js';
 import { DEFAULT_HUB_TIMING } from '../src/platform/hub/hub.js';
 import { RecordReader, checkHandshake, ProtocolError, MAX_RECORD_CHARS } from '../src/platform/hub/protocol.js';
 import { candidateGroups, changesScope, groupsOf, mayReceive, type Audience } from '../src/platform/hub/routing.js';
+import { resolveAudiences } from '../src/platform/hub/event-audiences.js';
 import type { Principal } from '../src/platform/principal.js';
 import { Scope } from '../src/platform/scope.js';
 import { inTransaction } from '../src/platform/unit-of-work.js';
@@ -51,51 +52,43 @@ describe('hub routing (mayReceive)', () => {
   const staff = principal({ warehouses: [1], customers: [10, 11] });
   const client = principal({ role: 'Client', customerId: 10, warehouses: [1], customers: [10] });
   const superAdmin = principal({ role: 'SuperAdministrator', warehouses: 'all', customers: 'all', modules: 'all' });
-  const userAdmin = principal({ role: 'Administrator', warehouses: [1], customers: [10], modules: new Map([['User', 'read']]) });
+  // Tenancy alone: every list policy lets everyone in here (the policies are walked in hub-audiences.test.ts).
+  const audiences = resolveAudiences(() => () => true);
+  const may = (a: Audience, e: DomainEvent) => mayReceive(a, e, audiences);
 
-  it('holds staff to their warehouses and customers', () => {
-    expect(mayReceive(staff, ev('ReceiveSkuData', 1, 10))).toBe(true);
-    expect(mayReceive(staff, ev('ReceiveSkuData', 2, 10))).toBe(false);
-    expect(mayReceive(staff, ev('ReceiveSkuData', 1, 12))).toBe(false);
-    expect(mayReceive(staff, ev('ReceiveSkuData', null, 11))).toBe(true);
-    expect(mayReceive(staff, ev('ReceiveSkuData', null, null))).toBe(true);
-    expect(mayReceive(superAdmin, ev('ReceiveSkuData', 99, 99))).toBe(true);
+  it('holds staff to their warehouses and customers, by the columns the event’s list holds rows to', () => {
+    expect(may(staff, ev('ReceiveInventoryData', 1, 10))).toBe(true);
+    expect(may(staff, ev('ReceiveInventoryData', 2, 10))).toBe(false);
+    expect(may(staff, ev('ReceiveInventoryData', 1, 12))).toBe(false);
+    expect(may(staff, ev('ReceiveSkuData', null, 11))).toBe(true); // the SKU list is held by customer only
+    expect(may(staff, ev('ReceiveSkuData', null, 12))).toBe(false);
+    expect(may(staff, ev('ReceiveLocationData', 1, null))).toBe(true); // the location list by warehouse only
+    // A row without a customer passes a customer condition only when the caller sees every customer, as in SQL.
+    expect(may(staff, ev('ReceiveInventoryData', 1, null))).toBe(false);
+    expect(may(superAdmin, ev('ReceiveInventoryData', 99, 99))).toBe(true);
   });
 
-  it('gives a client account its own customer only, never an unbound event', () => {
-    expect(mayReceive(client, ev('ReceiveSkuData', null, 10))).toBe(true);
-    expect(mayReceive(client, ev('ReceiveSkuData', 1, 10))).toBe(true);
-    expect(mayReceive(client, ev('ReceiveSkuData', null, 11))).toBe(false);
-    expect(mayReceive(client, ev('ReceiveSkuData', 1, 11))).toBe(false);
-    expect(mayReceive(client, ev('ReceiveInventoryData', 1, null))).toBe(true); // its warehouse, no customer
-    expect(mayReceive(client, ev('ReceiveInventoryData', 2, null))).toBe(false);
-    expect(mayReceive(client, ev('ReceiveSkuData', null, null))).toBe(false);
+  it('gives a client account its own customer only, and never a staff-only view', () => {
+    expect(may(client, ev('ReceiveSkuData', null, 10))).toBe(true);
+    expect(may(client, ev('ReceiveInventoryData', 1, 10))).toBe(true);
+    expect(may(client, ev('ReceiveSkuData', null, 11))).toBe(false);
+    expect(may(client, ev('ReceiveInventoryData', 1, 11))).toBe(false);
+    expect(may(client, ev('ReceiveWareHousedata', 1, null))).toBe(true); // a warehouse that serves it
+    expect(may(client, ev('ReceiveWareHousedata', 2, null))).toBe(false);
+    expect(may(client, ev('ReceiveLocationData', 1, null, 'AddLocation'))).toBe(false);
     // A client account whose customer is missing receives nothing, even with a wide scope.
-    expect(mayReceive(principal({ role: 'Client', customerId: null, warehouses: 'all', customers: 'all' }), ev('ReceiveSkuData', 1, 10))).toBe(false);
+    expect(may(principal({ role: 'Client', customerId: null, warehouses: 'all', customers: 'all' }), ev('ReceiveSkuData', 1, 10))).toBe(false);
   });
 
-  it('sends user data to holders of the User module and warehouse data to staff only', () => {
-    expect(mayReceive(userAdmin, ev('ReceiveUserData', null, null))).toBe(true);
-    expect(mayReceive(superAdmin, ev('ReceiveUserData', null, null))).toBe(true);
-    expect(mayReceive(staff, ev('ReceiveUserData', null, null))).toBe(false);
-    expect(mayReceive(client, ev('ReceiveUserData', null, null))).toBe(false);
-    expect(mayReceive(staff, ev('ReceiveWareHousedata', 1, null))).toBe(true);
-    expect(mayReceive(client, ev('ReceiveWareHousedata', 1, null))).toBe(false);
-  });
-
-  it('sends a user’s own record to that user whatever their role or modules, and no one else’s', () => {
-    const about = (userId: number) => ({ target: 'ReceiveUserData', payload: { subEvent: 'UpdateUser', payload: { userId, warehouses: [2], customers: [] } }, warehouseId: null, customerId: null }) as DomainEvent;
-    expect(mayReceive(staff, about(1))).toBe(true); // staff is user 1, without the User module
-    expect(mayReceive(staff, about(2))).toBe(false);
-    expect(mayReceive(principal({ role: 'Client', userId: 7, customerId: 10, customers: [10] }), about(7))).toBe(true);
-    expect(mayReceive(principal({ role: 'Client', userId: 7, customerId: 10, customers: [10] }), about(1))).toBe(false);
-  });
-
-  it('sends location events to staff of the location’s warehouse, never to a client account', () => {
-    expect(mayReceive(staff, ev('ReceiveLocationData', 1, null, 'AddLocation'))).toBe(true);
-    expect(mayReceive(staff, ev('ReceiveLocationData', 2, null, 'AddLocation'))).toBe(false);
-    expect(mayReceive(client, ev('ReceiveLocationData', 1, null, 'AddLocation'))).toBe(false);
-    expect(mayReceive(superAdmin, ev('ReceiveLocationData', 2, null, 'AddLocations'))).toBe(true);
+  it('shows a user record to whoever sees one of its warehouses, and its own user always', () => {
+    const about = (userId: number, warehouses: number[]) =>
+      ({ target: 'ReceiveUserData', payload: { subEvent: 'UpdateUser', payload: { userId, warehouses, customers: [] } }, warehouseId: null, customerId: null }) as DomainEvent;
+    expect(may(staff, about(5, [1, 3]))).toBe(true);
+    expect(may(staff, about(5, [3]))).toBe(false);
+    expect(may(staff, about(5, []))).toBe(false);
+    expect(may(superAdmin, about(5, []))).toBe(true);
+    expect(may(staff, about(1, [2]))).toBe(true); // staff is user 1: its own record
+    expect(may(principal({ role: 'Client', userId: 7, customerId: 10, customers: [10] }), about(7, []))).toBe(true);
   });
 
   it('names the groups of a connection and the candidate groups of an event', () => {
@@ -321,19 +314,19 @@ describe('who receives what', () => {
   });
 
   it('a client account never receives another customer’s event', async () => {
-    const a = await listener(await userToken(await makeUser(t.database, { role: 'Client', customerId: custA })));
-    const b = await listener(await userToken(await makeUser(t.database, { role: 'Client', customerId: custB })));
+    const a = await listener(await userToken(await makeUser(t.database, { role: 'Client', customerId: custA, modules: { SKU: 'read' } })));
+    const b = await listener(await userToken(await makeUser(t.database, { role: 'Client', customerId: custB, modules: { SKU: 'read' } })));
     await raise(skuEvent('SkuAdd', null, custB));
     await raise(skuEvent('SkuUpdate', wh1, custB));
-    await raise(skuEvent('AddPackage', null, null)); // unbound: not for client accounts
-    await raise({ target: 'ReceiveWareHousedata', payload: { subEvent: 'UpdateWarehouse', payload: {} }, warehouseId: wh1 }); // staff screen
+    await raise(skuEvent('AddPackage', null, null)); // no customer: the SKU list never shows it to a client account
+    await raise({ target: 'ReceiveWareHousedata', payload: { subEvent: 'UpdateWarehouse', payload: {} }, warehouseId: wh1 }); // no Warehouse module
     await raise(skuEvent('AddBarcode', wh1, custA)); // the marker: everything before it has been routed
     expect(await a.until('AddBarcode')).toEqual(['AddBarcode']);
     expect(await b.until('SkuUpdate')).toEqual(['SkuAdd', 'SkuUpdate']);
   });
 
   it('a staff user outside a warehouse does not get its event', async () => {
-    const staff = await listener(await userToken(await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh1], customerIds: [custA, custB] })));
+    const staff = await listener(await userToken(await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh1], customerIds: [custA, custB], modules: { SKU: 'read', Warehouse: 'read' } })));
     await raise(skuEvent('SkuAdd', wh2, custA));
     await raise({ target: 'ReceiveWareHousedata', payload: { subEvent: 'UpdateWarehouse', payload: {} }, warehouseId: wh2 });
     await raise({ target: 'ReceiveUserData', payload: { subEvent: 'UpdateUser', payload: { warehouses: [wh1], customers: [] } } }); // no User module
@@ -377,7 +370,8 @@ describe('location events', () => {
     custA = await makeCustomer(t.database, [wh1]);
     staffToken = await userToken(await makeUser(t.database, { role: 'WarehouseManager', warehouseIds: [wh1], customerIds: [custA], modules: { LocationGroup: 'write' } }));
     otherStaffToken = await userToken(await makeUser(t.database, { role: 'WarehouseManager', warehouseIds: [wh2], modules: { LocationGroup: 'write' } }));
-    clientToken = await userToken(await makeUser(t.database, { role: 'Client', customerId: custA }));
+    // With the Location module: its location list is another view (its own stock), so layout events are not its.
+    clientToken = await userToken(await makeUser(t.database, { role: 'Client', customerId: custA, modules: { SKU: 'read', Location: 'read' } }));
   });
   const code = () => `H-${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
   type Seen = Awaited<ReturnType<typeof listener>>['seen'];
@@ -444,8 +438,8 @@ describe('location events', () => {
   });
 
   it('a change to a user’s own warehouses reaches that user, who has no User module, and widens their groups at once', async () => {
-    const u = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh1] });
-    const bystander = await listener(await userToken(await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh1, wh2] })), ['ReceiveUserData', 'ReceiveLocationData']);
+    const u = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh1], modules: { Location: 'read' } });
+    const bystander = await listener(await userToken(await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh1, wh2], modules: { Location: 'read' } })), ['ReceiveUserData', 'ReceiveLocationData']);
     const self = await listener(await userToken(u), ['ReceiveUserData', 'ReceiveLocationData']);
     await t.database.db.insertInto('user_warehouse').values({ user_id: u.id, warehouse_id: wh2 }).execute();
     await raise({ target: 'ReceiveUserData', payload: { subEvent: 'UpdateUser', payload: { userId: u.id, username: u.username, warehouses: [wh1, wh2], customers: [] } } });

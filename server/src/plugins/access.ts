@@ -69,6 +69,16 @@ export function principalOf(request: FastifyRequest): Principal {
 }
 
 /**
+ * Whether a policy lets a signed-in caller in: its roles and its module permission. Requests are checked with it,
+ * and so are live events, through the policy of the route that lists their record.
+ */
+export function admits(policy: RoutePolicy, principal: Principal): boolean {
+  if (policy.access === 'public') return true;
+  if (policy.roles && !policy.roles.includes(principal.role)) return false;
+  return !policy.module || hasModule(principal, policy.module.key, policy.module.permission);
+}
+
+/**
  * The one place access is enforced: every route's `config.policy` is checked before its body is even read.
  * A route without a policy fails closed.
  */
@@ -87,7 +97,6 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: Pri
     const principal = token ? await opts.resolve(token) : null;
     if (!principal) throw unauthenticated(token ? 'Session expired or invalid token' : 'Authentication required');
     request.principal = principal;
-    if (policy.roles && !policy.roles.includes(principal.role)) throw forbidden();
-    if (policy.module && !hasModule(principal, policy.module.key, policy.module.permission)) throw forbidden();
+    if (!admits(policy, principal)) throw forbidden();
   });
 });

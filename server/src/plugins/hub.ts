@@ -7,6 +7,8 @@ import { WebSocketServer } from 'ws';
 import type { Services } from '../services.js';
 import { Hub } from '../platform/hub/hub.js';
 import type { Principal } from '../platform/principal.js';
+import { resolveAudiences } from '../platform/hub/event-audiences.js';
+import { admits } from './access.js';
 
 export const HUB_PATH = '/hubs/wms';
 
@@ -24,6 +26,10 @@ declare module 'fastify' {
  */
 export async function registerHub(app: FastifyInstance, services: Services): Promise<void> {
   const hub: Hub = new Hub({
+    audiences: resolveAudiences((listedBy) => {
+      const policy = listPolicy(app, listedBy);
+      return policy && ((principal) => admits(policy, principal));
+    }),
     resolvePrincipal: (token) => services.auth.principalFromToken(token),
     log: app.log,
     metrics: hubMetrics(services, () => hub.connections.size),
@@ -59,6 +65,13 @@ export async function registerHub(app: FastifyInstance, services: Services): Pro
     await hub.stop();
     wss.close();
   });
+}
+
+/** The access policy of the route registered as 'METHOD /path', if there is one. */
+function listPolicy(app: FastifyInstance, listedBy: string) {
+  const [method, url] = listedBy.split(' ');
+  const route = app.routeTable.find((r) => r.url === url && ([] as string[]).concat(r.method as string | string[]).includes(method));
+  return route?.config?.policy;
 }
 
 /** Case-insensitive, with or without a trailing slash, any query string. */

@@ -3,6 +3,7 @@ import type { Principal } from '../principal.js';
 import { closeFrame, RecordReader } from './protocol.js';
 import { candidateGroups, groupsOf, mayReceive } from './routing.js';
 import type { DomainEvent } from '../events.js';
+import type { HubAudiences } from './event-audiences.js';
 
 /** Why a connection ended, as counted in the metrics. */
 export type CloseReason = 'client' | 'revoked' | 'expired' | 'timeout' | 'protocol' | 'slow' | 'shutdown';
@@ -92,7 +93,7 @@ export class HubConnections {
   }
 
   /** The handshaken connections that may receive an event. */
-  recipients(event: Pick<DomainEvent, 'target' | 'payload' | 'warehouseId' | 'customerId'>): HubConnection[] {
+  recipients(event: Pick<DomainEvent, 'target' | 'payload' | 'warehouseId' | 'customerId'>, audiences: HubAudiences): HubConnection[] {
     const groups = candidateGroups(event);
     const candidates = new Set<HubConnection>();
     if (groups === null) {
@@ -100,7 +101,7 @@ export class HubConnections {
     } else {
       for (const g of groups) for (const c of this.byGroup.get(g) ?? []) candidates.add(c);
     }
-    return [...candidates].filter((c) => c.handshaken && !c.closed && mayReceive(c.principal, event));
+    return [...candidates].filter((c) => c.handshaken && !c.closed && mayReceive(c.principal, event, audiences));
   }
 
   /** The open connections grouped by session, so one principal lookup serves every tab of a session. */

@@ -8,6 +8,7 @@ import {
   PING_FRAME, ProtocolError, type HubMessage, type InvocationMessage,
 } from './protocol.js';
 import { changesScope } from './routing.js';
+import type { HubAudiences } from './event-audiences.js';
 
 /** The hub's clocks (spec section 9: keep-alive 15 s, server timeout 30 s). Tests shorten them. */
 export interface HubTiming {
@@ -28,6 +29,8 @@ export const DEFAULT_HUB_TIMING: HubTiming = {
 };
 
 export interface HubDeps {
+  /** Each event's audience: the policy and scope of the route that lists its record (event-audiences.ts). */
+  audiences: HubAudiences;
   /** The principal behind a token now, or null when its session was revoked or its user disabled. */
   resolvePrincipal(token: string): Promise<Principal | null>;
   log: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void };
@@ -139,11 +142,23 @@ export class Hub {
 
   private async deliver(event: DeliveredEvent): Promise<void> {
     if (changesScope(event)) await this.checkSessions((c) => c.principal.scope.warehouses !== 'all' || c.principal.scope.customers !== 'all');
-    const recipients = this.connections.recipients(event);
+    const recipients = this.connections.recipients(event, this.deps.audiences);
     if (recipients.length === 0) return;
-    // Encoded once, sent as the same text to every recipient.
-    const data = Buffer.from(invocationFrame(event.target, event.payload));
-    for (const conn of recipients) this.send(conn, 'event', data);
+    const viewFor = this.deps.audiences[event.target].viewFor;
+    if (!viewFor) {
+      // Encoded once, sent as the same text to every recipient.
+      const data = Buffer.from(invocationFrame(event.target, event.payload));
+      for (const conn of recipients) this.send(conn, 'event', data);
+      return;
+    }
+    // A record the list trims to each caller's scope: each recipient gets their view, encoded once per distinct view.
+    const encoded = new Map<string, Buffer>();
+    for (const conn of recipients) {
+      const text = invocationFrame(event.target, viewFor(event.payload, conn.principal));
+      let data = encoded.get(text);
+      if (!data) encoded.set(text, (data = Buffer.from(text)));
+      this.send(conn, 'event', data);
+    }
   }
 
   private receive(conn: HubConnection, text: string): void {

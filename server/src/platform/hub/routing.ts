@@ -1,21 +1,9 @@
-import type { HubEventName } from '@bolx/contracts';
 import type { DomainEvent } from '../events.js';
-import { hasModule, type Principal } from '../principal.js';
+import type { Audience, HubAudiences } from './event-audiences.js';
 
-/** Who is on a connection: its user's principal, loaded at connect and kept fresh. */
-export type Audience = Principal;
+export type { Audience } from './event-audiences.js';
 
 type RoutedEvent = Pick<DomainEvent, 'target' | 'payload' | 'warehouseId' | 'customerId'>;
-
-/** Events that only some users may see whatever their tenancy: hub method → who. */
-const AUDIENCE_RULES: Partial<Record<HubEventName, (a: Audience) => boolean>> = {
-  // Users and their assignments are administration data: for those who hold the User module.
-  ReceiveUserData: (a) => hasModule(a, 'User', 'read'),
-  // The warehouse list is a staff screen; a client account has no use for it.
-  ReceiveWareHousedata: (a) => a.role !== 'Client',
-  // Locations are the warehouse's layout; a client account's location view shows only where its stock is.
-  ReceiveLocationData: (a) => a.role !== 'Client',
-};
 
 /**
  * A user's own record: its change (new warehouses or customers) reaches that user's connections whatever their
@@ -28,22 +16,16 @@ function isAboutSelf(audience: Audience, event: RoutedEvent): boolean {
 }
 
 /**
- * Whether a connection may receive an event. Tenancy first: the event's warehouse and customer must both be in
- * the user's scope (null means the event is not bound to one). A Client account receives only events of its own
- * customer, or warehouse events of a warehouse that serves it, never an unbound one. Then the per-event rule.
- * A change of the user's own record always reaches them.
+ * Whether a connection may receive an event: exactly when the route that lists the event's record would show
+ * that record to its user — the route's policy (roles, module) lets them in, and their scope holds the record
+ * (`Scope.admits`, the twin of the lists' `Scope.where`). A change of the user's own record always reaches them.
  */
-export function mayReceive(audience: Audience, event: RoutedEvent): boolean {
+export function mayReceive(audience: Audience, event: RoutedEvent, audiences: HubAudiences): boolean {
   if (isAboutSelf(audience, event)) return true;
-  const warehouseId = event.warehouseId ?? null;
-  const customerId = event.customerId ?? null;
-  if (warehouseId !== null && !audience.scope.canSeeWarehouse(warehouseId)) return false;
-  if (customerId !== null && !audience.scope.canSeeCustomer(customerId)) return false;
-  if (audience.role === 'Client') {
-    if (audience.customerId === null) return false;
-    if (customerId !== null ? customerId !== audience.customerId : warehouseId === null) return false;
-  }
-  return AUDIENCE_RULES[event.target]?.(audience) ?? true;
+  const rule = audiences[event.target];
+  if (!rule || !rule.mayList(audience)) return false;
+  if (audience.role === 'Client' && (rule.staffView || audience.customerId === null)) return false;
+  return audience.scope.admits(rule.tenancy(event));
 }
 
 /** The groups a connection joins: one per warehouse and customer in scope, or `wh:all` / `cu:all`. */
