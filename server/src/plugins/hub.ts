@@ -26,10 +26,7 @@ declare module 'fastify' {
  */
 export async function registerHub(app: FastifyInstance, services: Services): Promise<void> {
   const hub: Hub = new Hub({
-    audiences: resolveAudiences((listedBy) => {
-      const policy = listPolicy(app, listedBy);
-      return policy && ((principal) => admits(policy, principal));
-    }),
+    audiences: hubAudiences(app),
     resolvePrincipal: (token) => services.auth.principalFromToken(token),
     log: app.log,
     metrics: hubMetrics(services, () => hub.connections.size),
@@ -67,8 +64,16 @@ export async function registerHub(app: FastifyInstance, services: Services): Pro
   });
 }
 
+/** Each hub event's audience, bound to the policy of its list route in this app's route table. */
+export function hubAudiences(app: FastifyInstance) {
+  return resolveAudiences((listedBy) => {
+    const policy = listPolicy(app, listedBy);
+    return policy && ((principal: Principal) => admits(policy, principal));
+  });
+}
+
 /** The access policy of the route registered as 'METHOD /path', if there is one. */
-function listPolicy(app: FastifyInstance, listedBy: string) {
+export function listPolicy(app: FastifyInstance, listedBy: string) {
   const [method, url] = listedBy.split(' ');
   const route = app.routeTable.find((r) => r.url === url && ([] as string[]).concat(r.method as string | string[]).includes(method));
   return route?.config?.policy;
