@@ -2,7 +2,8 @@ import type { Location } from './locations.js';
 
 /**
  * The real-time hub's event map (spec section 7, Real-time hub): hub method name → argument. Every module
- * that raises live updates adds its event here; server and web both type against it.
+ * that raises live updates adds its event here; server and web both type against it. Who receives an event is
+ * declared beside it on the server (server/src/platform/hub/event-audiences.ts: the route that lists its record).
  */
 export interface HubEventMap {
   ReceiveWareHousedata: { subEvent: 'AddWarehouse' | 'UpdateWarehouse'; payload: unknown };

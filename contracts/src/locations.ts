@@ -72,7 +72,7 @@ export const locationInput = z.object({
   rack: segment,
   level: segment,
   bin: segment,
-  maxWeightKg: z.number().min(0).max(1_000_000).nullable().optional(),
+  maxWeightKg: field.decimal(0, 1_000_000).nullable().optional(),
   isPickable: z.boolean().optional().default(true),
   isActive: z.boolean().optional().default(true),
 });
@@ -102,7 +102,7 @@ export const locationPatternInput = z.object({
   padding: z.number().int().min(0).max(4).optional().default(2),
   capacity,
   description: field.text(255).trim().nullable().optional(),
-  maxWeightKg: z.number().min(0).max(1_000_000).nullable().optional(),
+  maxWeightKg: field.decimal(0, 1_000_000).nullable().optional(),
   isPickable: z.boolean().optional().default(true),
 });
 export type LocationPatternInput = z.infer<typeof locationPatternInput>;
