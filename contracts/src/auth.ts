@@ -25,6 +25,7 @@ export type RefreshResponse = z.infer<typeof refreshResponse>;
 export const sendResetLinkRequest = z.object({
   emailOrUsername: z.string({ error: MSG.username }).trim().min(1, MSG.username).max(254),
 });
+/** userId 0: not found ('Invalid Email/Username!'); any other value only says a link went out — never the account's id. */
 export const sendResetLinkResponse = z.object({ userId: z.number().int(), message: z.string() });
 
 const newPassword = z.string({ error: MSG.newPassword }).min(1, MSG.newPassword).min(PASSWORD_MIN_LENGTH, MSG.passwordPolicy).max(256);

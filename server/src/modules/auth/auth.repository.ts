@@ -90,8 +90,46 @@ export const authRepository = {
     return db.selectFrom('login_throttle').selectAll().where('key', 'in', keys).execute();
   },
 
-  /** Counts one failure atomically, starting a new window when the old one has lapsed; returns the count. */
-  async countFailure(db: Executor, key: string, windowStartBefore: string): Promise<number> {
+  /**
+   * Counts one attempt for a key in one statement, unless the key is blocked (then nothing changes and the
+   * answer is undefined). A lapsed window starts again at 1. The attempt that brings the count to the limit
+   * blocks the key until `blockUntil[0]`, the next one until `blockUntil[1]`, and so on (the last repeats).
+   * Concurrent claims queue on the row, so each sees the block the one before it set.
+   */
+  async claimAttempt(db: Executor, key: string, o: { now: string; windowStart: string; limit: number; blockUntil: string[] }): Promise<number | undefined> {
+    const lapsed = sql`login_throttle.window_started_at < ${o.windowStart}`;
+    const count = sql<number>`CASE WHEN ${lapsed} THEN 1 ELSE login_throttle.failures + 1 END`;
+    const last = o.blockUntil.length - 1;
+    const blocks = o.blockUntil.map((until, i) => (i === last
+      ? sql`WHEN ${count} >= ${o.limit + i} THEN ${until}`
+      : sql`WHEN ${count} = ${o.limit + i} THEN ${until}`));
+    const row = await db.insertInto('login_throttle')
+      .values({ key, failures: 1, window_started_at: o.now, blocked_until: o.limit <= 1 ? o.blockUntil[0] : null })
+      .onConflict((oc) => oc.column('key')
+        .doUpdateSet({
+          failures: count,
+          window_started_at: sql`CASE WHEN ${lapsed} THEN ${o.now} ELSE login_throttle.window_started_at END`,
+          blocked_until: sql`CASE ${sql.join(blocks, sql` `)} ELSE login_throttle.blocked_until END`,
+        })
+        .where((eb) => eb.or([eb('login_throttle.blocked_until', 'is', null), eb('login_throttle.blocked_until', '<=', o.now)])))
+      .returning('failures')
+      .executeTakeFirst();
+    return row?.failures;
+  },
+
+  /** Takes one attempt back; lifts the key's block when that brings it under the limit. */
+  async refundAttempt(db: Executor, key: string, limit: number) {
+    await db.updateTable('login_throttle')
+      .set({
+        failures: sql`failures - 1`,
+        blocked_until: sql`CASE WHEN failures - 1 < ${limit} THEN NULL ELSE blocked_until END`,
+      })
+      .where('key', '=', key).where('failures', '>', 0)
+      .execute();
+  },
+
+  /** Counts one use atomically, starting a new window when the old one has lapsed; returns the count. */
+  async countUse(db: Executor, key: string, windowStartBefore: string): Promise<number> {
     const now = new Date().toISOString();
     const row = await db.insertInto('login_throttle')
       .values({ key, failures: 1, window_started_at: now, blocked_until: null })
@@ -102,10 +140,6 @@ export const authRepository = {
       .returning('failures')
       .executeTakeFirstOrThrow();
     return row.failures;
-  },
-
-  async block(db: Executor, key: string, until: string) {
-    await db.updateTable('login_throttle').set({ blocked_until: until }).where('key', '=', key).execute();
   },
 
   async clearThrottle(db: Executor, key: string) {
