@@ -5,43 +5,52 @@ import { authRepository as repo } from './auth.repository.js';
 /** How many attempts a key (an account, an address, a requested name) may make before it is blocked. */
 export interface ThrottleRule { key: string; limit: number }
 
+/** An attempt counted against a rule; `count` is its place in the key's window (1 = first). */
+export interface ClaimedAttempt { rule: ThrottleRule; count: number }
+
 export interface ThrottleSettings {
   windowMinutes: number;
   firstBlockSeconds: number;
   maxBlockSeconds: number;
+  /** How long an attempt waits for attempts still being checked to free the key, before it answers 429. */
+  waitMs: number;
 }
 
 /**
- * Attempts (sign-ins, reset-link requests) counted per key in a window, each one *before* its work is done:
- * one atomic statement counts it, or refuses it when the key is blocked, and the attempt that reaches the limit
- * blocks the key in that same statement. So however many arrive at once, at most `limit` are let through; the
- * rest answer 429 with Retry-After. Blocks double with each further attempt (never a permanent lock).
+ * Attempts (sign-ins, reset-link requests) counted per key in a window, each one *before* its work is done, in
+ * one atomic statement (`claim`). However many arrive at once, no more than `limit` are let through: attempts
+ * still being checked hold their place, and the ones beyond wait a moment for them (a right password frees the
+ * account at once) and answer 429 if the key ends up blocked or stays full. An attempt that fails and reaches
+ * the limit blocks the key; each further one after a block has lapsed doubles it (never a permanent lock).
  */
 export class AttemptThrottle {
   constructor(private readonly db: Db, private readonly settings: ThrottleSettings) {}
 
-  /** Counts one attempt against every rule, or throws 429 (counting none) when one of the keys is blocked. */
-  async claim(rules: ThrottleRule[]): Promise<void> {
-    const claimed: ThrottleRule[] = [];
+  /** Counts one attempt against every rule, or throws 429 (keeping none of them) when one is blocked or full. */
+  async claim(rules: ThrottleRule[]): Promise<ClaimedAttempt[]> {
+    const claimed: ClaimedAttempt[] = [];
     for (const rule of rules) {
-      const now = Date.now();
-      const counted = await repo.claimAttempt(this.db, rule.key, {
-        now: new Date(now).toISOString(),
-        windowStart: new Date(now - this.settings.windowMinutes * 60_000).toISOString(),
-        limit: rule.limit,
-        blockUntil: this.blockSchedule(now),
-      });
-      if (!counted) {
+      const outcome = await this.claimOne(rule);
+      if ('retryAfterSeconds' in outcome) {
         for (const done of claimed) await this.refund(this.db, done);
-        throw throttled(await this.secondsBlocked(rule.key));
+        throw throttled(outcome.retryAfterSeconds);
       }
-      claimed.push(rule);
+      claimed.push({ rule, count: outcome.count });
+    }
+    return claimed;
+  }
+
+  /** Keeps attempts counted (a wrong password, a reset request); a key they brought to its limit is blocked. */
+  async spend(claimed: ClaimedAttempt[]): Promise<void> {
+    const schedule = blockSchedule(Date.now(), this.settings);
+    for (const { rule, count } of claimed) {
+      if (count >= rule.limit) await repo.block(this.db, rule.key, schedule[Math.min(count - rule.limit, schedule.length - 1)]);
     }
   }
 
-  /** Takes back an attempt that succeeded, so that only failures count against the key. */
-  async refund(db: Executor, rule: ThrottleRule): Promise<void> {
-    await repo.refundAttempt(db, rule.key, rule.limit);
+  /** Takes back an attempt that succeeded, so that only failures count against its key. */
+  async refund(db: Executor, claimed: ClaimedAttempt): Promise<void> {
+    await repo.refundAttempt(db, claimed.rule.key, claimed.rule.limit);
   }
 
   /** Forgets a key's attempts and block (a right password clears its account). */
@@ -58,23 +67,34 @@ export class AttemptThrottle {
     return (await repo.countUse(this.db, rule.key, windowStart)) <= rule.limit;
   }
 
-  /**
-   * When a key becomes blocked for the n-th attempt over its limit (index 0 = the attempt that reaches it):
-   * first block, doubled each time, up to the longest. Computed here so the claim statement needs no date
-   * arithmetic in SQL, which the two engines spell differently.
-   */
-  private blockSchedule(now: number): string[] {
-    const { firstBlockSeconds, maxBlockSeconds } = this.settings;
-    const schedule: string[] = [];
-    for (let seconds = firstBlockSeconds; ; seconds *= 2) {
-      schedule.push(new Date(now + Math.min(seconds, maxBlockSeconds) * 1000).toISOString());
-      if (seconds >= maxBlockSeconds) return schedule;
+  private async claimOne(rule: ThrottleRule): Promise<{ count: number } | { retryAfterSeconds: number }> {
+    const deadline = Date.now() + this.settings.waitMs;
+    for (let pause = 25; ; pause = Math.min(pause * 2, 400)) {
+      const now = Date.now();
+      const count = await repo.claimAttempt(this.db, rule.key, {
+        now: new Date(now).toISOString(),
+        windowStart: new Date(now - this.settings.windowMinutes * 60_000).toISOString(),
+        limit: rule.limit,
+      });
+      if (count !== undefined) return { count };
+      const [row] = await repo.getThrottle(this.db, [rule.key]);
+      const blockedMs = row?.blocked_until ? Date.parse(row.blocked_until) - Date.now() : 0;
+      if (blockedMs > 0) return { retryAfterSeconds: Math.ceil(blockedMs / 1000) };
+      // Full with attempts still being checked: they end in a moment, and one may free the key.
+      if (Date.now() + pause > deadline) return { retryAfterSeconds: 1 };
+      await new Promise((r) => setTimeout(r, pause));
     }
   }
+}
 
-  private async secondsBlocked(key: string): Promise<number> {
-    const [row] = await repo.getThrottle(this.db, [key]);
-    const until = row?.blocked_until ? Date.parse(row.blocked_until) : 0;
-    return Math.max(1, Math.ceil((until - Date.now()) / 1000));
+/**
+ * Until when a key is blocked by the failed attempt that reaches its limit (index 0) and by each one after
+ * it: the first block, doubled each time, up to the longest (the last entry repeats).
+ */
+export function blockSchedule(now: number, settings: Pick<ThrottleSettings, 'firstBlockSeconds' | 'maxBlockSeconds'>): string[] {
+  const schedule: string[] = [];
+  for (let seconds = settings.firstBlockSeconds; ; seconds *= 2) {
+    schedule.push(new Date(now + Math.min(seconds, settings.maxBlockSeconds) * 1000).toISOString());
+    if (seconds >= settings.maxBlockSeconds) return schedule;
   }
 }

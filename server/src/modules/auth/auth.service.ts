@@ -11,7 +11,7 @@ import {
 } from '../../platform/secrets.js';
 import type { ServiceDeps } from '../../services.js';
 import { authRepository as repo } from './auth.repository.js';
-import { AttemptThrottle } from './attempt-throttle.js';
+import { AttemptThrottle, type ThrottleSettings } from './attempt-throttle.js';
 
 /** Sign-in rules. Figures a security reviewer will ask about, in one place. */
 export const AUTH_RULES = {
@@ -25,6 +25,8 @@ export const AUTH_RULES = {
   addressFailuresBeforeBlock: 20,
   firstBlockSeconds: 30,
   maxBlockSeconds: 15 * 60,
+  /** An attempt beyond the limit while others are still being checked waits this long for one to free the key. */
+  throttleWaitMs: 3000,
   /** SendResetLink answers no sooner than this, found or not, so its timing tells nothing. */
   resetLinkAnswerMs: 400,
   /** Mails (reset links, pins) per account per throttle window, so nobody can flood a mailbox. */
@@ -32,6 +34,14 @@ export const AUTH_RULES = {
   /** Reset-link requests per requested e-mail/username, and per address, before they are blocked like sign-ins. */
   resetRequestsPerName: 5,
   resetRequestsPerAddress: 20,
+};
+
+/** The block rules every throttled key of sign-in and reset requests follows. */
+export const THROTTLE_SETTINGS: ThrottleSettings = {
+  windowMinutes: AUTH_RULES.throttleWindowMinutes,
+  firstBlockSeconds: AUTH_RULES.firstBlockSeconds,
+  maxBlockSeconds: AUTH_RULES.maxBlockSeconds,
+  waitMs: AUTH_RULES.throttleWaitMs,
 };
 
 /** What SendResetLink answers as `userId` when a link went out: non-zero, as the spec's screen needs, never the account's id. */
@@ -46,11 +56,7 @@ export class AuthService {
   private readonly throttle: AttemptThrottle;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.throttle = new AttemptThrottle(deps.db, {
-      windowMinutes: AUTH_RULES.throttleWindowMinutes,
-      firstBlockSeconds: AUTH_RULES.firstBlockSeconds,
-      maxBlockSeconds: AUTH_RULES.maxBlockSeconds,
-    });
+    this.throttle = new AttemptThrottle(deps.db, THROTTLE_SETTINGS);
   }
 
   private get db() { return this.deps.db; }
@@ -59,12 +65,13 @@ export class AuthService {
     const account = { key: `acct:${input.username.trim().toLowerCase()}`, limit: AUTH_RULES.accountFailuresBeforeBlock };
     const address = { key: `ip:${client.ip ?? 'unknown'}`, limit: AUTH_RULES.addressFailuresBeforeBlock };
     // Counted before the password is checked, so concurrent guesses cannot all slip in under the limit.
-    await this.throttle.claim([account, address]);
+    const attempts = await this.throttle.claim([account, address]);
 
     const user = await repo.findUserByLogin(this.db, input.username);
     const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : (await verifyAgainstDummy(input.password), false);
 
     if (!user || !passwordOk || user.is_active !== 1) {
+      await this.throttle.spend(attempts);
       await writeAudit(this.db, { ...actor, userId: user?.id ?? null, username: input.username.slice(0, 100) },
         { action: 'login_failed', entity: 'user', entityId: user?.id ?? null });
       throw unauthenticated(INVALID_LOGIN);
@@ -77,7 +84,7 @@ export class AuthService {
       ? AUTH_RULES.rememberedSessionDays * 864e5 : AUTH_RULES.sessionHours * 36e5)).toISOString();
     const appName = await inTransaction(this.db, async ({ tx }) => {
       await this.throttle.clear(tx, account.key);
-      await this.throttle.refund(tx, address);
+      await this.throttle.refund(tx, attempts[1]);
       await repo.createSession(tx, { id: sessionId, userId: user.id, expiresAt, ip: client.ip, userAgent: client.userAgent, remember: input.rememberMe });
       await repo.insertRefreshToken(tx, sessionId, sha256(refreshToken));
       await writeAudit(tx, { ...actor, userId: user.id, username: user.username },
@@ -130,10 +137,10 @@ export class AuthService {
    * requested name and per address like sign-ins; mails per account are capped on top.
    */
   async sendResetLink(emailOrUsername: string, client: ClientInfo, actor: Actor) {
-    await this.throttle.claim([
+    await this.throttle.spend(await this.throttle.claim([
       { key: `reset-name:${emailOrUsername.trim().toLowerCase()}`, limit: AUTH_RULES.resetRequestsPerName },
       { key: `reset-ip:${client.ip ?? 'unknown'}`, limit: AUTH_RULES.resetRequestsPerAddress },
-    ]);
+    ]));
     const started = Date.now();
     const user = await repo.findUserByLogin(this.db, emailOrUsername);
     const token = newOpaqueToken();

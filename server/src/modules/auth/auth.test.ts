@@ -195,6 +195,23 @@ describe('throttling', () => {
     for (const r of refused) expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  it('checks at most the allowed number of passwords when many wrong ones from one address arrive at once', async () => {
+    const ip = '10.6.9.9';
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) =>
+      post('/Common/Auth/login', { username: `sprayed-${i}`, password: 'x' }, ip)));
+    const checked = await t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'login_failed').where('ip', '=', ip).execute();
+    expect(checked.length).toBeLessThanOrEqual(AUTH_RULES.addressFailuresBeforeBlock);
+    expect(answers.filter((r) => r.statusCode === 401)).toHaveLength(checked.length);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(200 - checked.length);
+  });
+
+  it('lets many right sign-ins of one account at once all in: they wait for the ones being checked, never a block', async () => {
+    const u = await makeUser(t.database, { role: 'WarehouseStaff' });
+    const answers = await Promise.all(Array.from({ length: 2 * AUTH_RULES.accountFailuresBeforeBlock }, () =>
+      post('/Common/Auth/login', { username: u.username, password: u.password }, '10.6.10.1')));
+    expect(answers.map((r) => r.statusCode)).toEqual(answers.map(() => 200));
+  });
+
   it('counts only failures against an address: many right sign-ins from one address are never blocked', async () => {
     const u = await makeUser(t.database, { role: 'WarehouseStaff' });
     for (let i = 0; i <= AUTH_RULES.addressFailuresBeforeBlock; i++) {
@@ -220,7 +237,7 @@ describe('throttling', () => {
     const key = `acct:${u.username}`;
     for (let i = 0; i < AUTH_RULES.accountFailuresBeforeBlock; i++) await post('/Common/Auth/login', { username: u.username, password: 'bad' }, `10.5.0.${i}`);
     const first = await t.database.db.selectFrom('login_throttle').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
-    await t.database.db.updateTable('login_throttle').set({ blocked_until: null }).where('key', '=', key).execute();
+    await t.database.db.updateTable('login_throttle').set({ blocked_until: new Date(Date.now() - 1000).toISOString() }).where('key', '=', key).execute();
     await post('/Common/Auth/login', { username: u.username, password: 'bad' }, '10.5.1.1');
     const second = await t.database.db.selectFrom('login_throttle').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
     const span = (r: typeof first) => Date.parse(r.blocked_until!) - Date.now();
