@@ -11,7 +11,7 @@ import {
 } from '../../platform/secrets.js';
 import type { ServiceDeps } from '../../services.js';
 import { authRepository as repo } from './auth.repository.js';
-import { AttemptThrottle, type ThrottleSettings } from './attempt-throttle.js';
+import { AttemptThrottle, type ClaimedAttempt, type ThrottleSettings } from './attempt-throttle.js';
 
 /** Sign-in rules. Figures a security reviewer will ask about, in one place. */
 export const AUTH_RULES = {
@@ -184,9 +184,13 @@ export class AuthService {
     const self = input.userId === principal.userId;
     const target = await repo.findUserById(this.db, input.userId);
     if (!target) throw notFound('User');
+    let attempts: ClaimedAttempt[] = [];
     if (self) {
       if (!input.previousPassword) throw badRequest(MSG.previousPassword, { previousPassword: MSG.previousPassword });
+      // A signed-in session (perhaps a stolen one) may not guess the password any faster than the sign-in page.
+      attempts = await this.throttle.claim([{ key: `password-check:${target.id}`, limit: AUTH_RULES.accountFailuresBeforeBlock }]);
       if (!(await verifyPassword(target.password_hash, input.previousPassword))) {
+        await this.throttle.spend(attempts);
         throw unprocessable('The previous password is not correct', { previousPassword: 'The previous password is not correct' });
       }
     } else {
@@ -195,6 +199,7 @@ export class AuthService {
     const passwordHash = await hashPassword(input.newPassword);
     await inTransaction(this.db, async ({ tx }) => {
       await repo.setPassword(tx, target.id, passwordHash);
+      for (const done of attempts) await this.throttle.clear(tx, done.rule.key);
       await repo.revokeUserSessions(tx, target.id, 'password_changed', self ? principal.sessionId : undefined);
       await writeAudit(tx, actor, { action: self ? 'password_change' : 'password_admin_reset', entity: 'user', entityId: target.id });
     });

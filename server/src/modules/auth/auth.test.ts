@@ -157,6 +157,18 @@ describe('password change', () => {
     expect((await as(t.app, staff).put('/Common/Auth/reset-password', { userId: theirs.id, newPassword: 'set by staff 1' })).statusCode).toBe(403);
   });
 
+  it('stops guessing the previous password after a few wrong ones with 429 and Retry-After, changing nothing', async () => {
+    const u = await makeUser(t.database, { role: 'WarehouseStaff' });
+    const s = await login(t.app, u.username, u.password);
+    for (let i = 0; i < AUTH_RULES.accountFailuresBeforeBlock; i++) {
+      expect((await as(t.app, s).put('/Common/Auth/reset-password', { userId: u.id, previousPassword: `guess ${i}`, newPassword: 'guessed new 1' })).statusCode).toBe(422);
+    }
+    const right = await as(t.app, s).put('/Common/Auth/reset-password', { userId: u.id, previousPassword: u.password, newPassword: 'guessed new 1' });
+    expect(right.statusCode).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    await login(t.app, u.username, u.password);
+  });
+
   it('refuses a short new password with 400', async () => {
     const s = await login(t.app, ADMIN.username, ADMIN.password);
     const res = await as(t.app, s).put('/Common/Auth/reset-password', { userId: s.userid, previousPassword: ADMIN.password, newPassword: 'short' });
