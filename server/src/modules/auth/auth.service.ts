@@ -66,6 +66,7 @@ export class AuthService {
     const address = { key: `ip:${client.ip ?? 'unknown'}`, limit: AUTH_RULES.addressFailuresBeforeBlock };
     // Counted before the password is checked, so concurrent guesses cannot all slip in under the limit.
     const attempts = await this.throttle.claim([account, address]);
+    const addressAttempt = attempts[1]; // claims answer in the order of their rules
 
     const user = await repo.findUserByLogin(this.db, input.username);
     const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : (await verifyAgainstDummy(input.password), false);
@@ -84,7 +85,7 @@ export class AuthService {
       ? AUTH_RULES.rememberedSessionDays * 864e5 : AUTH_RULES.sessionHours * 36e5)).toISOString();
     const appName = await inTransaction(this.db, async ({ tx }) => {
       await this.throttle.clear(tx, account.key);
-      await this.throttle.refund(tx, attempts[1]);
+      await this.throttle.refund(tx, addressAttempt);
       await repo.createSession(tx, { id: sessionId, userId: user.id, expiresAt, ip: client.ip, userAgent: client.userAgent, remember: input.rememberMe });
       await repo.insertRefreshToken(tx, sessionId, sha256(refreshToken));
       await writeAudit(tx, { ...actor, userId: user.id, username: user.username },
