@@ -5,12 +5,12 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
+/** The newest modification time of a file, or of anything inside a folder. */
+function newestMtime(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs; // a deleted file shows only as a newer folder
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
   return newest;
 }
 
@@ -26,11 +26,11 @@ function run(args) {
 }
 
 const at = (p) => join(root, p);
-if (isStale(at('web/dist/index.html'), [at('web/src'), at('web/index.html'), at('contracts/src')])) {
+if (isStale(at('web/dist/index.html'), [at('web/src'), at('web/public'), at('web/index.html'), at('web/vite.config.ts'), at('contracts/src')])) {
   console.log('Building the web app…');
   run(['run', 'build', '-w', 'web']);
 }
-if (isStale(at('server/dist/main.js'), [at('server/src'), at('contracts/src')])) {
+if (isStale(at('server/dist/main.js'), [at('server/src'), at('server/build.mjs'), at('contracts/src')])) {
   console.log('Building the server…');
   run(['run', 'build', '-w', 'server']);
 }

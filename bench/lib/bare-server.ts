@@ -12,8 +12,9 @@ import { AccessTokens } from '../../server/src/platform/tokens.js';
 import { AUTH_RULES } from '../../server/src/modules/auth/auth.service.js';
 import { announceReady, readChildConfig } from './child.js';
 import { openRawDb, type RawDb } from './raw-db.js';
-import { loginStatements, readStatements, type LoginStatements, type ReadStatements } from './statements.js';
+import { claimSlots, loginStatements, readStatements, type LoginStatements, type ReadStatements } from './statements.js';
 import { replayer, traceKey, type CapturedRequests } from './trace.js';
+import type { Slots, SqlTemplate } from './sql-capture.js';
 
 const cfg = readChildConfig();
 const db = openRawDb(cfg);
@@ -44,6 +45,17 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
 }
 
+/** AttemptThrottle.claimOne: the claim, and while the key is full but not blocked, the same waits and retries. */
+async function claim(raw: RawDb, statement: SqlTemplate, stmts: LoginStatements, slot: Slots, key: string): Promise<boolean> {
+  const deadline = Date.now() + AUTH_RULES.throttleWaitMs;
+  for (let pause = 25; ; pause = Math.min(pause * 2, 400)) {
+    if ((await raw.all(statement, { ...slot, ...claimSlots() })).length) return true;
+    const [row] = await raw.all<{ blocked_until: string | null }>(stmts.getThrottleKey, { key });
+    if ((row?.blocked_until && Date.parse(row.blocked_until) > Date.now()) || Date.now() + pause > deadline) return false;
+    await new Promise((r) => setTimeout(r, pause));
+  }
+}
+
 /** AuthService.login, successful path (the bench sends rememberMe false). */
 async function login(req: IncomingMessage, res: ServerResponse, stmts: LoginStatements, raw: RawDb): Promise<void> {
   const body = await readJson(req);
@@ -51,8 +63,11 @@ async function login(req: IncomingMessage, res: ServerResponse, stmts: LoginStat
   const password = String(body.password ?? '');
   const ip = req.socket.remoteAddress ?? null;
   const acct = `acct:${username.toLowerCase()}`;
-  const throttle = await raw.all<{ blocked_until: string | null }>(stmts.getThrottle, { acct, addr: `ip:${ip ?? 'unknown'}` });
-  if (throttle.some((r) => r.blocked_until && Date.parse(r.blocked_until) > Date.now())) return send(res, 429, { status: 429, message: 'Too many attempts' });
+  const addr = `ip:${ip ?? 'unknown'}`;
+  // Counted before the password is checked, as AttemptThrottle.claim does: a full key is waited for.
+  if (!(await claim(raw, stmts.claimAccount, stmts, { acct }, acct)) || !(await claim(raw, stmts.claimAddress, stmts, { addr }, addr))) {
+    return send(res, 429, { status: 429, message: 'Too many attempts' });
+  }
   const [user] = await raw.all<UserRow>(stmts.findUserByLogin, { login: username.toLowerCase() });
   if (!user || !(await verifyPassword(user.password_hash, password)) || user.is_active !== 1) {
     return send(res, 401, { status: 401, message: 'Invalid username or password' });
@@ -62,8 +77,9 @@ async function login(req: IncomingMessage, res: ServerResponse, stmts: LoginStat
   const sid = randomUUID();
   const expires = new Date(Date.now() + AUTH_RULES.sessionHours * 36e5).toISOString();
   const appName = await raw.transaction(async (tx) => {
-    const v = { acct, sid, uid: user.id, expires, ip, ua: req.headers['user-agent']?.slice(0, 255) ?? null, rthash: sha256(refreshToken), uname: user.username, rid: randomUUID() };
+    const v = { acct, addr, sid, uid: user.id, expires, ip, ua: req.headers['user-agent']?.slice(0, 255) ?? null, rthash: sha256(refreshToken), uname: user.username, rid: randomUUID() };
     await tx.run(stmts.clearThrottle, v);
+    await tx.run(stmts.refundAddress, v);
     await tx.run(stmts.createSession, v);
     await tx.run(stmts.insertRefreshToken, v);
     await tx.run(stmts.writeAudit, v);

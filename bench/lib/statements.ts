@@ -1,27 +1,43 @@
 // The statements of the two benchmarked requests, compiled from the server's own repositories (see
 // sql-capture.ts). If a repository changes its SQL, the baseline changes with it.
 import { authRepository } from '../../server/src/modules/auth/auth.repository.js';
+import { AUTH_RULES, THROTTLE_SETTINGS } from '../../server/src/modules/auth/auth.service.js';
 import { userModuleRepository } from '../../server/src/modules/user-module/user-module.repository.js';
 import { writeAudit } from '../../server/src/platform/audit.js';
 import { Scope } from '../../server/src/platform/scope.js';
 import { captureOne, n, s, type Engine, type SqlTemplate } from './sql-capture.js';
 
 export interface LoginStatements {
-  getThrottle: SqlTemplate;
+  claimAccount: SqlTemplate;
+  claimAddress: SqlTemplate;
+  /** A refused claim reads its key to tell a block from attempts still being checked (then it waits). */
+  getThrottleKey: SqlTemplate;
   findUserByLogin: SqlTemplate;
   clearThrottle: SqlTemplate;
+  refundAddress: SqlTemplate;
   createSession: SqlTemplate;
   insertRefreshToken: SqlTemplate;
   writeAudit: SqlTemplate;
   appName: SqlTemplate;
 }
 
+/** The claim's times as slots (now, the window's start); claimSlots gives their values. */
+const claimTimes = (limit: number) => ({ now: s('now'), windowStart: s('window'), limit });
+
+/** The values of claimTimes' slots for a request arriving now. */
+export function claimSlots(now = Date.now()): Record<string, string> {
+  return { now: new Date(now).toISOString(), window: new Date(now - THROTTLE_SETTINGS.windowMinutes * 60_000).toISOString() };
+}
+
 /** POST /Common/Auth/login, successful path with rememberMe false (what the bench sends). */
 export async function loginStatements(engine: Engine): Promise<LoginStatements> {
   return {
-    getThrottle: await captureOne(engine, (db) => authRepository.getThrottle(db, [s('acct'), s('addr')])),
+    claimAccount: await captureOne(engine, (db) => authRepository.claimAttempt(db, s('acct'), claimTimes(AUTH_RULES.accountFailuresBeforeBlock))),
+    claimAddress: await captureOne(engine, (db) => authRepository.claimAttempt(db, s('addr'), claimTimes(AUTH_RULES.addressFailuresBeforeBlock))),
+    getThrottleKey: await captureOne(engine, (db) => authRepository.getThrottle(db, [s('key')])),
     findUserByLogin: await captureOne(engine, (db) => authRepository.findUserByLogin(db, s('login'))),
     clearThrottle: await captureOne(engine, (db) => authRepository.clearThrottle(db, s('acct'))),
+    refundAddress: await captureOne(engine, (db) => authRepository.refundAttempt(db, s('addr'), AUTH_RULES.addressFailuresBeforeBlock)),
     createSession: await captureOne(engine, (db) => authRepository.createSession(db, {
       id: s('sid'), userId: n('uid'), expiresAt: s('expires'), ip: s('ip'), userAgent: s('ua'), remember: false,
     })),

@@ -27,6 +27,7 @@ export type RefreshResponse = z.infer<typeof refreshResponse>;
 export const sendResetLinkRequest = z.object({
   emailOrUsername: field.text(254, { error: MSG.username }).trim().min(1, MSG.username),
 });
+/** userId 0: not found ('Invalid Email/Username!'); any other value only says a link went out — never the account's id. */
 export const sendResetLinkResponse = z.object({ userId: z.number().int(), message: z.string() });
 
 const newPassword = field.text(256, { error: MSG.newPassword }).min(1, MSG.newPassword).min(PASSWORD_MIN_LENGTH, MSG.passwordPolicy);

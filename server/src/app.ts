@@ -10,6 +10,7 @@ import { accessPlugin } from './plugins/access.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
 import { UPLOAD_MAX_BYTES } from './platform/files.js';
+import { loggerOptions } from './platform/log-redaction.js';
 import { registerOpenApi } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web-static.js';
 import { registerHub } from './plugins/hub.js';
@@ -52,6 +53,8 @@ export interface BuildOptions {
   /** An already open database (tests, bench); otherwise one is opened from the config and closed with the app. */
   database?: Database;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -59,7 +62,7 @@ const REQUEST_ID = /^[\w.:-]{1,64}$/;
 /** Builds the HTTP app: plugins, then every module's routes. It never listens, so tests can inject into it. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: opts.logger === false ? false : loggerOptions(config.logLevel, opts.logStream),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,

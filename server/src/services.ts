@@ -38,7 +38,7 @@ export interface ServiceDeps {
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
   const { db, dialect } = database;
   const tokens = new AccessTokens(config.tokenSecret);
-  const mailer = new Mailer(db, log, { smtpUrl: config.smtpUrl, from: config.mailFrom, logBodies: config.demoData });
+  const mailer = new Mailer(db, log, { smtpUrl: config.smtpUrl, from: config.mailFrom, logMail: config.demoData });
   const events = new EventBus(database);
   const deps: ServiceDeps = { db, dialect, events, mailer, tokens, config, log };
   return {

@@ -10,7 +10,8 @@ export interface MailMessage {
 
 /**
  * Mail goes into the outbox table in the caller's transaction, then is sent after commit through SMTP_URL.
- * Without SMTP_URL it stays in the outbox, which administrators can read (and, in demo mode, in the log).
+ * Without SMTP_URL it stays in the outbox, which administrators can read (in demo mode, each mail is also
+ * announced in the log, without its body).
  */
 export class Mailer {
   private readonly transport: Transporter | undefined;
@@ -18,7 +19,7 @@ export class Mailer {
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-    private readonly opts: { smtpUrl?: string; from: string; logBodies: boolean },
+    private readonly opts: { smtpUrl?: string; from: string; logMail: boolean },
   ) {
     this.transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
   }
@@ -33,7 +34,8 @@ export class Mailer {
   }
 
   private async deliver(id: number, message: MailMessage): Promise<void> {
-    if (this.opts.logBodies) this.log.info({ mailTo: message.to, subject: message.subject, body: message.body }, 'mail (demo mode)');
+    // Never the body: it carries reset links and pins. Administrators read it in the outbox.
+    if (this.opts.logMail) this.log.info({ mailId: id, mailTo: message.to, subject: message.subject }, 'mail (demo mode): the body is in the outbox, POST /Common/Mail/GetOutbox');
     if (!this.transport) return;
     try {
       await this.transport.sendMail({ from: this.opts.from, to: message.to, subject: message.subject, text: message.body });

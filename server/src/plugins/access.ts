@@ -43,14 +43,17 @@ export function declareFileRoutes(app: FastifyInstance): void {
   });
 }
 
-/** Reads the bearer token (header, or ?access_token= for WebSockets) into a Principal. */
+/** Reads the bearer token into a Principal. */
 export type PrincipalResolver = (token: string) => Promise<Principal | null>;
 
+/**
+ * The token of an API call: the Authorization header only. `?access_token=` is the hub's alone (browsers cannot
+ * set headers on a WebSocket; see plugins/hub.ts): a token in a URL ends up in logs, history and Referer headers.
+ */
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim() || null;
-  const q = (request.query as Record<string, unknown> | undefined)?.access_token;
-  return typeof q === 'string' && q ? q : null;
+  return null;
 }
 
 export function actorOf(request: FastifyRequest): Actor {

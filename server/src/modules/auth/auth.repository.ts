@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Executor, UserRow } from '../../db/schema.js';
 
 /** Every query of sign-in, sessions, tokens, throttling, resets and pins. */
@@ -90,8 +90,53 @@ export const authRepository = {
     return db.selectFrom('login_throttle').selectAll().where('key', 'in', keys).execute();
   },
 
-  /** Counts one failure atomically, starting a new window when the old one has lapsed; returns the count. */
-  async countFailure(db: Executor, key: string, windowStartBefore: string): Promise<number> {
+  /**
+   * Counts one attempt for a key in one statement, or refuses it (answer undefined, nothing changes). It is
+   * let through when the key is not blocked and either has fewer than `limit` attempts in the window (failed
+   * or still being checked), or holds a lapsed block: a lapsed block lets exactly one attempt through, as the
+   * claim clears it. A lapsed window starts again at 1. Concurrent claims queue on the row, so each sees the
+   * count the one before it left: however many arrive at once, no more than `limit` get through.
+   */
+  async claimAttempt(db: Executor, key: string, o: { now: string; windowStart: string; limit: number }): Promise<number | undefined> {
+    const lapsed = sql<SqlBool>`login_throttle.window_started_at < ${o.windowStart}`;
+    const row = await db.insertInto('login_throttle')
+      .values({ key, failures: 1, window_started_at: o.now, blocked_until: null })
+      .onConflict((oc) => oc.column('key')
+        .doUpdateSet({
+          failures: sql<number>`CASE WHEN ${lapsed} THEN 1 ELSE login_throttle.failures + 1 END`,
+          window_started_at: sql<string>`CASE WHEN ${lapsed} THEN ${o.now} ELSE login_throttle.window_started_at END`,
+          blocked_until: null,
+        })
+        .where((eb) => eb.and([
+          eb.or([eb('login_throttle.blocked_until', 'is', null), eb('login_throttle.blocked_until', '<=', o.now)]),
+          eb.or([lapsed, eb('login_throttle.failures', '<', o.limit), eb('login_throttle.blocked_until', 'is not', null)]),
+        ])))
+      .returning('failures')
+      .executeTakeFirst();
+    return row?.failures;
+  },
+
+  /** Blocks a key until the given time (after a failed attempt that reached its limit). */
+  async block(db: Executor, key: string, until: string) {
+    await db.updateTable('login_throttle').set({ blocked_until: until }).where('key', '=', key).execute();
+  },
+
+  /**
+   * Takes one attempt back. When the key stays at or over its limit with no block, a lapsed block is left in
+   * its place, so the next attempt is let through as it would have been.
+   */
+  async refundAttempt(db: Executor, key: string, limit: number) {
+    await db.updateTable('login_throttle')
+      .set({
+        failures: sql`failures - 1`,
+        blocked_until: sql`CASE WHEN blocked_until IS NULL AND failures - 1 >= ${limit} THEN window_started_at ELSE blocked_until END`,
+      })
+      .where('key', '=', key).where('failures', '>', 0)
+      .execute();
+  },
+
+  /** Counts one use atomically, starting a new window when the old one has lapsed; returns the count. */
+  async countUse(db: Executor, key: string, windowStartBefore: string): Promise<number> {
     const now = new Date().toISOString();
     const row = await db.insertInto('login_throttle')
       .values({ key, failures: 1, window_started_at: now, blocked_until: null })
@@ -102,10 +147,6 @@ export const authRepository = {
       .returning('failures')
       .executeTakeFirstOrThrow();
     return row.failures;
-  },
-
-  async block(db: Executor, key: string, until: string) {
-    await db.updateTable('login_throttle').set({ blocked_until: until }).where('key', '=', key).execute();
   },
 
   async clearThrottle(db: Executor, key: string) {

@@ -30,9 +30,9 @@ export const authRoutes: RouteModule = (api, { auth }) => {
   });
 
   api.post('/Common/ForgotPassword/SendResetLink', {
-    schema: { tags, summary: 'E-mail a single-use reset link', body: sendResetLinkRequest, response: { 200: sendResetLinkResponse, 400: apiErrorSchema } },
+    schema: { tags, summary: 'E-mail a single-use reset link', body: sendResetLinkRequest, response: { 200: sendResetLinkResponse, 400: apiErrorSchema, 429: apiErrorSchema } },
     config: { policy: PUBLIC },
-  }, (req) => auth.sendResetLink(req.body.emailOrUsername, actorOf(req)));
+  }, (req) => auth.sendResetLink(req.body.emailOrUsername, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null }, actorOf(req)));
 
   api.post('/Common/ForgotPassword/Restpassword', {
     schema: { tags, summary: 'Set a new password with a reset link', body: resetWithTokenRequest, response: { 200: messageOnly, 400: apiErrorSchema, 422: apiErrorSchema } },

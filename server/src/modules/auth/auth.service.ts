@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_ROLES, MSG, PIN_LENGTH, ROLE_LABELS, roleSchema, type Permission, type Role } from '@bolx/contracts';
-import type { Db } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import { writeAudit } from '../../platform/audit.js';
-import { AppError, badRequest, forbidden, notFound, throttled, unauthenticated, unprocessable } from '../../platform/errors.js';
+import { AppError, badRequest, forbidden, notFound, unauthenticated, unprocessable } from '../../platform/errors.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
@@ -12,6 +11,7 @@ import {
 } from '../../platform/secrets.js';
 import type { ServiceDeps } from '../../services.js';
 import { authRepository as repo } from './auth.repository.js';
+import { AttemptThrottle, type ClaimedAttempt, type ThrottleSettings } from './attempt-throttle.js';
 
 /** Sign-in rules. Figures a security reviewer will ask about, in one place. */
 export const AUTH_RULES = {
@@ -25,11 +25,27 @@ export const AUTH_RULES = {
   addressFailuresBeforeBlock: 20,
   firstBlockSeconds: 30,
   maxBlockSeconds: 15 * 60,
+  /** An attempt beyond the limit while others are still being checked waits this long for one to free the key. */
+  throttleWaitMs: 3000,
   /** SendResetLink answers no sooner than this, found or not, so its timing tells nothing. */
   resetLinkAnswerMs: 400,
   /** Mails (reset links, pins) per account per throttle window, so nobody can flood a mailbox. */
   mailsPerWindow: 5,
+  /** Reset-link requests per requested e-mail/username, and per address, before they are blocked like sign-ins. */
+  resetRequestsPerName: 5,
+  resetRequestsPerAddress: 20,
 };
+
+/** The block rules every throttled key of sign-in and reset requests follows. */
+export const THROTTLE_SETTINGS: ThrottleSettings = {
+  windowMinutes: AUTH_RULES.throttleWindowMinutes,
+  firstBlockSeconds: AUTH_RULES.firstBlockSeconds,
+  maxBlockSeconds: AUTH_RULES.maxBlockSeconds,
+  waitMs: AUTH_RULES.throttleWaitMs,
+};
+
+/** What SendResetLink answers as `userId` when a link went out: non-zero, as the spec's screen needs, never the account's id. */
+export const RESET_LINK_SENT = 1;
 
 const INVALID_LOGIN = 'Invalid username or password';
 
@@ -37,25 +53,28 @@ export interface LoginInput { username: string; password: string; rememberMe: bo
 export interface ClientInfo { ip: string | null; userAgent: string | null }
 
 export class AuthService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly throttle: AttemptThrottle;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.throttle = new AttemptThrottle(deps.db, THROTTLE_SETTINGS);
+  }
 
   private get db() { return this.deps.db; }
 
   async login(input: LoginInput, client: ClientInfo, actor: Actor) {
-    const accountKey = `acct:${input.username.trim().toLowerCase()}`;
-    const addressKey = `ip:${client.ip ?? 'unknown'}`;
-    await this.assertNotThrottled([accountKey, addressKey]);
+    const account = { key: `acct:${input.username.trim().toLowerCase()}`, limit: AUTH_RULES.accountFailuresBeforeBlock };
+    const address = { key: `ip:${client.ip ?? 'unknown'}`, limit: AUTH_RULES.addressFailuresBeforeBlock };
+    // Counted before the password is checked, so concurrent guesses cannot all slip in under the limit.
+    const attempts = await this.throttle.claim([account, address]);
+    const addressAttempt = attempts[1]; // claims answer in the order of their rules
 
     const user = await repo.findUserByLogin(this.db, input.username);
     const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : (await verifyAgainstDummy(input.password), false);
 
     if (!user || !passwordOk || user.is_active !== 1) {
-      await inTransaction(this.db, async ({ tx }) => {
-        await this.countFailure(tx, accountKey, AUTH_RULES.accountFailuresBeforeBlock);
-        await this.countFailure(tx, addressKey, AUTH_RULES.addressFailuresBeforeBlock);
-        await writeAudit(tx, { ...actor, userId: user?.id ?? null, username: input.username.slice(0, 100) },
-          { action: 'login_failed', entity: 'user', entityId: user?.id ?? null });
-      });
+      await this.throttle.spend(attempts);
+      await writeAudit(this.db, { ...actor, userId: user?.id ?? null, username: input.username.slice(0, 100) },
+        { action: 'login_failed', entity: 'user', entityId: user?.id ?? null });
       throw unauthenticated(INVALID_LOGIN);
     }
 
@@ -65,7 +84,8 @@ export class AuthService {
     const expiresAt = new Date(Date.now() + (input.rememberMe
       ? AUTH_RULES.rememberedSessionDays * 864e5 : AUTH_RULES.sessionHours * 36e5)).toISOString();
     const appName = await inTransaction(this.db, async ({ tx }) => {
-      await repo.clearThrottle(tx, accountKey);
+      await this.throttle.clear(tx, account.key);
+      await this.throttle.refund(tx, addressAttempt);
       await repo.createSession(tx, { id: sessionId, userId: user.id, expiresAt, ip: client.ip, userAgent: client.userAgent, remember: input.rememberMe });
       await repo.insertRefreshToken(tx, sessionId, sha256(refreshToken));
       await writeAudit(tx, { ...actor, userId: user.id, username: user.username },
@@ -112,12 +132,20 @@ export class AuthService {
     void refreshToken; // the session (its whole token family) is what ends; the token itself needs no lookup
   }
 
-  /** Answers {userId} (0 when unknown) no sooner than a fixed time either way. */
-  async sendResetLink(emailOrUsername: string, actor: Actor) {
+  /**
+   * Answers {userId}: 0 when unknown, RESET_LINK_SENT otherwise — never the account's id, which is no
+   * business of an anonymous caller — no sooner than a fixed time either way. Requests are throttled per
+   * requested name and per address like sign-ins; mails per account are capped on top.
+   */
+  async sendResetLink(emailOrUsername: string, client: ClientInfo, actor: Actor) {
+    await this.throttle.spend(await this.throttle.claim([
+      { key: `reset-name:${emailOrUsername.trim().toLowerCase()}`, limit: AUTH_RULES.resetRequestsPerName },
+      { key: `reset-ip:${client.ip ?? 'unknown'}`, limit: AUTH_RULES.resetRequestsPerAddress },
+    ]));
     const started = Date.now();
     const user = await repo.findUserByLogin(this.db, emailOrUsername);
     const token = newOpaqueToken();
-    if (user && user.is_active === 1 && (await this.mailAllowed(`mail-reset:${user.id}`))) {
+    if (user && user.is_active === 1 && (await this.throttle.allow({ key: `mail-reset:${user.id}`, limit: AUTH_RULES.mailsPerWindow }))) {
       await inTransaction(this.db, async ({ tx, afterCommit }) => {
         const expiresAt = new Date(Date.now() + AUTH_RULES.resetLinkMinutes * 60_000).toISOString();
         await repo.insertPasswordReset(tx, user.id, sha256(token), expiresAt);
@@ -135,7 +163,7 @@ export class AuthService {
     const wait = AUTH_RULES.resetLinkAnswerMs - (Date.now() - started);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     return user && user.is_active === 1
-      ? { userId: user.id, message: 'A reset link has been sent to your e-mail address' }
+      ? { userId: RESET_LINK_SENT, message: 'A reset link has been sent to your e-mail address' }
       : { userId: 0, message: MSG.invalidEmailUsername };
   }
 
@@ -157,9 +185,13 @@ export class AuthService {
     const self = input.userId === principal.userId;
     const target = await repo.findUserById(this.db, input.userId);
     if (!target) throw notFound('User');
+    let attempts: ClaimedAttempt[] = [];
     if (self) {
       if (!input.previousPassword) throw badRequest(MSG.previousPassword, { previousPassword: MSG.previousPassword });
+      // A signed-in session (perhaps a stolen one) may not guess the password any faster than the sign-in page.
+      attempts = await this.throttle.claim([{ key: `password-check:${target.id}`, limit: AUTH_RULES.accountFailuresBeforeBlock }]);
       if (!(await verifyPassword(target.password_hash, input.previousPassword))) {
+        await this.throttle.spend(attempts);
         throw unprocessable('The previous password is not correct', { previousPassword: 'The previous password is not correct' });
       }
     } else {
@@ -168,6 +200,7 @@ export class AuthService {
     const passwordHash = await hashPassword(input.newPassword);
     await inTransaction(this.db, async ({ tx }) => {
       await repo.setPassword(tx, target.id, passwordHash);
+      for (const done of attempts) await this.throttle.clear(tx, done.rule.key);
       await repo.revokeUserSessions(tx, target.id, 'password_changed', self ? principal.sessionId : undefined);
       await writeAudit(tx, actor, { action: self ? 'password_change' : 'password_admin_reset', entity: 'user', entityId: target.id });
     });
@@ -186,7 +219,7 @@ export class AuthService {
   async sendEmailPin(principal: Principal, actor: Actor) {
     const user = await repo.findUserById(this.db, principal.userId);
     if (!user) throw notFound('User');
-    if (!(await this.mailAllowed(`mail-pin:${user.id}`))) throw new AppError(429, 'THROTTLED', 'Too many pins requested. Please try again later.');
+    if (!(await this.throttle.allow({ key: `mail-pin:${user.id}`, limit: AUTH_RULES.mailsPerWindow }))) throw new AppError(429, 'THROTTLED', 'Too many pins requested. Please try again later.');
     const pin = newPin(PIN_LENGTH);
     await inTransaction(this.db, async ({ tx, afterCommit }) => {
       await repo.insertPin(tx, user.id, sha256(`${user.id}:${pin}`), new Date(Date.now() + AUTH_RULES.pinMinutes * 60_000).toISOString());
@@ -269,28 +302,6 @@ export class AuthService {
     }
     const scope = new Scope(warehouses, clientCustomer != null ? [clientCustomer] : customers);
     return { userId, username, role, sessionId, customerId: clientCustomer, scope, modules };
-  }
-
-  private async assertNotThrottled(keys: string[]) {
-    const now = Date.now();
-    const rows = await repo.getThrottle(this.db, keys);
-    const until = Math.max(0, ...rows.map((r) => (r.blocked_until ? Date.parse(r.blocked_until) : 0)));
-    if (until > now) throw throttled(Math.ceil((until - now) / 1000));
-  }
-
-  /** Counts a mail against the account's allowance for the window; false once it is used up. */
-  private async mailAllowed(key: string): Promise<boolean> {
-    const windowStart = new Date(Date.now() - AUTH_RULES.throttleWindowMinutes * 60_000).toISOString();
-    return (await repo.countFailure(this.db, key, windowStart)) <= AUTH_RULES.mailsPerWindow;
-  }
-
-  private async countFailure(tx: Db | import('../../db/schema.js').Tx, key: string, limit: number) {
-    const windowStart = new Date(Date.now() - AUTH_RULES.throttleWindowMinutes * 60_000).toISOString();
-    const failures = await repo.countFailure(tx, key, windowStart);
-    if (failures >= limit) {
-      const seconds = Math.min(AUTH_RULES.maxBlockSeconds, AUTH_RULES.firstBlockSeconds * 2 ** (failures - limit));
-      await repo.block(tx, key, new Date(Date.now() + seconds * 1000).toISOString());
-    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, as, buildTestApp, login, makeCustomer, makeUser, makeWarehouse, type TestApp } from '../../../test/helpers.js';
-import { AUTH_RULES } from './auth.service.js';
+import { AUTH_RULES, RESET_LINK_SENT } from './auth.service.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await buildTestApp(); });
@@ -157,6 +157,18 @@ describe('password change', () => {
     expect((await as(t.app, staff).put('/Common/Auth/reset-password', { userId: theirs.id, newPassword: 'set by staff 1' })).statusCode).toBe(403);
   });
 
+  it('stops guessing the previous password after a few wrong ones with 429 and Retry-After, changing nothing', async () => {
+    const u = await makeUser(t.database, { role: 'WarehouseStaff' });
+    const s = await login(t.app, u.username, u.password);
+    for (let i = 0; i < AUTH_RULES.accountFailuresBeforeBlock; i++) {
+      expect((await as(t.app, s).put('/Common/Auth/reset-password', { userId: u.id, previousPassword: `guess ${i}`, newPassword: 'guessed new 1' })).statusCode).toBe(422);
+    }
+    const right = await as(t.app, s).put('/Common/Auth/reset-password', { userId: u.id, previousPassword: u.password, newPassword: 'guessed new 1' });
+    expect(right.statusCode).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    await login(t.app, u.username, u.password);
+  });
+
   it('refuses a short new password with 400', async () => {
     const s = await login(t.app, ADMIN.username, ADMIN.password);
     const res = await as(t.app, s).put('/Common/Auth/reset-password', { userId: s.userid, previousPassword: ADMIN.password, newPassword: 'short' });
@@ -182,6 +194,45 @@ describe('throttling', () => {
     expect((await post('/Common/Auth/login', { username: u.username, password: u.password }, '10.3.1.1')).statusCode).toBe(200);
   });
 
+  it('checks at most the allowed number of passwords when many wrong ones for one account arrive at once', async () => {
+    const u = await makeUser(t.database, { role: 'WarehouseStaff' });
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) =>
+      post('/Common/Auth/login', { username: u.username, password: `wrong ${i}` }, `10.6.${i >> 8}.${i & 255}`)));
+    // Every checked password that was wrong leaves exactly one login_failed audit row; a refused one leaves none.
+    const checked = await t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'login_failed').where('user_id', '=', u.id).execute();
+    expect(checked.length).toBeLessThanOrEqual(AUTH_RULES.accountFailuresBeforeBlock);
+    const refused = answers.filter((r) => r.statusCode === 429);
+    expect(answers.filter((r) => r.statusCode === 401)).toHaveLength(checked.length);
+    expect(refused).toHaveLength(200 - checked.length);
+    for (const r of refused) expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('checks at most the allowed number of passwords when many wrong ones from one address arrive at once', async () => {
+    const ip = '10.6.9.9';
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) =>
+      post('/Common/Auth/login', { username: `sprayed-${i}`, password: 'x' }, ip)));
+    const checked = await t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'login_failed').where('ip', '=', ip).execute();
+    expect(checked.length).toBeLessThanOrEqual(AUTH_RULES.addressFailuresBeforeBlock);
+    expect(answers.filter((r) => r.statusCode === 401)).toHaveLength(checked.length);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(200 - checked.length);
+  });
+
+  it('lets many right sign-ins of one account at once all in: they wait for the ones being checked, never a block', async () => {
+    const u = await makeUser(t.database, { role: 'WarehouseStaff' });
+    const answers = await Promise.all(Array.from({ length: 2 * AUTH_RULES.accountFailuresBeforeBlock }, () =>
+      post('/Common/Auth/login', { username: u.username, password: u.password }, '10.6.10.1')));
+    expect(answers.map((r) => r.statusCode)).toEqual(answers.map(() => 200));
+  });
+
+  it('counts only failures against an address: many right sign-ins from one address are never blocked', async () => {
+    const u = await makeUser(t.database, { role: 'WarehouseStaff' });
+    for (let i = 0; i <= AUTH_RULES.addressFailuresBeforeBlock; i++) {
+      expect((await post('/Common/Auth/login', { username: u.username, password: u.password }, '10.9.0.1')).statusCode).toBe(200);
+    }
+    const row = await t.database.db.selectFrom('login_throttle').selectAll().where('key', '=', 'ip:10.9.0.1').executeTakeFirst();
+    expect(row?.failures ?? 0).toBe(0);
+  });
+
   it('blocks an address that fails across many accounts', async () => {
     const ip = '10.4.0.9';
     for (let i = 0; i < AUTH_RULES.addressFailuresBeforeBlock; i++) {
@@ -198,7 +249,7 @@ describe('throttling', () => {
     const key = `acct:${u.username}`;
     for (let i = 0; i < AUTH_RULES.accountFailuresBeforeBlock; i++) await post('/Common/Auth/login', { username: u.username, password: 'bad' }, `10.5.0.${i}`);
     const first = await t.database.db.selectFrom('login_throttle').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
-    await t.database.db.updateTable('login_throttle').set({ blocked_until: null }).where('key', '=', key).execute();
+    await t.database.db.updateTable('login_throttle').set({ blocked_until: new Date(Date.now() - 1000).toISOString() }).where('key', '=', key).execute();
     await post('/Common/Auth/login', { username: u.username, password: 'bad' }, '10.5.1.1');
     const second = await t.database.db.selectFrom('login_throttle').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
     const span = (r: typeof first) => Date.parse(r.blocked_until!) - Date.now();
@@ -216,9 +267,43 @@ describe('forgot and reset password', () => {
     const known = await post('/Common/ForgotPassword/SendResetLink', { emailOrUsername: `${u.username}@example.com` });
     const knownMs = Date.now() - t1;
     expect(unknown.json()).toMatchObject({ userId: 0, message: 'Invalid Email/Username!' });
-    expect(known.json().userId).toBe(u.id);
+    expect(known.json()).toEqual({ userId: RESET_LINK_SENT, message: 'A reset link has been sent to your e-mail address' });
     expect(unknownMs).toBeGreaterThanOrEqual(AUTH_RULES.resetLinkAnswerMs - 5);
     expect(knownMs).toBeGreaterThanOrEqual(AUTH_RULES.resetLinkAnswerMs - 5);
+  });
+
+  it('never tells an anonymous caller an account\'s id: every account found answers the same non-zero userId', async () => {
+    const users = [await makeUser(t.database, { role: 'WarehouseStaff' }), await makeUser(t.database, { role: 'Client', customerId: await makeCustomer(t.database, [await makeWarehouse(t.database)]) })];
+    const answers = await Promise.all(users.map((u, i) => post('/Common/ForgotPassword/SendResetLink', { emailOrUsername: u.username }, `10.7.0.${i}`)));
+    for (const [i, res] of answers.entries()) {
+      expect(res.statusCode).toBe(200);
+      expect(res.json().userId).toBe(RESET_LINK_SENT);
+      expect(res.json().userId).not.toBe(users[i].id);
+    }
+  });
+
+  it('throttles requests per requested name and per address with 429 and Retry-After, writing nothing', async () => {
+    const u = await makeUser(t.database, { role: 'WarehouseStaff' });
+    for (let i = 0; i < AUTH_RULES.resetRequestsPerName; i++) {
+      expect((await post('/Common/ForgotPassword/SendResetLink', { emailOrUsername: u.username }, `10.8.0.${i}`)).statusCode).toBe(200);
+    }
+    const mails = async () => (await t.database.db.selectFrom('mail_outbox').select('id').where('to_address', '=', `${u.username}@example.com`).execute()).length;
+    const before = await mails();
+    const blocked = await post('/Common/ForgotPassword/SendResetLink', { emailOrUsername: ` ${u.username.toUpperCase()} ` }, '10.8.1.1');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toMatchObject({ status: 429, code: 'THROTTLED' });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await mails()).toBe(before);
+    // A sign-in is a different count: the reset requests did not lock the account.
+    expect((await post('/Common/Auth/login', { username: u.username, password: u.password }, '10.8.1.2')).statusCode).toBe(200);
+
+    const ip = '10.8.2.1';
+    const spread = await Promise.all(Array.from({ length: AUTH_RULES.resetRequestsPerAddress }, (_, i) =>
+      post('/Common/ForgotPassword/SendResetLink', { emailOrUsername: `nobody-${i}` }, ip)));
+    expect(spread.map((r) => r.statusCode)).toEqual(spread.map(() => 200));
+    const fromAddress = await post('/Common/ForgotPassword/SendResetLink', { emailOrUsername: 'nobody-else' }, ip);
+    expect(fromAddress.statusCode).toBe(429);
+    expect(Number(fromAddress.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('mails a single-use link that sets the password and ends every session', async () => {
@@ -259,7 +344,10 @@ describe('forgot and reset password', () => {
 describe('mail flooding', () => {
   it('sends at most a few reset links or pins per account per window', async () => {
     const u = await makeUser(t.database, { role: 'WarehouseStaff' });
-    for (let i = 0; i < AUTH_RULES.mailsPerWindow + 2; i++) await post('/Common/ForgotPassword/SendResetLink', { emailOrUsername: u.username });
+    // By username and by e-mail in turn, so the cap per mailbox is what stops it, not the cap per requested name.
+    for (let i = 0; i < AUTH_RULES.mailsPerWindow + 2; i++) {
+      await post('/Common/ForgotPassword/SendResetLink', { emailOrUsername: i % 2 ? `${u.username}@example.com` : u.username }, '10.10.0.1');
+    }
     const mails = await t.database.db.selectFrom('mail_outbox').select('id').where('to_address', '=', `${u.username}@example.com`).execute();
     expect(mails).toHaveLength(AUTH_RULES.mailsPerWindow);
     const s = await login(t.app, u.username, u.password);

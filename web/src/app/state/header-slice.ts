@@ -18,7 +18,7 @@ export interface HeaderState {
   customerName: string;
   /** Set once the header data is loaded; cleared when the default app changes so it is loaded again. */
   skipHeaderCall: boolean;
-  /** Forgot flow: when the reset link expires (ms since epoch) and whose it is. */
+  /** Forgot flow: when the reset link expires (ms since epoch), and the server's non-zero "sent" marker (not an account id). */
   expiryTime: number | null;
   userId: number | null;
   resetLinkError: string | null;
