@@ -1,8 +1,13 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/platform/errors.js';
 import { readSheet, SHEET_MAX_COLUMNS, SHEET_MAX_ROWS, SHEET_MAX_ZIP_ENTRIES, type SheetSpec } from '../src/platform/sheet.js';
-import { blankSheetPart, deflatedPart, SHEET_HEAD, SHEET_TAIL, sheetXml, workbookParts, xlsxOf, zipOf, type ZipPart } from './zip-bombs.js';
+import { blankSheetPart, deflatedPart, SHEET_HEAD, SHEET_TAIL, sheetXml, workbookParts, xlsxOf, ZIP_BOMBS, zipOf, type ZipPart } from './zip-bombs.js';
 
 /** platform/sheet.ts, the one reader of uploaded spreadsheets: what it reads, and where it stops. */
 const COLUMNS = ['SKU', 'Quantity', 'Expiry Date', 'Notes'] as const;
@@ -133,6 +138,24 @@ describe('readSheet on .xlsx', () => {
     expect(rows).toBe(SHEET_MAX_ROWS);
     expect(turns).toBeGreaterThan(10);
     expect(stallMs).toBeLessThan(250);
+  });
+});
+
+describe('readSheet on a zip bomb, in a fresh process', () => {
+  const serverDir = new URL('..', import.meta.url).pathname;
+  it.each(Object.keys(ZIP_BOMBS) as (keyof typeof ZIP_BOMBS)[])('refuses %s with its resident memory growing under 100 MB', async (name) => {
+    const dir = mkdtempSync(join(tmpdir(), 'bolx-bomb-'));
+    try {
+      writeFileSync(join(dir, name), ZIP_BOMBS[name]());
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/support/read-sheet-child.ts', join(dir, name), name], { cwd: serverDir });
+      const outcome = JSON.parse(stdout) as { status: number; message: string; growthMb: number };
+      console.info(`${name}: ${outcome.status} ${outcome.message}; peak RSS growth ${outcome.growthMb.toFixed(1)} MB`);
+      expect(outcome.status).toBe(422);
+      expect(outcome.message).toContain(name);
+      expect(outcome.growthMb).toBeLessThan(100);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

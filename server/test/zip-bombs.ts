@@ -117,6 +117,11 @@ export const ZIP_BOMBS = {
   'honest.xlsx': () => zipOf(workbookParts(blankSheetPart(2047))),
   /** The same ~2 GB sheet whose central directory says it unpacks to 4 KB. */
   'lying.xlsx': () => zipOf(workbookParts(blankSheetPart(2047, 4096))),
+  /**
+   * 400 MB of sheet declared as 39 MB: inside every limit the directory shows (size, ratio under 100 to 1), so
+   * only the cap while unpacking catches it — after at most the 39 MB it declared.
+   */
+  'lying-within-limits.xlsx': () => zipOf(workbookParts(blankSheetPart(400, 39 * 1024 * 1024))),
   /** 100,000 tiny parts beside a workbook (the 16-bit entry count wraps, as it would). */
   'entries.xlsx': () => {
     // Empty stored parts with short names: 100,000 of them still fit under the uploads' 10 MB.
