@@ -167,8 +167,12 @@ describe('readSheet on .csv', () => {
   });
 
   it(`refuses a value past column ${SHEET_MAX_COLUMNS} and a row past the limit`, async () => {
+    // Empty fields out there are fine, however many; one value is not, and a million commas are never a million cells.
+    expect((await read('empty.csv', Buffer.from(`SKU${','.repeat(300)}\nA${','.repeat(300)}\n`))).rows).toEqual([{ row: 2, cells: { SKU: 'A' } }]);
     const wide = `SKU${','.repeat(SHEET_MAX_COLUMNS)}x\nA\n`;
-    expect(await refusal(read('wide.csv', Buffer.from(wide)))).toMatchObject({ status: 422, message: 'wide.csv: row 1 has a value in column 101; a sheet may use at most 100 columns' });
+    expect(await refusal(read('wide.csv', Buffer.from(wide)))).toMatchObject({ status: 422, message: 'wide.csv: row 1 has a value past column 100; a sheet may use at most 100 columns' });
+    const commas = Buffer.from(`SKU\nA${','.repeat(5_000_000)}B\n`);
+    expect(await refusal(read('commas.csv', commas))).toMatchObject({ status: 422, message: 'commas.csv: row 2 has a value past column 100; a sheet may use at most 100 columns' });
     const long = `SKU\n${Array.from({ length: 101 }, (_, i) => `S-${i}`).join('\n')}\n`;
     expect(await refusal(read('long.csv', Buffer.from(long)))).toMatchObject({ status: 422, message: 'A file may hold at most 100 rows' });
   });
