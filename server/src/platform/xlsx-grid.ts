@@ -1,4 +1,4 @@
-import { readZipDirectory, unpackEntry, type ZipEntry, type ZipLimits } from './zip.js';
+import { readZipDirectory, unpackEntry, unreadable, type ZipEntry, type ZipLimits } from './zip.js';
 import { badRequest, unprocessable } from './errors.js';
 
 /**
@@ -24,12 +24,17 @@ export interface GridLimits extends ZipLimits {
 export type Pause = () => Promise<void> | undefined;
 
 const DEFAULT_PARTS = { workbook: 'xl/workbook.xml', workbookRels: 'xl/_rels/workbook.xml.rels', sharedStrings: 'xl/sharedStrings.xml', styles: 'xl/styles.xml' };
-const unreadable = (fileName: string) => {
-  const message = `${fileName} could not be read as an Excel (.xlsx) workbook`;
-  return badRequest(message, { file: message });
-};
 
 export async function* xlsxGrid(bytes: Buffer, fileName: string, limits: GridLimits, pause: Pause): AsyncGenerator<GridRow> {
+  try {
+    yield* workbookRows(bytes, fileName, limits, pause);
+  } catch (err) {
+    if (err instanceof MalformedXml) throw unreadable(fileName);
+    throw err;
+  }
+}
+
+async function* workbookRows(bytes: Buffer, fileName: string, limits: GridLimits, pause: Pause): AsyncGenerator<GridRow> {
   const entries = readZipDirectory(bytes, fileName, limits);
   const part = async (name: string | undefined) => {
     const entry = name ? findEntry(entries, name) : undefined;
@@ -64,16 +69,59 @@ function findEntry(entries: Map<string, ZipEntry>, name: string): ZipEntry | und
 interface Tag { name: string; closing: boolean; selfClosing: boolean; attrs: string }
 type Token = { tag: Tag } | { text: string };
 
-const TOKEN = /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<[?!][^>]*>|<(\/?)([^\s/>]+)([^>]*?)(\/?)>|([^<]+)/g;
+/** Thrown by the tokenizer on XML it cannot read (an unclosed tag, comment or CDATA section). */
+class MalformedXml extends Error {}
 
-/** The tokens of an XML text, with the element names' namespace prefixes dropped (x:row is row). */
+/**
+ * The tokens of an XML text, with the element names' namespace prefixes dropped (x:row is row). Hand-written
+ * with indexOf rather than one regular expression: every character is looked at a bounded number of times,
+ * so no crafted text (a million unclosed "<!--") can make it quadratic.
+ */
 function* tokens(xml: string): Generator<Token> {
-  const re = new RegExp(TOKEN);
-  for (let m = re.exec(xml); m; m = re.exec(xml)) {
-    if (m[1] !== undefined) yield { text: m[1] };
-    else if (m[3] !== undefined) yield { tag: { name: m[3].slice(m[3].indexOf(':') + 1), closing: m[2] === '/', selfClosing: m[5] === '/', attrs: m[4] } };
-    else if (m[6] !== undefined) yield { text: decodeEntities(m[6]) };
+  let at = 0;
+  while (at < xml.length) {
+    if (xml[at] !== '<') {
+      const next = xml.indexOf('<', at);
+      const end = next < 0 ? xml.length : next;
+      yield { text: decodeEntities(xml.slice(at, end)) };
+      at = end;
+      continue;
+    }
+    if (xml.startsWith('<!--', at)) at = closeOf(xml, at, '-->');
+    else if (xml.startsWith('<![CDATA[', at)) {
+      const end = closeOf(xml, at, ']]>');
+      yield { text: xml.slice(at + 9, end - 3) };
+      at = end;
+    } else if (xml[at + 1] === '?' || xml[at + 1] === '!') at = closeOf(xml, at, '>');
+    else {
+      const end = tagEnd(xml, at);
+      const closing = xml[at + 1] === '/';
+      const selfClosing = xml[end - 2] === '/';
+      const body = xml.slice(at + (closing ? 2 : 1), end - (selfClosing ? 2 : 1));
+      const nameEnd = body.search(/[\s/]|$/);
+      const name = body.slice(0, nameEnd);
+      yield { tag: { name: name.slice(name.indexOf(':') + 1), closing, selfClosing, attrs: body.slice(nameEnd) } };
+      at = end;
+    }
   }
+}
+
+/** Where the construct opened at `at` ends, just past `close`. */
+function closeOf(xml: string, at: number, close: string): number {
+  const end = xml.indexOf(close, at + 2);
+  if (end < 0) throw new MalformedXml();
+  return end + close.length;
+}
+
+/** Where the tag opened at `at` ends, just past its '>' (a '>' inside a quoted attribute value does not end it). */
+function tagEnd(xml: string, at: number): number {
+  let quote = '';
+  for (let i = at + 1; i < xml.length; i++) {
+    const ch = xml[i];
+    if (quote) { if (ch === quote) quote = ''; } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '>') return i + 1;
+  }
+  throw new MalformedXml();
 }
 
 const attrPatterns = new Map<string, RegExp>();
@@ -154,8 +202,11 @@ async function readSharedStrings(xml: string, pause: Pause): Promise<string[]> {
 /** Excel's built-in number formats that show a date or a time. */
 const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
 
-/** A format code shows a date when, outside quoted text and [brackets], it uses y, m, d, h, s or b. */
-const isDateFormat = (code: string) => /[ymdhMsb]/.test(code.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
+/**
+ * A format code shows a date when, outside quoted text and [brackets], it uses y, m, d, h, s or b. Excel's
+ * codes are at most 255 characters; a longer one is no date (and is never scanned).
+ */
+const isDateFormat = (code: string) => code.length <= 255 && /[ymdhMsb]/.test(code.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
 
 /** Which cell styles (index into cellXfs) show their number as a date. */
 function readDateStyles(xml: string): boolean[] {

@@ -47,7 +47,8 @@ const refused = (fileName: string, reason: string) => {
   const message = `${fileName} ${reason}`;
   return unprocessable(message, { file: message });
 };
-const unreadable = (fileName: string) => {
+/** 400: the upload is not a workbook we can read (the one message for every way a package can be broken). */
+export const unreadable = (fileName: string) => {
   const message = `${fileName} could not be read as an Excel (.xlsx) workbook`;
   return badRequest(message, { file: message });
 };
