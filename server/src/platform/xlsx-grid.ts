@@ -42,15 +42,15 @@ async function* workbookRows(bytes: Buffer, fileName: string, limits: GridLimits
   };
   const workbookXml = await part(DEFAULT_PARTS.workbook);
   if (!workbookXml) throw unreadable(fileName);
-  const workbook = readWorkbook(workbookXml);
+  const workbook = await readWorkbook(workbookXml, pause);
   if (!workbook.firstSheetRel) throw badRequest(`${fileName} has no sheet`, { file: `${fileName} has no sheet` });
-  const rels = readRelationships((await part(DEFAULT_PARTS.workbookRels)) ?? '');
+  const rels = await readRelationships((await part(DEFAULT_PARTS.workbookRels)) ?? '', pause);
   const sheetPath = rels.get(workbook.firstSheetRel)?.target ?? 'xl/worksheets/sheet1.xml';
   const sharedPath = [...rels.values()].find((r) => r.type.endsWith('/sharedStrings'))?.target ?? DEFAULT_PARTS.sharedStrings;
   const stylesPath = [...rels.values()].find((r) => r.type.endsWith('/styles'))?.target ?? DEFAULT_PARTS.styles;
 
   const sharedStrings = await readSharedStrings((await part(sharedPath)) ?? '', pause);
-  const dateStyles = readDateStyles((await part(stylesPath)) ?? '');
+  const dateStyles = await readDateStyles((await part(stylesPath)) ?? '', pause);
   const sheetXml = await part(sheetPath);
   if (sheetXml === undefined) throw unreadable(fileName);
   yield* sheetRows(sheetXml, { sharedStrings, dateStyles, date1904: workbook.date1904, maxColumns: limits.maxColumns, fileName }, pause);
@@ -124,6 +124,21 @@ function tagEnd(xml: string, at: number): number {
   throw new MalformedXml();
 }
 
+/** Tokens handed over at a time; `pause` runs between batches, so every part is read in slices. */
+const TOKENS_PER_BATCH = 4096;
+
+/** The tokens of an XML text in batches, with the event loop given its turn (`pause`) between them. */
+async function* pacedTokens(xml: string, pause: Pause): AsyncGenerator<Token[]> {
+  let batch: Token[] = [];
+  for (const t of tokens(xml)) {
+    if (batch.push(t) < TOKENS_PER_BATCH) continue;
+    yield batch;
+    batch = [];
+    await pause();
+  }
+  if (batch.length) yield batch;
+}
+
 const attrPatterns = new Map<string, RegExp>();
 /** An attribute's value, whatever its namespace prefix (r:id is id). */
 function attr(tag: Tag, name: string): string | undefined {
@@ -148,25 +163,29 @@ const decodeOoxml = (text: string) => text.replace(/_x([0-9A-Fa-f]{4})_/g, (_w, 
 
 // ----- the workbook's small parts ----------------------------------------------------------------------
 
-function readWorkbook(xml: string): { firstSheetRel?: string; date1904: boolean } {
+async function readWorkbook(xml: string, pause: Pause): Promise<{ firstSheetRel?: string; date1904: boolean }> {
   let firstSheetRel: string | undefined;
   let date1904 = false;
-  for (const t of tokens(xml)) {
-    if (!('tag' in t) || t.tag.closing) continue;
-    if (t.tag.name === 'workbookPr') date1904 = ['1', 'true'].includes(attr(t.tag, 'date1904') ?? '');
-    if (t.tag.name === 'sheet' && !firstSheetRel) firstSheetRel = attr(t.tag, 'id');
+  for await (const batch of pacedTokens(xml, pause)) {
+    for (const t of batch) {
+      if (!('tag' in t) || t.tag.closing) continue;
+      if (t.tag.name === 'workbookPr') date1904 = ['1', 'true'].includes(attr(t.tag, 'date1904') ?? '');
+      if (t.tag.name === 'sheet' && !firstSheetRel) firstSheetRel = attr(t.tag, 'id');
+    }
   }
   return { firstSheetRel, date1904 };
 }
 
 /** A workbook's relationships by id, targets resolved to package paths. */
-function readRelationships(xml: string): Map<string, { type: string; target: string }> {
+async function readRelationships(xml: string, pause: Pause): Promise<Map<string, { type: string; target: string }>> {
   const rels = new Map<string, { type: string; target: string }>();
-  for (const t of tokens(xml)) {
-    if (!('tag' in t) || t.tag.name !== 'Relationship' || t.tag.closing) continue;
-    const id = attr(t.tag, 'Id');
-    const target = attr(t.tag, 'Target');
-    if (id && target) rels.set(id, { type: attr(t.tag, 'Type') ?? '', target: resolvePath('xl', target) });
+  for await (const batch of pacedTokens(xml, pause)) {
+    for (const t of batch) {
+      if (!('tag' in t) || t.tag.name !== 'Relationship' || t.tag.closing) continue;
+      const id = attr(t.tag, 'Id');
+      const target = attr(t.tag, 'Target');
+      if (id && target) rels.set(id, { type: attr(t.tag, 'Type') ?? '', target: resolvePath('xl', target) });
+    }
   }
   return rels;
 }
@@ -185,16 +204,16 @@ async function readSharedStrings(xml: string, pause: Pause): Promise<string[]> {
   let current = '';
   let inText = false;
   let phonetic = 0;
-  let n = 0;
-  for (const t of tokens(xml)) {
-    if (++n % 4096 === 0) await pause();
-    if ('text' in t) { if (inText && !phonetic) current += t.text; continue; }
-    const { name, closing, selfClosing } = t.tag;
-    if (name === 'si') {
-      if (closing || selfClosing) { strings.push(decodeOoxml(current)); current = ''; }
-      else current = '';
-    } else if (name === 't') inText = !closing && !selfClosing;
-    else if (name === 'rPh') phonetic += closing ? -1 : selfClosing ? 0 : 1;
+  for await (const batch of pacedTokens(xml, pause)) {
+    for (const t of batch) {
+      if ('text' in t) { if (inText && !phonetic) current += t.text; continue; }
+      const { name, closing, selfClosing } = t.tag;
+      if (name === 'si') {
+        if (closing || selfClosing) strings.push(decodeOoxml(current));
+        current = '';
+      } else if (name === 't') inText = !closing && !selfClosing;
+      else if (name === 'rPh') phonetic += closing ? -1 : selfClosing ? 0 : 1;
+    }
   }
   return strings;
 }
@@ -209,18 +228,20 @@ const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28
 const isDateFormat = (code: string) => code.length <= 255 && /[ymdhMsb]/.test(code.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
 
 /** Which cell styles (index into cellXfs) show their number as a date. */
-function readDateStyles(xml: string): boolean[] {
+async function readDateStyles(xml: string, pause: Pause): Promise<boolean[]> {
   const custom = new Map<number, string>();
   const styles: boolean[] = [];
   let inCellXfs = false;
-  for (const t of tokens(xml)) {
-    if (!('tag' in t)) continue;
-    const { tag } = t;
-    if (tag.name === 'numFmt' && !tag.closing) custom.set(Number(attr(tag, 'numFmtId')), attr(tag, 'formatCode') ?? '');
-    else if (tag.name === 'cellXfs') inCellXfs = !tag.closing && !tag.selfClosing;
-    else if (tag.name === 'xf' && inCellXfs && !tag.closing) {
-      const id = Number(attr(tag, 'numFmtId') ?? 0);
-      styles.push(custom.has(id) ? isDateFormat(custom.get(id)!) : BUILTIN_DATE_FORMATS.has(id));
+  for await (const batch of pacedTokens(xml, pause)) {
+    for (const t of batch) {
+      if (!('tag' in t)) continue;
+      const { tag } = t;
+      if (tag.name === 'numFmt' && !tag.closing) custom.set(Number(attr(tag, 'numFmtId')), attr(tag, 'formatCode') ?? '');
+      else if (tag.name === 'cellXfs') inCellXfs = !tag.closing && !tag.selfClosing;
+      else if (tag.name === 'xf' && inCellXfs && !tag.closing) {
+        const id = Number(attr(tag, 'numFmtId') ?? 0);
+        styles.push(custom.has(id) ? isDateFormat(custom.get(id)!) : BUILTIN_DATE_FORMATS.has(id));
+      }
     }
   }
   return styles;
@@ -276,7 +297,6 @@ async function* sheetRows(xml: string, ctx: SheetContext, pause: Pause): AsyncGe
   let reading: 'v' | 't' | null = null;
   let inInline = false;
   let phonetic = 0;
-  let n = 0;
 
   const endCell = () => {
     if (!cell) return;
@@ -292,40 +312,41 @@ async function* sheetRows(xml: string, ctx: SheetContext, pause: Pause): AsyncGe
     cell = null;
   };
 
-  for (const t of tokens(xml)) {
-    if (++n % 4096 === 0) await pause();
-    if ('text' in t) {
-      if (cell && reading === 'v') cell.value += t.text;
-      else if (cell && reading === 't' && inInline && !phonetic) cell.inline += t.text;
-      continue;
-    }
-    const { name, closing, selfClosing } = t.tag;
-    if (name === 'sheetData') {
-      if (closing || selfClosing) break;
-      inData = true;
-    } else if (!inData) {
-      continue;
-    } else if (name === 'row') {
-      if (!closing) {
-        rowNumber = Number(attr(t.tag, 'r')) || rowNumber + 1;
-        values = [];
-        lastColumn = 0;
+  sheet: for await (const batch of pacedTokens(xml, pause)) {
+    for (const t of batch) {
+      if ('text' in t) {
+        if (cell && reading === 'v') cell.value += t.text;
+        else if (cell && reading === 't' && inInline && !phonetic) cell.inline += t.text;
+        continue;
       }
-      if (closing || selfClosing) yield { row: rowNumber, values };
-    } else if (name === 'c') {
-      if (!closing) {
-        lastColumn = columnOf(attr(t.tag, 'r')) || lastColumn + 1;
-        cell = { column: lastColumn, type: attr(t.tag, 't') ?? 'n', style: Number(attr(t.tag, 's') ?? 0), value: '', inline: '' };
+      const { name, closing, selfClosing } = t.tag;
+      if (name === 'sheetData') {
+        if (closing || selfClosing) break sheet;
+        inData = true;
+      } else if (!inData) {
+        continue;
+      } else if (name === 'row') {
+        if (!closing) {
+          rowNumber = Number(attr(t.tag, 'r')) || rowNumber + 1;
+          values = [];
+          lastColumn = 0;
+        }
+        if (closing || selfClosing) yield { row: rowNumber, values };
+      } else if (name === 'c') {
+        if (!closing) {
+          lastColumn = columnOf(attr(t.tag, 'r')) || lastColumn + 1;
+          cell = { column: lastColumn, type: attr(t.tag, 't') ?? 'n', style: Number(attr(t.tag, 's') ?? 0), value: '', inline: '' };
+        }
+        if (closing || selfClosing) endCell();
+      } else if (name === 'v') {
+        reading = closing || selfClosing ? null : 'v';
+      } else if (name === 't') {
+        reading = closing || selfClosing ? null : 't';
+      } else if (name === 'is') {
+        inInline = !closing && !selfClosing;
+      } else if (name === 'rPh') {
+        phonetic += closing ? -1 : selfClosing ? 0 : 1;
       }
-      if (closing || selfClosing) endCell();
-    } else if (name === 'v') {
-      reading = closing || selfClosing ? null : 'v';
-    } else if (name === 't') {
-      reading = closing || selfClosing ? null : 't';
-    } else if (name === 'is') {
-      inInline = !closing && !selfClosing;
-    } else if (name === 'rPh') {
-      phonetic += closing ? -1 : selfClosing ? 0 : 1;
     }
   }
 }
