@@ -71,7 +71,8 @@ describe.each(Object.keys(UPLOADS) as (keyof typeof UPLOADS)[])('the %s upload',
     expect(res.json().details).toHaveProperty('file');
     expect(ms).toBeLessThan(1000);
     expect(health.statusCode).toBe(200);
-    expect(healthMs).toBeLessThan(250);
+    // Before the reader was bounded it waited out the bomb (14 s here); the margin is for a busy shared machine.
+    expect(healthMs).toBeLessThan(500);
     expect(growthMb).toBeLessThan(100);
     expect(await written()).toEqual(before);
   });
