@@ -1,4 +1,4 @@
-import { INVENTORY_UPLOAD_COLUMNS, MAX_INVENTORY_UPLOAD_ROWS, type InventoryUploadType } from '@bolx/contracts';
+import { INVENTORY_UPLOAD_COLUMNS, INVENTORY_UPLOAD_MAX_BYTES, MAX_INVENTORY_UPLOAD_ROWS, type InventoryUploadType } from '@bolx/contracts';
 import { parseDay, readSheet, type RowError, type SheetRow } from '../../platform/sheet.js';
 
 type Column = (typeof INVENTORY_UPLOAD_COLUMNS)[number];
@@ -9,9 +9,10 @@ export interface ImportSku { id: number; sku_code: string; code: string; is_acti
 /** A row that passed every check: the quantity to add (Opening Stock) or to set (Stock Count) at its place. */
 export interface ImportLine { row: number; skuId: number; skuCode: string; quantity: number; lot: string; pallet: string; expiryDate: string | null }
 
-/** The data rows of an uploaded count sheet (platform/sheet.ts reads CSV or XLSX). */
-export function readCountSheet(fileName: string, content: Buffer): Promise<SheetRow<Column>[]> {
-  return readSheet(fileName, content, { columns: INVENTORY_UPLOAD_COLUMNS, required: ['SKU', 'Quantity'], maxRows: MAX_INVENTORY_UPLOAD_ROWS, noun: 'rows' });
+/** The data rows of an uploaded count sheet (platform/sheet.ts checks and reads CSV or XLSX). */
+export async function readCountSheet(file: { fileName: string; bytes: Buffer }): Promise<SheetRow<Column>[]> {
+  const spec = { columns: INVENTORY_UPLOAD_COLUMNS, required: ['SKU', 'Quantity'] as const, maxRows: MAX_INVENTORY_UPLOAD_ROWS, noun: 'rows', maxBytes: INVENTORY_UPLOAD_MAX_BYTES };
+  return (await readSheet(file, spec)).rows;
 }
 
 /**

@@ -3,9 +3,9 @@ import type { Db, Tx } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { writeAudit } from '../../platform/audit.js';
-import { INVENTORY_UPLOAD_COLUMNS, INVENTORY_UPLOAD_MAX_BYTES, uploadInventoryFields, type HubEventMap } from '@bolx/contracts';
+import { INVENTORY_UPLOAD_COLUMNS, uploadInventoryFields, type HubEventMap } from '@bolx/contracts';
 import { toXlsx } from '../../platform/excel.js';
-import { checkUpload, parseFields, type ReceivedUpload } from '../../platform/files.js';
+import { parseFields, type ReceivedUpload } from '../../platform/files.js';
 import { parseDay, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
 import { readCountSheet, validateCountRows } from './import.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
@@ -273,7 +273,6 @@ export class InventoryService {
   async importStock(principal: Principal, upload: ReceivedUpload, actor: Actor) {
     const fields = parseFields(uploadInventoryFields, upload.fields);
     if (!upload.file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
-    checkUpload(upload.file, { allowed: ['xlsx', 'csv'], maxBytes: INVENTORY_UPLOAD_MAX_BYTES });
     const countDate = parseDay(fields.countDate);
     if (!countDate) throw badRequest('Please select count date!', { countDate: 'Please select count date!' });
     principal.scope.assert({ warehouseId: fields.warehouseId, customerId: fields.customerId });
@@ -284,7 +283,7 @@ export class InventoryService {
     if (location.is_active !== 1) throw unprocessable('This location is inactive');
 
     const file = upload.file;
-    const rows = await readCountSheet(file.fileName, file.bytes);
+    const rows = await readCountSheet(file);
     const skus = await repo.skusByCodes(this.db, fields.customerId, rows.map((r) => r.cells.SKU ?? '').filter(Boolean));
     const { lines, errors } = validateCountRows(rows, fields.inventoryType, skus);
     if (errors.length) throw unprocessable(rowErrorSummary(errors, 'imported'), rowErrorDetails(errors));

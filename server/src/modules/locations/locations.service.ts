@@ -211,7 +211,7 @@ export class LocationService {
   /** An uploaded CSV/XLSX sheet of locations: every row checked; any bad row (422, with each row's errors) writes nothing. */
   async upload(principal: Principal, file: { warehouseId: number; fileName: string; content: Buffer }, actor: Actor) {
     await this.writableWarehouse(principal, file.warehouseId);
-    const sheet = await readSheet(file.fileName, file.content);
+    const sheet = await readSheet({ fileName: file.fileName, bytes: file.content });
     const types = await repo.types(this.db);
     const typeOf = (value: string) => types.find((t) => t.code === value.toLowerCase() || t.name.toLowerCase() === value.toLowerCase())?.code;
     const { locations, errors } = validateRows(sheet, typeOf);

@@ -1,4 +1,5 @@
 import { LOCATION_CODE, LOCATION_UPLOAD_COLUMNS, MAX_LOCATIONS_PER_CALL, MSG_LOCATION, type UploadRowError } from '@bolx/contracts';
+import { UPLOAD_MAX_BYTES } from '../../platform/files.js';
 import { MAX_REPORTED_ERRORS, readSheet as readGenericSheet, rowErrorDetails, type SheetRow as GenericSheetRow } from '../../platform/sheet.js';
 
 type Column = (typeof LOCATION_UPLOAD_COLUMNS)[number];
@@ -24,9 +25,10 @@ const REQUIRED: Column[] = ['Location Code', 'Location Type', 'Capacity'];
 const SEGMENTS = [['Zone', 'zone'], ['Aisle', 'aisle'], ['Rack', 'rack'], ['Level', 'level'], ['Bin', 'bin']] as const;
 export { MAX_REPORTED_ERRORS, rowErrorDetails };
 
-/** The data rows of an uploaded CSV or XLSX sheet of locations, by column (see platform/sheet.ts). */
-export function readSheet(fileName: string, content: Buffer): Promise<SheetRow[]> {
-  return readGenericSheet(fileName, content, { columns: LOCATION_UPLOAD_COLUMNS, required: REQUIRED, maxRows: MAX_LOCATIONS_PER_CALL, noun: 'locations' });
+/** The data rows of an uploaded CSV or XLSX sheet of locations, by column (platform/sheet.ts checks and reads it). */
+export async function readSheet(file: { fileName: string; bytes: Buffer }): Promise<SheetRow[]> {
+  const spec = { columns: LOCATION_UPLOAD_COLUMNS, required: REQUIRED, maxRows: MAX_LOCATIONS_PER_CALL, noun: 'locations', maxBytes: UPLOAD_MAX_BYTES };
+  return (await readGenericSheet(file, spec)).rows;
 }
 
 /**

@@ -409,10 +409,9 @@ export class ReceivingService {
   async upload(principal: Principal, upload: ReceivedUpload, actor: Actor) {
     const fields = parseFields(uploadReceivingOrderFields, upload.fields);
     if (!upload.file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
-    const { mimeType } = checkUpload({ fileName: upload.file.fileName, bytes: upload.file.bytes }, DOCUMENT_RULE);
     principal.scope.assert({ warehouseId: fields.warehouseId, customerId: fields.customerId });
     if (!(await repo.servesWarehouse(this.db, fields.customerId, fields.warehouseId))) throw unprocessable('This client is not served by this warehouse');
-    const rows = await readSheet<Column>(upload.file.fileName, upload.file.bytes, { columns: RO_UPLOAD_COLUMNS, required: ['SKU', 'Expected Quantity'], maxRows: MAX_RO_UPLOAD_ROWS, noun: 'lines' });
+    const { rows, mimeType } = await readSheet<Column>(upload.file, { columns: RO_UPLOAD_COLUMNS, required: ['SKU', 'Expected Quantity'], maxRows: MAX_RO_UPLOAD_ROWS, noun: 'lines', maxBytes: RO_DOCUMENT_MAX_BYTES });
     const skus = await repo.skusByCodes(this.db, fields.customerId, rows.map((r) => r.cells.SKU ?? '').filter(Boolean));
     const skuOf = (code: string) => {
       const upper = code.toUpperCase();

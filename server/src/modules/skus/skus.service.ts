@@ -1,11 +1,11 @@
-import { SKU_UPLOAD_COLUMNS, SKU_UPLOAD_MAX_BYTES, uploadSkusFields, type FilterLabel, type Hazmat, type Sku, type SkuInput, type UpdateSkuInput } from '@bolx/contracts';
+import { SKU_UPLOAD_COLUMNS, uploadSkusFields, type FilterLabel, type Hazmat, type Sku, type SkuInput, type UpdateSkuInput } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { toXlsx } from '../../platform/excel.js';
-import { checkUpload, parseFields, type ReceivedUpload } from '../../platform/files.js';
+import { parseFields, type ReceivedUpload } from '../../platform/files.js';
 import { rowErrorDetails, rowErrorSummary } from '../../platform/sheet.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
@@ -166,10 +166,9 @@ export class SkuService {
   async upload(principal: Principal, upload: ReceivedUpload, actor: Actor) {
     const fields = parseFields(uploadSkusFields, upload.fields);
     if (!upload.file) throw badRequest('Please choose a file', { file: 'Please choose a file' });
-    checkUpload(upload.file, { allowed: ['xlsx', 'csv'], maxBytes: SKU_UPLOAD_MAX_BYTES });
     principal.scope.assert({ customerId: fields.customerId });
     if (!(await repo.customer(this.db, fields.customerId))) throw notFound('Customer');
-    const rows = await readSkuSheet(upload.file.fileName, upload.file.bytes);
+    const rows = await readSkuSheet(upload.file);
     const { skus, errors } = validateSkuRows(rows, fields.customerId, fields.skuCategory);
     const [taken, uoms] = await Promise.all([repo.codesTaken(this.db, fields.customerId, skus.map((s) => s.skuCode)), repo.uoms(this.db)]);
     const knownUoms = new Set(uoms.map((u) => u.code));

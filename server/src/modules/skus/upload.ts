@@ -1,12 +1,13 @@
-import { MAX_SKU_UPLOAD_ROWS, SKU_UPLOAD_COLUMNS, skuInput, type SkuInput } from '@bolx/contracts';
+import { MAX_SKU_UPLOAD_ROWS, SKU_UPLOAD_COLUMNS, SKU_UPLOAD_MAX_BYTES, skuInput, type SkuInput } from '@bolx/contracts';
 import { readSheet as readGenericSheet, type RowError, type SheetRow as GenericSheetRow } from '../../platform/sheet.js';
 
 type Column = (typeof SKU_UPLOAD_COLUMNS)[number];
 export type SheetRow = GenericSheetRow<Column>;
 
-/** The data rows of an uploaded CSV or XLSX sheet of SKUs (platform/sheet.ts reads it). */
-export function readSkuSheet(fileName: string, content: Buffer): Promise<SheetRow[]> {
-  return readGenericSheet(fileName, content, { columns: SKU_UPLOAD_COLUMNS, required: ['SKU', 'Description'], maxRows: MAX_SKU_UPLOAD_ROWS, noun: 'SKUs' });
+/** The data rows of an uploaded CSV or XLSX sheet of SKUs (platform/sheet.ts checks and reads it). */
+export async function readSkuSheet(file: { fileName: string; bytes: Buffer }): Promise<SheetRow[]> {
+  const spec = { columns: SKU_UPLOAD_COLUMNS, required: ['SKU', 'Description'] as const, maxRows: MAX_SKU_UPLOAD_ROWS, noun: 'SKUs', maxBytes: SKU_UPLOAD_MAX_BYTES };
+  return (await readGenericSheet(file, spec)).rows;
 }
 
 /** Which sheet column a field of the SKU form comes from, so a rule's message lands on the cell to fix. */
