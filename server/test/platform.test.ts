@@ -173,6 +173,25 @@ describe('outbox events', () => {
     const seen = await events.until(count, 10_000);
     expect(seen.map((e) => (e.payload as { payload: { n: number } }).payload.n)).toEqual([...Array(count).keys()]);
   });
+
+  it('never reach an app on another database or schema (ids are per schema)', async () => {
+    const other = await buildTestApp();
+    try {
+      const record = (app: TestApp, n: string) => inTransaction(app.database.db, async ({ tx, afterCommit }) => {
+        await app.app.services.events.record(tx, { target: 'ReceiveWareHousedata', payload: { subEvent: 'AddWarehouse', payload: { n } } }, afterCommit);
+      });
+      const delivered = recordEvents(t.app);
+      await record(t, 'here');
+      await delivered.until(1);
+      // The other schema's outbox ids run up to this one's, so a misrouted id would load a row here.
+      const { id: lastHere } = await t.database.db.selectFrom('event_outbox').select(({ fn }) => fn.max('id').as('id')).executeTakeFirstOrThrow();
+      const heardHere = recordEvents(t.app);
+      for (let n = 0; n < Number(lastHere); n++) await record(other, 'elsewhere');
+      expect(await heardHere.until(1, 1000)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('operations', () => {

@@ -18,7 +18,15 @@ export interface DeliveredEvent extends DomainEvent {
   id: number;
 }
 
-const PG_CHANNEL = 'bolx_events';
+/**
+ * One channel per schema: ids are per schema, so a node must never hear (and load by id) another schema's
+ * events — several test files, or several deployments, may share one PostgreSQL database.
+ */
+function channelFor(schema: string | undefined): string {
+  if (!schema) return 'bolx_events';
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(schema)) throw new Error(`Unusable PostgreSQL schema name for events: ${schema}`);
+  return `bolx_events_${schema}`;
+}
 
 /**
  * The transactional outbox. `record` writes the event in the caller's transaction; it is delivered to local
@@ -30,9 +38,11 @@ export class EventBus {
   private listenerClient: import('pg').PoolClient | undefined;
   private readonly pending: number[] = [];
   private draining = false;
+  private readonly channel: string;
 
   constructor(private readonly database: Database) {
     this.emitter.setMaxListeners(0);
+    this.channel = channelFor(database.pgSchema);
   }
 
   async record<K extends HubEventName>(tx: Executor, event: DomainEvent<K>, afterCommit: (fn: () => void) => void): Promise<void> {
@@ -47,7 +57,7 @@ export class EventBus {
       .returning('id')
       .executeTakeFirstOrThrow();
     if (this.database.dialect.engine === 'postgres') {
-      await sql`select pg_notify(${PG_CHANNEL}, ${String(row.id)})`.execute(tx);
+      await sql`select pg_notify(${this.channel}, ${String(row.id)})`.execute(tx);
     } else {
       afterCommit(() => this.emitter.emit('event', { ...event, id: row.id }));
     }
@@ -65,11 +75,11 @@ export class EventBus {
     const client = await pool.connect();
     this.listenerClient = client;
     client.on('notification', (msg) => {
-      if (msg.channel !== PG_CHANNEL || !msg.payload) return;
+      if (msg.channel !== this.channel || !msg.payload) return;
       this.pending.push(Number(msg.payload));
       void this.drain();
     });
-    await client.query(`LISTEN ${PG_CHANNEL}`);
+    await client.query(`LISTEN ${this.channel}`);
   }
 
   /**
