@@ -26,7 +26,13 @@ export interface TestApp {
  * A real app on a real, empty database: a fresh SQLite file, or a fresh PostgreSQL schema. Migrated, with
  * reference data; `demo: true` loads the demo data too.
  */
-export async function buildTestApp(opts: { demo?: boolean; config?: Partial<Config> } = {}): Promise<TestApp> {
+export async function buildTestApp(opts: {
+  demo?: boolean; config?: Partial<Config>;
+  /** Extra hooks or routes, added after the app's own (a test's fault injection). */
+  beforeReady?: (app: FastifyInstance) => void;
+  /** How long a request waits for a concurrent one holding its Idempotency-Key (PostgreSQL). */
+  idempotencyWaitMs?: number;
+} = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bolx-test-'));
   const config = loadConfig({ LOG_LEVEL: 'silent' }, { dataDir, tokenSecret: randomBytes(32), webDist: join(dataDir, 'no-web'), ...opts.config });
   let schema: string | undefined;
@@ -40,7 +46,8 @@ export async function buildTestApp(opts: { demo?: boolean; config?: Partial<Conf
   }
   const database = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema, poolSize: 5 });
   await prepareDatabase(database, { demoData: !!opts.demo, adminPassword: 'bolx-test-admin' }, { info: () => {}, warn: () => {} });
-  const app = await buildApp({ ...config, databaseUrl: url }, { database, logger: false });
+  const app = await buildApp({ ...config, databaseUrl: url }, { database, logger: false, idempotencyWaitMs: opts.idempotencyWaitMs });
+  opts.beforeReady?.(app);
   await app.ready();
   await app.services.events.start();
   return {

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../db/schema.js';
 import { classifyDbError } from '../db/dialect.js';
+import { currentRequestTransaction } from './request-transaction.js';
 
 export interface UnitOfWork {
   tx: Tx;
@@ -12,8 +13,14 @@ const ATTEMPTS = 3;
 /**
  * The transaction helper: one transaction, with after-commit hooks for events and mail delivery. A transaction
  * that PostgreSQL aborts as a deadlock or serialization victim is run again (it changed nothing), a few times.
+ *
+ * In a request with an Idempotency-Key the work joins that request's one transaction instead (its key's claim
+ * first, its answer last: platform/request-transaction.ts), and commits with it. It is not run again there: a
+ * deadlock victim answers 503 and, having left nothing, may be retried with the same key.
  */
 export async function inTransaction<T>(db: Db, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+  const request = currentRequestTransaction();
+  if (request?.uses(db)) return request.unit(work);
   let hooks: (() => void)[] = [];
   let result: T;
   for (let attempt = 1; ; attempt++) {
@@ -26,6 +33,12 @@ export async function inTransaction<T>(db: Db, work: (uow: UnitOfWork) => Promis
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
     }
   }
+  runAfterCommit(hooks);
+  return result;
+}
+
+/** Runs a committed transaction's hooks. */
+export function runAfterCommit(hooks: (() => void)[]): void {
   for (const hook of hooks) {
     try {
       hook();
@@ -33,5 +46,4 @@ export async function inTransaction<T>(db: Db, work: (uow: UnitOfWork) => Promis
       // an after-commit hook must not turn a committed change into a failed request
     }
   }
-  return result;
 }
