@@ -1,8 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  ADMIN, as, buildTestApp, engine, login, makeCustomer, makeLocation, makeSku, makeWarehouse, recordEvents, type TestApp,
+  ADMIN, as, buildTestApp, engine, login, makeCustomer, makeLocation, makeSku, makeWarehouse, recordEvents, type Session, type TestApp,
 } from './helpers.js';
 
 // Issue 10, item 3: an Idempotency-Key has at most one effect whatever the timing and crashes. The key is claimed
@@ -14,6 +16,7 @@ let crash: { at: 'preSerialization' | 'onSend'; url: string } | null = null;
 const WAIT_MS = 1500;
 
 let t: TestApp;
+let session: Session;
 let admin: ReturnType<typeof as>;
 let wh: number, cust: number, sku: number, from: number, to: number;
 
@@ -33,7 +36,8 @@ beforeAll(async () => {
       });
     },
   });
-  admin = as(t.app, await login(t.app, ADMIN.username, ADMIN.password));
+  session = await login(t.app, ADMIN.username, ADMIN.password);
+  admin = as(t.app, session);
   wh = await makeWarehouse(t.database);
   cust = await makeCustomer(t.database, [wh]);
   sku = await makeSku(t.database, cust);
@@ -163,6 +167,32 @@ describe('a crash', () => {
     expect(retry.json()).toMatchObject({ message: 'Moved 5 units', data: { entries: [{ qtyChange: -5 }, { qtyChange: 5 }] } });
     expect(await moveDocuments()).toBe(documents + 1);
     expect(await onHand(from)).toBe(atSource - 5);
+  });
+
+  it('when the client is gone before the answer (its socket closed mid-request), the committed answer is kept for its retry', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const key = newKey();
+    const [documents, atSource] = [await moveDocuments(), await onHand(from)];
+    const hold = holdNextPosting();
+    const body = JSON.stringify({ warehouseId: wh, customerId: cust, skuId: sku, locationId: from, toLocationId: to, quantity: 6 });
+    const request = http.request({
+      port, host: '127.0.0.1', method: 'POST', path: MOVE,
+      headers: { ...key, authorization: `Bearer ${session.accesstoken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    request.on('error', () => undefined);
+    request.end(body);
+    await hold.inside;
+    request.destroy();
+    hold.release();
+    // The server finishes the request on its own; then its retry replays what it committed.
+    let retry = await move(6, key);
+    for (let i = 0; i < 50 && retry.statusCode === 409; i++) retry = await move(6, key);
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.headers['idempotent-replay']).toBe('true');
+    expect(retry.json().message).toBe('Moved 6 units');
+    expect(await moveDocuments()).toBe(documents + 1);
+    expect(await onHand(from)).toBe(atSource - 6);
   });
 });
 
