@@ -57,9 +57,15 @@ export class RequestTransaction {
    * and its row is answered; when it is still running after the wait, 409.
    */
   async begin(): Promise<TakenKey | null> {
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1; attempt <= 3; attempt++) {
       this.pin.hold();
-      const trx = await this.deps.db.startTransaction().execute();
+      let trx: ControlledTransaction<DB>;
+      try {
+        trx = await this.deps.db.startTransaction().execute();
+      } catch (err) {
+        this.pin.letGo();
+        throw err;
+      }
       try {
         await idempotencyKeys.claim(trx, this.deps.dialect, this.claim, this.deps.waitMs);
         this.trx = trx;
@@ -73,10 +79,10 @@ export class RequestTransaction {
         if (kind !== 'unique') throw err;
       }
       const taken = await idempotencyKeys.find(this.deps.db, this.claim);
-      // Only a committed claim clashes, and committed claims are never deleted: a missing row means it was given
-      // up meanwhile (a file answer), so the key is free again.
-      if (taken || attempt >= 3) return taken ?? null;
+      if (taken) return taken;
+      // Only a committed claim clashes, so its row is there; should it have gone meanwhile, claim again.
     }
+    throw conflict('A request with this Idempotency-Key is still in progress');
   }
 
   /**
