@@ -222,6 +222,28 @@ describe('concurrent duplicates', () => {
   });
 });
 
+describe('a deadlock victim', () => {
+  it('is run again inside the same key: one document, answered as a first answer', async () => {
+    const key = newKey();
+    const [documents, atSource] = [await moveDocuments(), await onHand(from)];
+    const inventory = t.app.services.inventory;
+    const post = inventory.post.bind(inventory);
+    let calls = 0;
+    vi.spyOn(inventory, 'post').mockImplementation(async (...args) => {
+      // The first attempt writes its ledger rows, then PostgreSQL picks it as a deadlock victim.
+      const posted = await post(...args);
+      if (++calls === 1) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      return posted;
+    });
+    const res = await move(8, key);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(calls).toBe(2);
+    expect(await moveDocuments()).toBe(documents + 1);
+    expect(await onHand(from)).toBe(atSource - 8);
+    expect((await move(8, key)).headers['idempotent-replay']).toBe('true');
+  });
+});
+
 describe('what a key keeps', () => {
   it('a refused first attempt keeps nothing: the same key runs again once the refusal no longer holds', async () => {
     const key = newKey();

@@ -15,26 +15,22 @@ const ATTEMPTS = 3;
  * that PostgreSQL aborts as a deadlock or serialization victim is run again (it changed nothing), a few times.
  *
  * In a request with an Idempotency-Key the work joins that request's one transaction instead (its key's claim
- * first, its answer last: platform/request-transaction.ts), and commits with it. It is not run again there: a
- * deadlock victim answers 503 and, having left nothing, may be retried with the same key.
+ * first, its answer last: platform/request-transaction.ts) and commits with it, when the answer is sent.
  */
 export async function inTransaction<T>(db: Db, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
   const request = currentRequestTransaction();
-  if (request?.uses(db)) return request.unit(work);
-  let hooks: (() => void)[] = [];
-  let result: T;
   for (let attempt = 1; ; attempt++) {
-    hooks = [];
     try {
-      result = await db.transaction().execute((tx) => work({ tx, afterCommit: (fn) => hooks.push(fn) }));
-      break;
+      if (request?.uses(db)) return await request.unit(work);
+      const hooks: (() => void)[] = [];
+      const result = await db.transaction().execute((tx) => work({ tx, afterCommit: (fn) => hooks.push(fn) }));
+      runAfterCommit(hooks);
+      return result;
     } catch (err) {
       if (attempt >= ATTEMPTS || classifyDbError(err) !== 'serialization') throw err;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
     }
   }
-  runAfterCommit(hooks);
-  return result;
 }
 
 /** Runs a committed transaction's hooks. */
