@@ -92,6 +92,6 @@ export function pinnable(dialect: Dialect): Dialect {
     createDriver: () => new PinningDriver(dialect.createDriver()),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createAdapter: () => dialect.createAdapter(),
-    createIntrospector: (db: Kysely<any>) => dialect.createIntrospector(db), // eslint-disable-line @typescript-eslint/no-explicit-any
+    createIntrospector: (db: Kysely<any>) => dialect.createIntrospector(db),
   };
 }

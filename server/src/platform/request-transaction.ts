@@ -88,8 +88,9 @@ export class RequestTransaction {
   /**
    * One unit of the handler's work (one `inTransaction`). The first runs in the request's transaction: when it
    * fails, the whole transaction is rolled back, claim included, as if the request had not begun (the next unit —
-   * inTransaction's retry of a deadlock victim, or the handler going on — begins it again). Later ones (a handler running several transactions) each run in a
-   * savepoint, so one failing undoes only itself, as its own transaction would have.
+   * inTransaction's retry of a deadlock victim, or the handler going on — begins it again). Later ones (a handler
+   * running several transactions) each run in a savepoint, so one failing undoes only itself, as its own
+   * transaction would have.
    */
   async unit<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
     if (!this.trx && (await this.begin())) throw conflict('A request with this Idempotency-Key was answered meanwhile');
