@@ -55,6 +55,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
+  /** How long a request waits for a concurrent one holding its Idempotency-Key (tests shorten it). */
+  idempotencyWaitMs?: number;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,64}$/;
@@ -98,7 +100,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(errorHandlerPlugin);
   await app.register(accessPlugin, { resolve: (token: string) => services.auth.principalFromToken(token) });
-  await app.register(idempotencyPlugin, { db: database.db });
+  await app.register(idempotencyPlugin, { db: database.db, dialect: database.dialect, waitMs: opts.idempotencyWaitMs });
   // Uploads (documents, location and SKU sheets): bounded so a request cannot exhaust memory or disk.
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 5, fields: 20, parts: 30 } });
   await registerOpenApi(app, VERSION);

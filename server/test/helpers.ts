@@ -26,7 +26,14 @@ export interface TestApp {
  * A real app on a real, empty database: a fresh SQLite file, or a fresh PostgreSQL schema. Migrated, with
  * reference data; `demo: true` loads the demo data too. Logs nothing, unless given a `logStream` to log into.
  */
-export async function buildTestApp(opts: { demo?: boolean; config?: Partial<Config>; logStream?: NodeJS.WritableStream } = {}): Promise<TestApp> {
+export async function buildTestApp(opts: {
+  demo?: boolean; config?: Partial<Config>;
+  /** Extra hooks or routes, added after the app's own (a test's fault injection). */
+  beforeReady?: (app: FastifyInstance) => void;
+  /** How long a request waits for a concurrent one holding its Idempotency-Key (PostgreSQL). */
+  idempotencyWaitMs?: number;
+  logStream?: NodeJS.WritableStream;
+} = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bolx-test-'));
   const config = loadConfig({ LOG_LEVEL: 'silent' }, { dataDir, tokenSecret: randomBytes(32), webDist: join(dataDir, 'no-web'), ...opts.config });
   let schema: string | undefined;
@@ -40,7 +47,10 @@ export async function buildTestApp(opts: { demo?: boolean; config?: Partial<Conf
   }
   const database = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema, poolSize: 5 });
   await prepareDatabase(database, { demoData: !!opts.demo, adminPassword: 'bolx-test-admin' }, { info: () => {}, warn: () => {} });
-  const app = await buildApp({ ...config, databaseUrl: url }, opts.logStream ? { database, logStream: opts.logStream } : { database, logger: false });
+  const app = await buildApp({ ...config, databaseUrl: url }, {
+    database, idempotencyWaitMs: opts.idempotencyWaitMs, ...(opts.logStream ? { logStream: opts.logStream } : { logger: false }),
+  });
+  opts.beforeReady?.(app);
   await app.ready();
   await app.services.events.start();
   return {

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { dialectFor, type Dialect } from './dialect.js';
+import { pinnable } from './pinned-connection.js';
 
 export interface Database {
   db: Kysely<DB>;
@@ -44,7 +45,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       options: opts.pgSchema ? `-c search_path=${opts.pgSchema}` : undefined,
     });
     pool.on('error', () => undefined); // an idle client's error is reported on its next use
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: pinnable(new PostgresDialect({ pool })) });
     return { db, dialect: dialectFor('postgres'), pool, pgSchema: opts.pgSchema, close: () => db.destroy() };
   }
   mkdirSync(opts.dataDir, { recursive: true });
@@ -60,7 +61,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('optimize = 0x10002');
   const optimizer = setInterval(() => sqlite.pragma('optimize'), SQLITE_OPTIMIZE_EVERY_MS);
   optimizer.unref();
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: pinnable(new SqliteDialect({ database: withStatementCache(sqlite) })) });
   return { db, dialect: dialectFor('sqlite'), sqlite, close: () => { clearInterval(optimizer); return db.destroy(); } };
 }
 

@@ -1,4 +1,5 @@
 import { sql, type ColumnDefinitionBuilder, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { DB, Executor } from './schema.js';
 
 /**
  * The few places where SQLite and PostgreSQL differ. Everything else is plain Kysely and runs on both.
@@ -46,7 +47,7 @@ export function containsPattern(input: string): string {
   return `%${input.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export type DbErrorKind = 'unique' | 'foreign_key' | 'check' | 'not_null' | 'busy' | 'serialization' | 'bad_value' | null;
+export type DbErrorKind = 'unique' | 'foreign_key' | 'check' | 'not_null' | 'busy' | 'serialization' | 'lock_timeout' | 'bad_value' | null;
 
 /** Classifies a driver error so the one error handler can answer 409/422 without leaking SQL. */
 export function classifyDbError(err: unknown): DbErrorKind {
@@ -62,6 +63,7 @@ export function classifyDbError(err: unknown): DbErrorKind {
     // A value the column cannot hold: out of range (an id past 2^31-1), a NUL byte or bad encoding in text, text
     // too long, a malformed number or date. The contracts refuse these first; this is the net behind them.
     case '22003': case '22021': case '22P05': case '22001': case '22P02': case '22007': case '22008': return 'bad_value';
+    case '55P03': return 'lock_timeout';
     default: return null;
   }
 }
@@ -80,4 +82,27 @@ export function lockRows<Q extends { forUpdate(): Q }>(d: Dialect, q: Q): Q {
  */
 export function lockRowAsMutex<Q extends { forNoKeyUpdate(): Q }>(d: Dialect, q: Q): Q {
   return d.engine === 'postgres' ? q.forNoKeyUpdate() : q;
+}
+
+/**
+ * Inserts one row as the first write of a transaction, waiting at most `waitMs` for another transaction that
+ * holds the same unique key: when that one commits this fails as 'unique', when it is still running after the
+ * wait as 'lock_timeout'. On PostgreSQL the bound (lock_timeout) is set inside the statement and restored by it,
+ * so it costs no statement of its own and the rest of the transaction waits as usual. SQLite needs none: its one
+ * connection runs one transaction at a time, so the other has ended before this one begins.
+ */
+export async function insertWaitingAtMost<T extends keyof DB & string>(
+  d: Dialect, tx: Executor, table: T, row: { [C in keyof DB[T] & string]?: string | number | null }, waitMs: number,
+): Promise<void> {
+  const columns = Object.keys(row) as (keyof typeof row & string)[];
+  const names = sql.join(columns.map((c) => sql.ref(c)));
+  const values = sql.join(columns.map((c) => sql`${row[c]}`));
+  if (d.engine === 'sqlite') {
+    await sql`insert into ${sql.table(table)} (${names}) values (${values})`.execute(tx);
+    return;
+  }
+  await sql`insert into ${sql.table(table)} (${names})
+    select ${values} from (select set_config('bolx.lock_timeout', current_setting('lock_timeout'), true),
+                                  set_config('lock_timeout', ${`${Math.max(1, Math.round(waitMs))}ms`}, true)) as bounded
+    returning set_config('lock_timeout', current_setting('bolx.lock_timeout'), true)`.execute(tx);
 }

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../db/schema.js';
 import { classifyDbError } from '../db/dialect.js';
+import { currentRequestTransaction } from './request-transaction.js';
 
 export interface UnitOfWork {
   tx: Tx;
@@ -12,20 +13,28 @@ const ATTEMPTS = 3;
 /**
  * The transaction helper: one transaction, with after-commit hooks for events and mail delivery. A transaction
  * that PostgreSQL aborts as a deadlock or serialization victim is run again (it changed nothing), a few times.
+ *
+ * In a request with an Idempotency-Key the work joins that request's one transaction instead (its key's claim
+ * first, its answer last: platform/request-transaction.ts) and commits with it, when the answer is sent.
  */
 export async function inTransaction<T>(db: Db, work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
-  let hooks: (() => void)[] = [];
-  let result: T;
+  const request = currentRequestTransaction();
   for (let attempt = 1; ; attempt++) {
-    hooks = [];
     try {
-      result = await db.transaction().execute((tx) => work({ tx, afterCommit: (fn) => hooks.push(fn) }));
-      break;
+      if (request?.uses(db)) return await request.unit(work);
+      const hooks: (() => void)[] = [];
+      const result = await db.transaction().execute((tx) => work({ tx, afterCommit: (fn) => hooks.push(fn) }));
+      runAfterCommit(hooks);
+      return result;
     } catch (err) {
       if (attempt >= ATTEMPTS || classifyDbError(err) !== 'serialization') throw err;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
     }
   }
+}
+
+/** Runs a committed transaction's hooks. */
+export function runAfterCommit(hooks: (() => void)[]): void {
   for (const hook of hooks) {
     try {
       hook();
@@ -33,5 +42,4 @@ export async function inTransaction<T>(db: Db, work: (uow: UnitOfWork) => Promis
       // an after-commit hook must not turn a committed change into a failed request
     }
   }
-  return result;
 }

@@ -1,75 +1,81 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.js';
-import { classifyDbError } from '../db/dialect.js';
+import type { Dialect } from '../db/dialect.js';
 import { conflict, unprocessable, badRequest } from '../platform/errors.js';
 import { sha256 } from '../platform/secrets.js';
 import { partsFingerprint, receiveParts } from '../platform/files.js';
+import type { KeyClaim } from '../platform/idempotency-keys.js';
+import { RequestTransaction } from '../platform/request-transaction.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** A key whose first request never finished (crash, timeout) may be taken again after this. */
-const ABANDONED_AFTER_MS = 60_000;
+/** How long a request waits for a concurrent one holding its key to finish before answering 409 (PostgreSQL). */
+export const IDEMPOTENCY_WAIT_MS = 10_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { userId: number; key: string };
+    /** A keyed mutation's one transaction: the key's claim, the handler's work, the answer. */
+    keyed?: RequestTransaction;
   }
 }
 
 /**
- * Idempotency-Key on authenticated mutations: the first answer is stored per (user, key) and a replay
- * returns it without running the handler again. A key reused for a different request (body, or an upload's
- * fields and files) is refused.
+ * Idempotency-Key on authenticated mutations: a key has at most one effect. The request runs as one transaction
+ * that claims the key first and stores the answer last (platform/request-transaction.ts); a replay returns the
+ * stored answer without running the handler, a concurrent duplicate waits for the first (on PostgreSQL at most
+ * `waitMs`, then 409) and replays it. A key reused for a different request (body, or an upload's fields and
+ * files) is refused. An error answer, or a crash before commit, rolls everything back and keeps no key.
  */
-export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
-  const { db } = opts;
+export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db; dialect: Dialect; waitMs?: number }) => {
+  const deps = { db: opts.db, dialect: opts.dialect, waitMs: opts.waitMs ?? IDEMPOTENCY_WAIT_MS };
 
-  app.addHook('preHandler', async (request, reply) => {
-    const key = request.headers['idempotency-key'];
-    if (!MUTATING.has(request.method) || !request.principal || key === undefined) return;
-    if (typeof key !== 'string' || !/^[\w.:-]{8,128}$/.test(key)) throw badRequest('Idempotency-Key must be 8–128 letters, digits or . _ : -');
-    const userId = request.principal.userId;
-    const path = request.url.slice(0, 500);
-    // A multipart body is still unread here: its parts are read now (the handler gets the same parts), so the
-    // file is part of the fingerprint — a different file under the same key is refused like a different JSON body.
-    const payload = request.isMultipart() ? partsFingerprint(await receiveParts(request)) : request.body ?? null;
-    const requestHash = sha256(`${request.method} ${request.routeOptions.url} ${JSON.stringify(payload)}`);
-    const now = new Date();
-    try {
-      await db.insertInto('idempotency_key').values({
-        user_id: userId, key, method: request.method, path, request_hash: requestHash,
-        status_code: null, response_json: null, created_at: now.toISOString(),
-      }).execute();
-      request.idempotency = { userId, key };
-      return;
-    } catch (err) {
-      if (classifyDbError(err) !== 'unique') throw err;
-    }
-    const first = await db.selectFrom('idempotency_key').selectAll().where('user_id', '=', userId).where('key', '=', key).executeTakeFirstOrThrow();
-    if (first.request_hash !== requestHash) throw unprocessable('This Idempotency-Key was used for a different request');
-    if (first.status_code != null) {
-      return reply.status(first.status_code).header('idempotent-replay', 'true').type('application/json; charset=utf-8').send(first.response_json);
-    }
-    // Still running, or abandoned: take it over only when abandoned.
-    const takenOver = await db.updateTable('idempotency_key').set({ created_at: now.toISOString() })
-      .where('user_id', '=', userId).where('key', '=', key).where('status_code', 'is', null)
-      .where('created_at', '<', new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString())
-      .executeTakeFirst();
-    if (Number(takenOver.numUpdatedRows) !== 1) throw conflict('A request with this Idempotency-Key is still in progress');
-    request.idempotency = { userId, key };
+  // Callback style, so that the handler runs inside the keyed transaction's async context.
+  app.addHook('preHandler', (request, reply, done) => {
+    claimOf(request).then((claim) => {
+      if (!claim) return done();
+      const keyed = new RequestTransaction(deps, claim);
+      request.keyed = keyed;
+      keyed.run(() => {
+        keyed.begin().then((taken) => {
+          if (!taken) return done();
+          if (taken.requestHash !== claim.requestHash) return done(unprocessable('This Idempotency-Key was used for a different request'));
+          // Only keys left by versions before issue 10 lack an answer: their request may have taken effect, so never run it again.
+          if (taken.statusCode == null) return done(conflict('The first request with this Idempotency-Key never finished; send the action again with a new key'));
+          void reply.status(taken.statusCode).header('idempotent-replay', 'true').type('application/json; charset=utf-8').send(taken.responseJson ?? '');
+        }, done);
+      });
+    }, done);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const idem = request.idempotency;
-    if (!idem) return payload;
-    if (reply.statusCode >= 500) {
-      // A failure is not an answer worth replaying: free the key for a retry.
-      await db.deleteFrom('idempotency_key').where('user_id', '=', idem.userId).where('key', '=', idem.key).execute();
-    } else {
-      await db.updateTable('idempotency_key')
-        .set({ status_code: reply.statusCode, response_json: typeof payload === 'string' ? payload : JSON.stringify(payload ?? null) })
-        .where('user_id', '=', idem.userId).where('key', '=', idem.key).execute();
+    const keyed = request.keyed;
+    if (!keyed?.isOpen) return payload;
+    // An error answer: the request changed nothing it keeps, and its key stays free for a retry.
+    if (reply.statusCode >= 400) {
+      await keyed.abort();
+      return payload;
     }
+    // A text (JSON) answer is kept with the key; a file (a download, which changes nothing) is not: its key is given up.
+    await keyed.commit(typeof payload === 'string' ? { statusCode: reply.statusCode, body: payload } : null);
     return payload;
   });
+
+  // A request that ends without its answer passing onSend (it never replied) must not leave its transaction open.
+  app.addHook('onResponse', async (request) => {
+    if (request.keyed?.isOpen) await request.keyed.abort();
+  });
 });
+
+/** The key's claim for a keyed authenticated mutation; null for any other request. */
+async function claimOf(request: FastifyRequest): Promise<KeyClaim | null> {
+  const key = request.headers['idempotency-key'];
+  if (!MUTATING.has(request.method) || !request.principal || key === undefined) return null;
+  if (typeof key !== 'string' || !/^[\w.:-]{8,128}$/.test(key)) throw badRequest('Idempotency-Key must be 8–128 letters, digits or . _ : -');
+  // A multipart body is still unread here: its parts are read now (the handler gets the same parts), so the
+  // file is part of the fingerprint — a different file under the same key is refused like a different JSON body.
+  const payload = request.isMultipart() ? partsFingerprint(await receiveParts(request)) : request.body ?? null;
+  return {
+    userId: request.principal.userId, key, method: request.method, path: request.url.slice(0, 500),
+    requestHash: sha256(`${request.method} ${request.routeOptions.url} ${JSON.stringify(payload)}`),
+  };
+}
