@@ -126,13 +126,24 @@ export async function makeUser(database: Database, u: {
   return { id, username, password };
 }
 
-/** Collects hub events delivered after commit (on PostgreSQL they arrive through NOTIFY, a moment later). */
+/**
+ * Collects hub events delivered after commit (on PostgreSQL they arrive through NOTIFY, a moment later). Events
+ * committed before the recorder started are left out, even when their notification arrives late.
+ */
 export function recordEvents(app: FastifyInstance) {
+  const heard: DeliveredEvent[] = [];
   const seen: DeliveredEvent[] = [];
-  const stop = app.services.events.subscribe((e) => seen.push(e));
+  const floor = app.services.events.latestId();
+  let known: number | undefined;
+  void floor.then((id) => {
+    known = id;
+    seen.push(...heard.filter((e) => e.id > id));
+  });
+  const stop = app.services.events.subscribe((e) => (known === undefined ? heard.push(e) : e.id > known && seen.push(e)));
   return {
     seen,
     async until(count: number, ms = 3000): Promise<DeliveredEvent[]> {
+      await floor;
       const deadline = Date.now() + ms;
       while (seen.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       stop();

@@ -63,6 +63,12 @@ export class EventBus {
     }
   }
 
+  /** The newest committed event's id: what a listener joining now has already missed. */
+  async latestId(): Promise<number> {
+    const row = await this.database.db.selectFrom('event_outbox').select(({ fn }) => fn.max('id').as('id')).executeTakeFirst();
+    return Number(row?.id ?? 0);
+  }
+
   subscribe(listener: (event: DeliveredEvent) => void): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
