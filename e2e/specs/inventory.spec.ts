@@ -92,6 +92,13 @@ describe('inventory operations as an administrator', () => {
 
     await row.getByRole('button', { name: /Move/ }).click();
     await drawer().getByText('Move Stock').first().waitFor();
+    // More than is available is refused with the figure, and the typed 999 stays: never clamped to a smaller move.
+    await drawer().getByLabel('Quantity').fill('999');
+    await drawer().getByLabel('To Location').fill(TO.toLowerCase());
+    await page.keyboard.press('Enter');
+    await drawer().getByText(/^Only \d+ units? (is|are) available$/).waitFor();
+    expect(await drawer().getByLabel('Quantity').inputValue()).toBe('999');
+    await shot(page, 'inventory-move-over-available');
     await drawer().getByLabel('Quantity').fill('5');
     await drawer().getByLabel('To Location').fill('NO-SUCH-LOC');
     await page.keyboard.press('Enter');
