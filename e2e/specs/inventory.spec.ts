@@ -152,27 +152,32 @@ describe('inventory operations as an administrator', () => {
     await reviewed.waitFor();
     await expect.poll(() => drawer().locator('.ant-table-thead').innerText()).toContain('Variance');
     await reviewed.getByText('+2').waitFor();
-    // The administrator counted it, so another manager approves it: no Approve button, the sheet says why.
-    await drawer().getByText('You entered counts on this sheet, so another manager approves it').waitFor();
-    expect(await drawer().getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    // The administrator counted it: no plain Approve. As Super Administrator they may override, giving a reason.
+    await drawer().getByText('As Super Administrator you may still approve it', { exact: false }).waitFor();
+    expect(await drawer().getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
+    // Beside the destructive Cancel Count, the drawer's harmless way out says Close.
+    expect(await drawer().getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
+    await drawer().getByRole('button', { name: 'Close', exact: true }).waitFor();
+    await page.waitForTimeout(600); // the drawer's slide-in
     await shot(page, 'inventory-cycle-count-own-approval');
-    await drawer().locator('.ant-drawer-close').click();
+    await drawer().getByRole('button', { name: 'Approve with Override' }).click();
+    const modal = page.locator('.ant-modal-content');
+    await modal.getByRole('button', { name: 'Approve and Post' }).click();
+    await modal.getByText('Please give the reason for approving a count you counted').waitFor();
+    await modal.getByLabel('Reason for approving your own count').fill('Only administrator on site; recount watched by the shift lead');
+    await shot(page, 'inventory-cycle-count-override');
+    await modal.getByRole('button', { name: 'Approve and Post' }).click();
+    await toast(`Cycle count ${countNo} approved by override: 1 difference posted (+2 units)`);
     await drawerClosed();
-
-    await asManager(async () => {
-      await open('/CycleCount');
-      const mine = rows().filter({ hasText: countNo }).first();
-      await mine.getByText('Counted').first().waitFor();
-      await mine.getByRole('button', { name: /CC/ }).click();
-      await rows(drawer()).filter({ hasText: sku }).getByText('+2').waitFor();
-      await page.waitForTimeout(600); // the drawer's slide-in
-      await shot(page, 'inventory-cycle-count-approve');
-      await drawer().getByRole('button', { name: 'Approve' }).click();
-      await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
-      await toast(/approved/i);
-      await drawerClosed();
-      await rows().filter({ hasText: countNo }).first().getByText('Approved').waitFor();
-    });
+    await rows().filter({ hasText: countNo }).first().getByText('Approved').waitFor();
+    // The count's history keeps who overrode and why.
+    await rows().filter({ hasText: countNo }).first().getByRole('button', { name: /CC/ }).click();
+    const approvedEntry = drawer().getByTestId('count-history-entry').filter({ hasText: 'Approved' });
+    await approvedEntry.getByText('Only administrator on site; recount watched by the shift lead').waitFor();
+    await page.waitForTimeout(600);
+    await shot(page, 'inventory-cycle-count-history');
+    await drawer().getByRole('button', { name: 'Close', exact: true }).click();
+    await drawerClosed();
 
     await open('/Move');
     await search('Search SKU, description, location, lot or pallet', TO);

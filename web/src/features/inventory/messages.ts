@@ -1,3 +1,4 @@
+import { COUNT_OVERRIDE_REASON_MESSAGE } from '@bolx/contracts';
 import { addMessages } from '../../lib/i18n/catalog';
 
 /** This screen area's English texts, added to the catalogue when its lazy chunk loads (not in the main bundle). */
@@ -114,11 +115,26 @@ addMessages({
   'inventory.count.saveCounts': 'Save Counts',
   'inventory.count.saveRecounts': 'Save Recounts',
   'inventory.count.cancel': 'Cancel Count',
+  'inventory.count.keep': 'Keep Count',
   'inventory.count.confirmCancel': 'Cancel this count? Nothing is posted and its locations are released.',
   'inventory.count.confirmApprove': 'Approve this count? Every variance is posted to stock.',
-  'inventory.count.recountHint': '{lines} line(s) differ from the expected quantity: count them again',
+  'inventory.count.recountHint': '{count, plural, one {# line differs} other {# lines differ}} from the expected quantity: count {count, plural, one {it} other {them}} again',
   'inventory.count.approveHint': 'Counting is done: check the variances and approve to post them',
   'inventory.count.countedByYouHint': 'You entered counts on this sheet, so another manager approves it',
+  'inventory.count.overrideHint': 'You entered counts on this sheet. As Super Administrator you may still approve it, giving a reason that stays in its history',
+  'inventory.count.override': 'Approve with Override',
+  'inventory.count.overrideTitle': 'Approve {countNo} by override',
+  'inventory.count.overrideWarning': 'You counted this count yourself. Approving posts every variance to stock; your reason is kept in the audit log and the count’s history.',
+  'inventory.count.overrideReason': 'Reason for approving your own count',
+  'inventory.count.overrideOk': 'Approve and Post',
+  'inventory.count.overrideLabel': 'Override:',
+  'validation.overrideReason': COUNT_OVERRIDE_REASON_MESSAGE,
+  'inventory.count.history': 'History',
+  'inventory.count.action.create': 'Created',
+  'inventory.count.action.count': 'Counted',
+  'inventory.count.action.recount': 'Recounted',
+  'inventory.count.action.approve': 'Approved',
+  'inventory.count.action.cancel': 'Cancelled',
   'inventory.countType.cycle': 'Cycle',
   'inventory.countType.full': 'Full',
   'inventory.countType.spot': 'Spot',
