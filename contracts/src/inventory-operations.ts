@@ -183,7 +183,7 @@ export const replenishmentRuleRow = z.object({
   ruleId: z.number().int(),
   warehouseId: z.number().int(), warehouseName: z.string(),
   customerId: z.number().int(), customerName: z.string(),
-  skuId: z.number().int(), skuCode: z.string(),
+  skuId: z.number().int(), skuCode: z.string(), skuDescription: z.string(),
   locationId: z.number().int(), locationCode: z.string(),
   minQty: z.number().int(), maxQty: z.number().int(), isActive: z.boolean(),
   onHand: z.number().int(), belowMin: z.boolean(),
