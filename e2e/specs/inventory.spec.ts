@@ -263,6 +263,9 @@ describe('inventory operations as an administrator', () => {
     await shot(page, 'inventory-replenishment-tasks');
 
     await open('/ProductExpire');
+    // The heading is the screen's title (the menu's and the browser tab's), not a second spelling of it.
+    expect(await page.locator('.bolx-table__title h3').innerText()).toBe('Product Expiry');
+    expect(await page.title()).toBe('Product Expiry | BOLX-WMS');
     await rows().first().waitFor();
     await page.waitForTimeout(300);
     await shot(page, 'inventory-expire');

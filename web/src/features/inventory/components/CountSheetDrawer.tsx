@@ -89,7 +89,7 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
     <>
     <FormDrawer<SheetValues>
       open={open}
-      title={count ? t('inventory.count.sheetTitle', { countNo: count.countNo }) : t('inventory.count.pageTitle')}
+      title={count ? t('inventory.count.sheetTitle', { countNo: count.countNo }) : t('routes.CycleCount')}
       onClose={onClose}
       form={form}
       width={960}

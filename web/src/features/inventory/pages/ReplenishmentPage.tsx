@@ -58,7 +58,7 @@ function RulesView({ switcher }: { switcher: React.ReactNode }) {
   return (
     <DataTablePage<ReplenishmentRule>
       key="rules"
-      title={t('inventory.replenishment.pageTitle')}
+      title={t('routes.ProductReplenishment')}
       subtitle={t('inventory.replenishment.rulesSubtitle')}
       rowKey="ruleId"
       columns={columns}
@@ -122,7 +122,7 @@ function TasksView({ switcher }: { switcher: React.ReactNode }) {
   return (
     <DataTablePage<ReplenishmentTask>
       key="tasks"
-      title={t('inventory.replenishment.pageTitle')}
+      title={t('routes.ProductReplenishment')}
       subtitle={t('inventory.replenishment.tasksSubtitle')}
       rowKey="taskId"
       columns={columns}
