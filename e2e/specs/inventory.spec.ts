@@ -79,6 +79,27 @@ describe('inventory operations as an administrator', () => {
     await shot(page, 'inventory-dashboard');
   });
 
+  it('shows one occupancy: the warehouse card’s figures are the dashboard’s', async () => {
+    const manager = await demo.newPage();
+    try {
+      await signIn(manager, ...DEMO.manager);
+      await manager.waitForURL('**/WarehouseSelection');
+      const card = manager.locator('.ant-card', { hasText: 'Newark' }).first();
+      const [, used, total] = /([\d,]+) of ([\d,]+) locations used/.exec(await card.locator('.bolx-warehouse-card__bottom').innerText()) ?? [];
+      const percent = await card.locator('.ant-progress-text').innerText();
+      expect(Number(total.replace(/,/g, ''))).toBeGreaterThan(0);
+      await shot(manager, 'inventory-occupancy-card');
+      await card.click();
+      await manager.waitForURL('**/Dashboard');
+      const tile = manager.locator('.bolx-kpi', { hasText: 'Locations Used' });
+      await expect.poll(() => tile.locator('.bolx-kpi__value').innerText()).toBe(used);
+      await tile.getByText(`of ${total} · ${percent} occupied`).waitFor();
+      await shot(manager, 'inventory-occupancy-dashboard');
+    } finally {
+      await manager.context().close();
+    }
+  });
+
   it('moves demo stock between locations and the stock-on-hand list follows', async () => {
     await open('/Move');
     await search('Search SKU, description, location, lot or pallet', FROM);

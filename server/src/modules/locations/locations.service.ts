@@ -19,6 +19,7 @@ import type { ServiceDeps } from '../../services.js';
 import { code128ReadablePng, code128ReadableSvg, labelsPdf, qrPng, qrSvg } from './labels.js';
 import { expandPattern, patternCount } from './pattern.js';
 import { locationRepository as repo, type LocationQuery, type StockView } from './locations.repository.js';
+import { occupancyPercent } from './occupancy.js';
 import { readSheet, rowErrorDetails, validateRows } from './upload.js';
 
 export const LOCATION_LIST: ListSpec = {
@@ -125,7 +126,7 @@ export class LocationService {
     return rows.map((r) => {
       const total = Number(r.total);
       const used = Number(r.used);
-      return { warehouseId: r.id, warehouseName: r.name, totalPositions: total, usedPositions: used, occupancy: total ? Math.round((used / total) * 1000) / 10 : null };
+      return { warehouseId: r.id, warehouseName: r.name, totalPositions: total, usedPositions: used, occupancy: total ? occupancyPercent(used, total) : null };
     });
   }
 
