@@ -170,7 +170,7 @@ export function PatternForm() {
         </Form>
       </Col>
       <Col xs={24} xl={10}>
-        <PatternPreview preview={data} error={args ? preview.error : undefined} loading={preview.isFetching} ready={Boolean(args)} />
+        <PatternPreview preview={data} error={args ? preview.error : undefined} loading={preview.isFetching} ready={Boolean(args)} justCreated={created !== null} />
       </Col>
     </Row>
   );
