@@ -20,6 +20,7 @@ import { code128ReadablePng, code128ReadableSvg, labelsPdf, qrPng, qrSvg } from 
 import { expandPattern, patternCount } from './pattern.js';
 import { locationRepository as repo, type LocationQuery, type StockView } from './locations.repository.js';
 import { occupancyPercent } from './occupancy.js';
+import { count as countOf } from '../../platform/plural.js';
 import { readSheet, rowErrorDetails, validateRows } from './upload.js';
 
 export const LOCATION_LIST: ListSpec = {
@@ -206,7 +207,7 @@ export class LocationService {
     }));
     const codes = planned.map((p) => p.code);
     await this.insertAll(input.warehouseId, rows, actor, { action: 'createByPattern', pattern: input, codes }, 'pattern');
-    return { message: `${count} locations created successfully`, data: { count, firstCode: codes[0], lastCode: codes[codes.length - 1] } };
+    return { message: `${countOf(count, 'location')} created successfully`, data: { count, firstCode: codes[0], lastCode: codes[codes.length - 1] } };
   }
 
   /** An uploaded CSV/XLSX sheet of locations: every row checked; any bad row (422, with each row's errors) writes nothing. */
@@ -219,7 +220,7 @@ export class LocationService {
     const taken = new Set(await repo.existingCodes(this.db, file.warehouseId, locations.map((l) => l.code)));
     for (const l of locations) if (taken.has(l.code)) errors.push({ row: l.row, column: 'Location Code', message: 'Location code already exists in this warehouse' });
     if (errors.length) {
-      throw unprocessable(`The file has ${errors.length} ${errors.length === 1 ? 'error' : 'errors'}; nothing was imported`, rowErrorDetails(errors));
+      throw unprocessable(`The file has ${countOf(errors.length, 'error')}; nothing was imported`, rowErrorDetails(errors));
     }
     const now = new Date().toISOString();
     const rows: Insertable<LocationTable>[] = locations.map((l) => ({
@@ -228,7 +229,7 @@ export class LocationService {
     }));
     const codes = locations.map((l) => l.code);
     await this.insertAll(file.warehouseId, rows, actor, { action: 'upload', fileName: file.fileName, codes }, 'upload');
-    return { message: `${rows.length} locations uploaded successfully`, data: { count: rows.length, fileName: file.fileName } };
+    return { message: `${countOf(rows.length, 'location')} uploaded successfully`, data: { count: rows.length, fileName: file.fileName } };
   }
 
   /**
