@@ -156,7 +156,7 @@ addMessages({
   'inventory.expire.subtitle': 'Lots expiring soon, and expired lots (blocked from allocation)',
   'inventory.expire.searchPlaceholder': 'SKU, location, lot or pallet',
   'inventory.expire.days': 'Expiring within',
-  'inventory.expire.withinDays': 'Within {days} days',
+  'inventory.expire.withinDays': 'Within {days, plural, one {# day} other {# days}}',
   'inventory.reports.searchPlaceholder': 'SKU, location, lot or pallet',
   'inventory.reports.asOf': 'As of date',
   'inventory.reports.OnHandBySku': 'On Hand by SKU',

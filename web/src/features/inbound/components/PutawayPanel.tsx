@@ -92,7 +92,7 @@ export function PutawayPanel({ order }: { order: ReceivingOrderDetail }) {
           onChange={(k: string) => { setSourceKey(k); setFeedback(null); }}
           options={sources.map((s) => ({
             value: s.key,
-            label: [s.locationCode, s.lot && `${t('inbound.receive.lot')} ${s.lot}`, s.expiryDate && `${t('inbound.putaway.exp')} ${s.expiryDate}`, s.pallet && `${t('inbound.receive.pallet')} ${s.pallet}`, `${s.quantity} ${t('inbound.putaway.units')}`].filter(Boolean).join(' · '),
+            label: [s.locationCode, s.lot && `${t('inbound.receive.lot')} ${s.lot}`, s.expiryDate && `${t('inbound.putaway.exp')} ${s.expiryDate}`, s.pallet && `${t('inbound.receive.pallet')} ${s.pallet}`, t('inbound.putaway.units', { n: s.quantity })].filter(Boolean).join(' · '),
           }))}
           aria-label={t('inbound.putaway.from')}
           notFoundContent={t('inbound.putaway.noSource')}

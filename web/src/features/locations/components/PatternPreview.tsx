@@ -32,7 +32,7 @@ export function PatternPreview({ preview, error, loading, ready, justCreated = f
           suffix={<span className="bolx-loc-preview__range">{preview.lastCode ? `${preview.sample[0]} … ${preview.lastCode}` : ''}</span>}
         />
         {!preview.withinLimit && (
-          <Alert type="error" showIcon message={t('locations.pattern.overLimit', { count: preview.count.toLocaleString('en-US'), limit: preview.limit.toLocaleString('en-US') })} />
+          <Alert type="error" showIcon message={t('locations.pattern.overLimit', { count: preview.count, limit: preview.limit })} />
         )}
         {justCreated && <Alert type="success" showIcon message={t('locations.pattern.justCreated', { count: preview.count })} />}
         {clashes > 0 && (
@@ -52,7 +52,7 @@ export function PatternPreview({ preview, error, loading, ready, justCreated = f
                   {code}
                 </Tag>
               ))}
-              {more > 0 && <Typography.Text type="secondary">{t('locations.pattern.andMore', { count: more.toLocaleString('en-US') })}</Typography.Text>}
+              {more > 0 && <Typography.Text type="secondary">{t('locations.pattern.andMore', { count: more })}</Typography.Text>}
             </div>
           </div>
         )}
