@@ -177,8 +177,8 @@ describe('inventory operations as an administrator', () => {
     await drawer().getByText('As Super Administrator you may still approve it', { exact: false }).waitFor();
     expect(await drawer().getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
     // Beside the destructive Cancel Count, the drawer's harmless way out says Close.
-    expect(await drawer().getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
-    await drawer().getByRole('button', { name: 'Close', exact: true }).waitFor();
+    expect(await drawer().locator('.bolx-form-drawer__footer').getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
+    await drawer().locator('.bolx-form-drawer__footer').getByRole('button', { name: 'Close', exact: true }).waitFor();
     await page.waitForTimeout(600); // the drawer's slide-in
     await shot(page, 'inventory-cycle-count-own-approval');
     await drawer().getByRole('button', { name: 'Approve with Override' }).click();
@@ -197,7 +197,7 @@ describe('inventory operations as an administrator', () => {
     await approvedEntry.getByText('Only administrator on site; recount watched by the shift lead').waitFor();
     await page.waitForTimeout(600);
     await shot(page, 'inventory-cycle-count-history');
-    await drawer().getByRole('button', { name: 'Close', exact: true }).click();
+    await drawer().locator('.bolx-form-drawer__footer').getByRole('button', { name: 'Close', exact: true }).click();
     await drawerClosed();
 
     await open('/Move');
