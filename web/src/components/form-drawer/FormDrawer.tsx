@@ -65,7 +65,8 @@ export function FormDrawer<V extends object>(props: FormDrawerProps<V>) {
       className="bolx-form-drawer"
       footer={
         <div className="bolx-form-drawer__footer">
-          <Space>
+          {/* Wraps on a phone when extra actions (a count sheet's four buttons) are wider than the screen. */}
+          <Space wrap className="bolx-form-drawer__actions">
             {extraActions}
             <Button onClick={onClose} disabled={submitting}>
               {dismissLabel ?? t(readOnly ? 'form.close' : 'form.cancel')}

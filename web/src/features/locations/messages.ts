@@ -57,6 +57,7 @@ addMessages({
   'locations.pattern.previewWaiting': 'Fill in the warehouse, type, ranges and capacity to see the codes.',
   'locations.pattern.previewInvalid': 'This pattern cannot be created',
   'locations.pattern.count': 'Locations to create',
+  'locations.pattern.countCreated': 'Locations just created',
   'locations.pattern.firstCodes': 'First codes',
   'locations.pattern.andMore': 'and {count, number} more',
   'locations.pattern.overLimit': 'This pattern makes {count, plural, one {# location} other {# locations}}; at most {limit, number} can be created at a time.',

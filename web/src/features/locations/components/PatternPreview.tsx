@@ -26,7 +26,7 @@ export function PatternPreview({ preview, error, loading, ready, justCreated = f
     body = (
       <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="pattern-preview">
         <Statistic
-          title={t('locations.pattern.count')}
+          title={t(justCreated ? 'locations.pattern.countCreated' : 'locations.pattern.count')}
           value={preview.count}
           valueStyle={{ color: preview.withinLimit && clashes === 0 ? undefined : '#f5222d' }}
           suffix={<span className="bolx-loc-preview__range">{preview.lastCode ? `${preview.sample[0]} … ${preview.lastCode}` : ''}</span>}
