@@ -212,7 +212,7 @@ export class CycleCountService {
         }];
       });
       const result = legs.length
-        ? await this.inventory.post(uow, { documentType: 'CYCLE_COUNT', documentId: count.count_no, reason: `Cycle count ${count.count_no}`, legs }, actor)
+        ? await this.inventory.post(uow, { documentType: 'CYCLE_COUNT', documentId: count.count_no, reason: `Cycle count ${count.count_no}`, legs, quantityField: 'counts' }, actor)
         : { document: count.count_no, entries: [] };
       if (legs.length) {
         await this.inventory.recordChange(uow, actor, 'CycleCount', count.count_no, { ...legs[0].place, skuId: 0 },
