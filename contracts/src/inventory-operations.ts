@@ -124,6 +124,21 @@ export const cycleCountListResponse = listResponse(cycleCountSchema);
 export const cycleCountIdQuery = z.object({ cycleCountId: field.idParam() });
 export const cycleCountIdBody = z.object({ cycleCountId: id });
 
+/** A Super Administrator approving a count they counted says why; the reason goes into the audit log. */
+export const COUNT_OVERRIDE_REASON_MAX = 500;
+export const COUNT_OVERRIDE_REASON_MESSAGE = 'Please give the reason for approving a count you counted';
+export const approveCycleCountRequest = z.object({
+  cycleCountId: id,
+  overrideReason: z.string().trim().min(1, COUNT_OVERRIDE_REASON_MESSAGE)
+    .max(COUNT_OVERRIDE_REASON_MAX, `At most ${COUNT_OVERRIDE_REASON_MAX} characters`).optional(),
+});
+export type ApproveCycleCountRequest = z.infer<typeof approveCycleCountRequest>;
+
+/** One step of a count's history (its audit rows): who did what, the status it left, an approval override's reason. */
+export const cycleCountHistoryEntry = z.object({
+  at: z.string(), action: z.string(), by: z.string().nullable(), status: z.string().nullable(), overrideReason: z.string().nullable(),
+});
+
 export const cycleCountLine = z.object({
   lineId: z.number().int(),
   skuId: z.number().int(), skuCode: z.string(), skuDescription: z.string(),
@@ -142,8 +157,11 @@ export const cycleCountLine = z.object({
 export const cycleCountDetail = z.object({
   count: cycleCountSchema,
   lines: z.array(cycleCountLine),
-  /** The reader entered a count or recount of it, so they may not approve it. */
+  /** The reader entered a count or recount of it, so they may not approve it… */
   countedByYou: z.boolean(),
+  /** …unless they are a Super Administrator, who may, giving a reason (approveCycleCountRequest.overrideReason). */
+  mayOverride: z.boolean(),
+  history: z.array(cycleCountHistoryEntry),
 });
 
 export const enterCountsRequest = z.object({
@@ -166,7 +184,7 @@ export const replenishmentRuleRow = z.object({
   ruleId: z.number().int(),
   warehouseId: z.number().int(), warehouseName: z.string(),
   customerId: z.number().int(), customerName: z.string(),
-  skuId: z.number().int(), skuCode: z.string(),
+  skuId: z.number().int(), skuCode: z.string(), skuDescription: z.string(),
   locationId: z.number().int(), locationCode: z.string(),
   minQty: z.number().int(), maxQty: z.number().int(), isActive: z.boolean(),
   onHand: z.number().int(), belowMin: z.boolean(),

@@ -34,7 +34,9 @@ export const headerWarehouse = z.object({
   warehouseCode: z.string(),
   city: z.string().nullable(),
   capacity: z.number().int(),
+  /** Storage positions holding the caller's stock, of all the warehouse's storage positions: occupancy = used / total. */
   usedLocations: z.number().int(),
+  totalLocations: z.number().int(),
   occupancy: z.number(),
 });
 export type HeaderWarehouse = z.infer<typeof headerWarehouse>;

@@ -79,6 +79,27 @@ describe('inventory operations as an administrator', () => {
     await shot(page, 'inventory-dashboard');
   });
 
+  it('shows one occupancy: the warehouse card’s figures are the dashboard’s', async () => {
+    const manager = await demo.newPage();
+    try {
+      await signIn(manager, ...DEMO.manager);
+      await manager.waitForURL('**/WarehouseSelection');
+      const card = manager.locator('.ant-card', { hasText: 'Newark' }).first();
+      const [, used, total] = /([\d,]+) of ([\d,]+) locations used/.exec(await card.locator('.bolx-warehouse-card__bottom').innerText()) ?? [];
+      const percent = await card.locator('.ant-progress-text').innerText();
+      expect(Number(total.replace(/,/g, ''))).toBeGreaterThan(0);
+      await shot(manager, 'inventory-occupancy-card');
+      await card.click();
+      await manager.waitForURL('**/Dashboard');
+      const tile = manager.locator('.bolx-kpi', { hasText: 'Locations Used' });
+      await expect.poll(() => tile.locator('.bolx-kpi__value').innerText()).toBe(used);
+      await tile.getByText(`of ${total} · ${percent} occupied`).waitFor();
+      await shot(manager, 'inventory-occupancy-dashboard');
+    } finally {
+      await manager.context().close();
+    }
+  });
+
   it('moves demo stock between locations and the stock-on-hand list follows', async () => {
     await open('/Move');
     await search('Search SKU, description, location, lot or pallet', FROM);
@@ -92,6 +113,13 @@ describe('inventory operations as an administrator', () => {
 
     await row.getByRole('button', { name: /Move/ }).click();
     await drawer().getByText('Move Stock').first().waitFor();
+    // More than is available is refused with the figure, and the typed 999 stays: never clamped to a smaller move.
+    await drawer().getByLabel('Quantity').fill('999');
+    await drawer().getByLabel('To Location').fill(TO.toLowerCase());
+    await page.keyboard.press('Enter');
+    await drawer().getByText(/^Only \d+ units? (is|are) available$/).waitFor();
+    expect(await drawer().getByLabel('Quantity').inputValue()).toBe('999');
+    await shot(page, 'inventory-move-over-available');
     await drawer().getByLabel('Quantity').fill('5');
     await drawer().getByLabel('To Location').fill('NO-SUCH-LOC');
     await page.keyboard.press('Enter');
@@ -145,27 +173,32 @@ describe('inventory operations as an administrator', () => {
     await reviewed.waitFor();
     await expect.poll(() => drawer().locator('.ant-table-thead').innerText()).toContain('Variance');
     await reviewed.getByText('+2').waitFor();
-    // The administrator counted it, so another manager approves it: no Approve button, the sheet says why.
-    await drawer().getByText('You entered counts on this sheet, so another manager approves it').waitFor();
-    expect(await drawer().getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    // The administrator counted it: no plain Approve. As Super Administrator they may override, giving a reason.
+    await drawer().getByText('As Super Administrator you may still approve it', { exact: false }).waitFor();
+    expect(await drawer().getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
+    // Beside the destructive Cancel Count, the drawer's harmless way out says Close.
+    expect(await drawer().locator('.bolx-form-drawer__footer').getByRole('button', { name: 'Cancel', exact: true }).count()).toBe(0);
+    await drawer().locator('.bolx-form-drawer__footer').getByRole('button', { name: 'Close', exact: true }).waitFor();
+    await page.waitForTimeout(600); // the drawer's slide-in
     await shot(page, 'inventory-cycle-count-own-approval');
-    await drawer().locator('.ant-drawer-close').click();
+    await drawer().getByRole('button', { name: 'Approve with Override' }).click();
+    const modal = page.locator('.ant-modal-content');
+    await modal.getByRole('button', { name: 'Approve and Post' }).click();
+    await modal.getByText('Please give the reason for approving a count you counted').waitFor();
+    await modal.getByLabel('Reason for approving your own count').fill('Only administrator on site; recount watched by the shift lead');
+    await shot(page, 'inventory-cycle-count-override');
+    await modal.getByRole('button', { name: 'Approve and Post' }).click();
+    await toast(`Cycle count ${countNo} approved by override: 1 difference posted (+2 units)`);
     await drawerClosed();
-
-    await asManager(async () => {
-      await open('/CycleCount');
-      const mine = rows().filter({ hasText: countNo }).first();
-      await mine.getByText('Counted').first().waitFor();
-      await mine.getByRole('button', { name: /CC/ }).click();
-      await rows(drawer()).filter({ hasText: sku }).getByText('+2').waitFor();
-      await page.waitForTimeout(600); // the drawer's slide-in
-      await shot(page, 'inventory-cycle-count-approve');
-      await drawer().getByRole('button', { name: 'Approve' }).click();
-      await page.locator('.ant-popconfirm').getByRole('button', { name: 'OK' }).click();
-      await toast(/approved/i);
-      await drawerClosed();
-      await rows().filter({ hasText: countNo }).first().getByText('Approved').waitFor();
-    });
+    await rows().filter({ hasText: countNo }).first().getByText('Approved').waitFor();
+    // The count's history keeps who overrode and why.
+    await rows().filter({ hasText: countNo }).first().getByRole('button', { name: /CC/ }).click();
+    const approvedEntry = drawer().getByTestId('count-history-entry').filter({ hasText: 'Approved' });
+    await approvedEntry.getByText('Only administrator on site; recount watched by the shift lead').waitFor();
+    await page.waitForTimeout(600);
+    await shot(page, 'inventory-cycle-count-history');
+    await drawer().locator('.bolx-form-drawer__footer').getByRole('button', { name: 'Close', exact: true }).click();
+    await drawerClosed();
 
     await open('/Move');
     await search('Search SKU, description, location, lot or pallet', TO);
@@ -251,6 +284,9 @@ describe('inventory operations as an administrator', () => {
     await shot(page, 'inventory-replenishment-tasks');
 
     await open('/ProductExpire');
+    // The heading is the screen's title (the menu's and the browser tab's), not a second spelling of it.
+    expect(await page.locator('.bolx-table__title h3').innerText()).toBe('Product Expiry');
+    expect(await page.title()).toBe('Product Expiry | BOLX-WMS');
     await rows().first().waitFor();
     await page.waitForTimeout(300);
     await shot(page, 'inventory-expire');

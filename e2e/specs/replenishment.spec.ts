@@ -59,6 +59,19 @@ describe('replenishment from bulk storage in the demo data', () => {
     await expect.poll(() => rows().filter({ hasText: 'below min' }).count()).toBe(4);
     await shot(page, 'replenishment-rules-below-min');
 
+    // Edit Rule names the SKU by its code and description, as the list does, never by its id.
+    const ruleRow = rows().filter({ hasText: 'below min' }).first();
+    const ruleSku = (await cellTexts(ruleRow))[1];
+    await ruleRow.getByRole('button', { name: 'Edit' }).click();
+    const ruleDrawer = page.locator('.ant-drawer-content').last();
+    await ruleDrawer.getByText('Edit Rule').first().waitFor();
+    const chosen = ruleDrawer.locator('.ant-form-item').filter({ hasText: 'SKU' }).locator('.ant-select-selection-item');
+    await expect.poll(() => chosen.innerText()).toMatch(new RegExp(`^${ruleSku} — \\S`));
+    await page.waitForTimeout(600); // the drawer's slide-in
+    await shot(page, 'replenishment-edit-rule');
+    await ruleDrawer.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await ruleDrawer.waitFor({ state: 'detached' });
+
     // Generate: one task per pick face below min, each from a reserve (bulk) pallet.
     await page.getByText('Tasks', { exact: true }).click();
     const generate = page.getByRole('button', { name: 'Generate Tasks' });
@@ -88,8 +101,8 @@ describe('replenishment from bulk storage in the demo data', () => {
     const row = rows().filter({ hasText: to }).filter({ hasText: 'Open' }).first();
     await row.waitFor();
     await row.getByRole('button', { name: 'Complete' }).click();
-    await page.locator('.ant-popconfirm').filter({ hasText: `Move ${quantity} to ${to}` }).getByRole('button', { name: 'OK' }).click();
-    await toast(`Replenished ${quantity} units`);
+    await page.locator('.ant-popconfirm').filter({ hasText: `Move ${quantity} ${quantity === 1 ? 'unit' : 'units'} to ${to}` }).getByRole('button', { name: 'Complete' }).click();
+    await toast(`Replenished ${quantity} ${quantity === 1 ? 'unit' : 'units'}`);
     await rows().filter({ hasText: to }).filter({ hasText: 'Completed' }).first().waitFor();
     await shot(page, 'replenishment-task-completed');
 

@@ -17,3 +17,17 @@ describe('the required rule', () => {
     for (const value of [undefined, null, '', '   ', []]) await expect(check(value)).rejects.toThrow('validation.quantity');
   });
 });
+
+describe('the at-most-available rule', () => {
+  const most = (value: unknown, available = 10) => {
+    const rule = rules((id, v) => `${id} ${JSON.stringify(v)}`).atMostAvailable(available) as RuleObject;
+    return rule.validator!(rule, value, () => undefined) as Promise<void>;
+  };
+  it('accepts up to the available figure (and leaves blanks to the required rule)', async () => {
+    for (const value of [1, 10, undefined, null]) await expect(most(value)).resolves.toBeUndefined();
+  });
+  it('refuses more, naming the available figure, instead of clamping', async () => {
+    await expect(most(999)).rejects.toThrow('validation.atMostAvailable {"available":10}');
+    await expect(most(2, 1)).rejects.toThrow('validation.atMostAvailable {"available":1}');
+  });
+});

@@ -22,6 +22,21 @@ export const rules = (t: Translate) => ({
   city: (): FormRule => ({ pattern: /^[\p{L} .'-]+$/u, message: t('validation.cityValid') }),
   /** Codes: letters, digits, - and _ (warehouse, customer codes). */
   code: (): FormRule => ({ pattern: /^[A-Za-z0-9_-]+$/, message: t('validation.codeFormat') }),
+  /**
+   * A quantity taken from stock: never more than `available`. Refused with the figure rather than clamped, since an
+   * input that quietly lowers 999 to 10 moves less than the user asked for without saying so.
+   */
+  atMostAvailable: (available: number): FormRule => ({
+    validator: (_rule, value: unknown) =>
+      typeof value === 'number' && value > available
+        ? Promise.reject(new Error(t('validation.atMostAvailable', { available })))
+        : Promise.resolve(),
+  }),
+  /** A quantity to take or move: a whole number of at least 1 (refused, not clamped up to 1). */
+  atLeastOne: (): FormRule => ({
+    validator: (_rule, value: unknown) =>
+      typeof value === 'number' && value < 1 ? Promise.reject(new Error(t('validation.atLeastOne'))) : Promise.resolve(),
+  }),
   /** The confirmation field must equal `field`. */
   sameAs: (field: string): FormRule => ({ getFieldValue }) => ({
     validator: (_rule, value) =>

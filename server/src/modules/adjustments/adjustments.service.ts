@@ -14,6 +14,7 @@ import type { ServiceDeps } from '../../services.js';
 import type { Selectable } from 'kysely';
 import { InventoryService, pick, type AdjustmentInput } from '../inventory/inventory.service.js';
 import type { Place } from '../inventory/inventory.service.js';
+import { count, signedCount } from '../../platform/plural.js';
 import { adjustmentRepository as repo, type AdjustmentFilter } from './adjustments.repository.js';
 
 const ADJUSTMENT_LIST: ListSpec = {
@@ -96,8 +97,8 @@ export class AdjustmentService {
     });
     return {
       message: immediate
-        ? `Adjusted by ${input.quantityChange > 0 ? '+' : ''}${input.quantityChange} units`
-        : `Adjustments of more than ${threshold} units need a manager's approval: the request is pending`,
+        ? `Adjusted by ${signedCount(input.quantityChange, 'unit')}`
+        : `Adjustments of more than ${count(threshold, 'unit')} need a manager's approval: the request is pending`,
       data: result,
     };
   }

@@ -112,4 +112,10 @@ export const cycleCountRepository = {
     if (f.status) q = q.where('cc.status', '=', f.status);
     return q;
   },
+
+  /** The count's history: its own audit rows, oldest first (who, when, what, and the status and reason recorded). */
+  history(db: Executor, id: number) {
+    return db.selectFrom('audit_log').select(['at', 'action', 'username', 'after_json'])
+      .where('entity', '=', 'cycle_count').where('entity_id', '=', String(id)).orderBy('id').execute();
+  },
 };

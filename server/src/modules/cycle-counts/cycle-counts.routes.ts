@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  filterLabelsResponse, APPROVER_ROLES, STAFF_ROLES, apiErrorSchema, createCycleCountRequest, cycleCountDetail, cycleCountIdBody, cycleCountIdQuery,
+  filterLabelsResponse, APPROVER_ROLES, STAFF_ROLES, apiErrorSchema, approveCycleCountRequest, createCycleCountRequest, cycleCountDetail, cycleCountIdBody, cycleCountIdQuery,
   cycleCountListRequest, cycleCountListResponse, enterCountsRequest, mutationResult, stockMovementResult,
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
@@ -51,7 +51,7 @@ export const cycleCountRoutes: RouteModule = (api, { cycleCounts }) => {
   }, (req) => cycleCounts.enterCounts(principalOf(req), req.body, actorOf(req)));
 
   api.post('/Warehouse/CycleCount/ApproveCycleCount', {
-    schema: { tags, summary: 'Approve a counted count (not by anyone who counted it): each difference is posted through the ledger', body: cycleCountIdBody, response: { 200: mutationResult(stockMovementResult), ...errors } },
+    schema: { tags, summary: 'Approve a counted count (not by anyone who counted it, but a Super Administrator giving an overrideReason): each difference is posted through the ledger', body: approveCycleCountRequest, response: { 200: mutationResult(stockMovementResult), ...errors } },
     config: { policy: decide },
   }, (req) => cycleCounts.approve(principalOf(req), req.body, actorOf(req)));
 

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
-import { APPROVER_ROLES, CYCLE_COUNT_STATUSES, OPEN_COUNT_STATUSES, type FilterLabel } from '@bolx/contracts';
+import {
+  APPROVER_ROLES, COUNT_OVERRIDE_REASON_MESSAGE, CYCLE_COUNT_STATUSES, OPEN_COUNT_STATUSES, type ApproveCycleCountRequest, type FilterLabel, type Role,
+} from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { CycleCountStatus } from '../../db/tables/inventory-operations.js';
@@ -9,6 +11,7 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../
 import type { EventBus } from '../../platform/events.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
+import { count as countOf, signedCount } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
@@ -30,6 +33,11 @@ type CreateInput = CountSelection & { countType: string; isBlind: boolean; count
 /** Whoever entered a count or recount of a line: they never approve its count (the counter can make any number match). */
 const countedBy = (line: { counted_by: number | null; recounted_by: number | null }, userId: number) =>
   line.counted_by === userId || line.recounted_by === userId;
+/**
+ * The one exception: a Super Administrator may approve a count they counted (a site with one administrator could
+ * never approve otherwise), giving a reason that the audit log and the count's history keep.
+ */
+const mayOverrideOwnCount = (role: Role) => role === 'SuperAdministrator';
 const placeKey = (p: { sku_id: number; location_id: number; lot: string; pallet: string }) => `${p.sku_id}|${p.location_id}|${p.lot}|${p.pallet}`;
 
 /**
@@ -79,7 +87,7 @@ export class CycleCountService {
       await this.record(uow, actor, 'create', id, input, 'AddCycleCount', 'Open', { countNo, lines: stock.length, locations: locationIds.length });
       return { id, countNo, lines: stock.length };
     });
-    return { message: `Cycle count ${created.countNo} created with ${created.lines} ${created.lines === 1 ? 'line' : 'lines'}`, data: await this.detail(principal, created.id) };
+    return { message: `Cycle count ${created.countNo} created with ${countOf(created.lines, 'line')}`, data: await this.detail(principal, created.id) };
   }
 
   private async load(principal: Principal, id: number) {
@@ -104,7 +112,12 @@ export class CycleCountService {
         finalQty, variance: hide || finalQty == null ? null : finalQty - l.expected_qty,
       };
     });
-    return { count: toCount(row as CountRow), lines, countedByYou: rows.some((l) => countedBy(l, principal.userId)) };
+    const countedByYou = rows.some((l) => countedBy(l, principal.userId));
+    const history = (await repo.history(this.db, id)).map((h) => {
+      const after = h.after_json ? (JSON.parse(h.after_json) as { status?: string; overrideReason?: string }) : {};
+      return { at: h.at, action: h.action, by: h.username, status: after.status ?? null, overrideReason: after.overrideReason ?? null };
+    });
+    return { count: toCount(row as CountRow), lines, countedByYou, mayOverride: countedByYou && mayOverrideOwnCount(principal.role), history };
   }
 
   /** The count sheet for counters: every place to count, with a blank to write in (no expected column when blind). */
@@ -165,7 +178,7 @@ export class CycleCountService {
    * Approving posts stock like an adjustment, so — as for adjustments — nobody approves their own work: whoever
    * entered a count or recount of it (managers see expected quantities even on blind counts) cannot approve it.
    */
-  async approve(principal: Principal, input: { cycleCountId: number }, actor: Actor) {
+  async approve(principal: Principal, input: ApproveCycleCountRequest, actor: Actor) {
     const count = await this.load(principal, input.cycleCountId);
     if (count.status !== 'Counted') {
       throw conflict(count.status === 'Open' || count.status === 'Recount'
@@ -173,8 +186,15 @@ export class CycleCountService {
     }
     const lines = await repo.lines(this.db, count.id);
     // Counts entered after this read move the count out of 'Counted', which the approval's claim below refuses.
-    if (lines.some((l) => countedBy(l, principal.userId))) {
+    const ownCount = lines.some((l) => countedBy(l, principal.userId));
+    if (ownCount && !mayOverrideOwnCount(principal.role)) {
       throw forbidden(`You counted lines of cycle count ${count.count_no}; another manager must approve it`);
+    }
+    const overrideReason = input.overrideReason;
+    if (ownCount && !overrideReason) throw badRequest(COUNT_OVERRIDE_REASON_MESSAGE, { overrideReason: COUNT_OVERRIDE_REASON_MESSAGE });
+    // A reason where no rule is overridden would read in the history as an override that never was.
+    if (!ownCount && overrideReason) {
+      throw badRequest('No override is needed: you did not count this count', { overrideReason: 'Only a count you counted needs an override reason' });
     }
     const posted = await inTransaction(this.db, async (uow) => {
       const done = await repo.setStatus(uow.tx, count.id, ['Counted'], {
@@ -192,19 +212,21 @@ export class CycleCountService {
         }];
       });
       const result = legs.length
-        ? await this.inventory.post(uow, { documentType: 'CYCLE_COUNT', documentId: count.count_no, reason: `Cycle count ${count.count_no}`, legs }, actor)
+        ? await this.inventory.post(uow, { documentType: 'CYCLE_COUNT', documentId: count.count_no, reason: `Cycle count ${count.count_no}`, legs, quantityField: 'counts' }, actor)
         : { document: count.count_no, entries: [] };
       if (legs.length) {
         await this.inventory.recordChange(uow, actor, 'CycleCount', count.count_no, { ...legs[0].place, skuId: 0 },
           [...new Set(legs.map((l) => l.place.locationId))], { countNo: count.count_no, variances: legs.map((l) => ({ ...l.place, qty: l.qty })) });
       }
-      await this.record(uow, actor, 'approve', count.id, this.target(count), 'UpdateCycleCount', 'Approved', { document: count.count_no, lines: legs.length });
+      await this.record(uow, actor, 'approve', count.id, this.target(count), 'UpdateCycleCount', 'Approved',
+        { document: count.count_no, lines: legs.length, ...(overrideReason ? { overrideReason } : {}) });
       return result;
     });
     const units = posted.entries.reduce((n, e) => n + e.qtyChange, 0);
+    const approved = `Cycle count ${count.count_no} approved${overrideReason ? ' by override' : ''}`;
     return {
-      message: posted.entries.length ? `Cycle count ${count.count_no} approved: ${posted.entries.length} differences posted (${units > 0 ? '+' : ''}${units} units)`
-        : `Cycle count ${count.count_no} approved: no differences`,
+      message: posted.entries.length ? `${approved}: ${countOf(posted.entries.length, 'difference')} posted (${signedCount(units, 'unit')})`
+        : `${approved}: no differences`,
       data: posted,
     };
   }

@@ -209,10 +209,52 @@ describe('a count by location range, blind, with a recount and approval', () => 
     expect(await onHand(a3)).toBe(before);
     const other = await session('WarehouseManager');
     expect((await sheetOf(other)).countedByYou).toBe(false);
+    // Only a Super Administrator may override, reason or not.
+    const withReason = await manager.post('/Warehouse/CycleCount/ApproveCycleCount', { cycleCountId: id, overrideReason: 'I am sure' });
+    expect(withReason.statusCode).toBe(403);
+    expect((await sheetOf(manager)).mayOverride).toBe(false);
+    // Whoever did not count it needs no override: a reason from them is refused, not recorded as one.
+    const needless = await other.post('/Warehouse/CycleCount/ApproveCycleCount', { cycleCountId: id, overrideReason: 'just because' });
+    expect(needless.statusCode).toBe(400);
+    expect(needless.json().details).toHaveProperty('overrideReason');
     const approved = await other.post('/Warehouse/CycleCount/ApproveCycleCount', { cycleCountId: id });
     expect(approved.statusCode).toBe(200);
     expect(await onHand(a3)).toBe(before + 1);
     expect(await balanced()).toBe(true);
+  });
+
+  it('a Super Administrator who counted it approves it only with a reason, kept in the audit log and the count’s history', async () => {
+    const res = await create(admin, { selection: 'location', locationFrom: `${tag}-A-03`, locationTo: `${tag}-A-03`, isBlind: false });
+    const id = res.json().data.count.cycleCountId;
+    const { countNo } = res.json().data.count;
+    const line = res.json().data.lines[0];
+    const enter = (quantity: number) => admin.post('/Warehouse/CycleCount/EnterCounts', { cycleCountId: id, counts: [{ lineId: line.lineId, quantity }] });
+    expect((await enter(line.expectedQty + 2)).json().data.count.status).toBe('Recount');
+    expect((await enter(line.expectedQty + 2)).json().data.count.status).toBe('Counted');
+    const sheet = (await admin.get(`/Warehouse/CycleCount/GetCycleCountLines?cycleCountId=${id}`)).json();
+    expect(sheet).toMatchObject({ countedByYou: true, mayOverride: true });
+    const before = await onHand(a3);
+    const approve = (over: Record<string, unknown>) => admin.post('/Warehouse/CycleCount/ApproveCycleCount', { cycleCountId: id, ...over });
+    // No reason, a blank one or one too long: 400 naming the field, nothing posted, still waiting for approval.
+    for (const over of [{}, { overrideReason: '   ' }, { overrideReason: 'x'.repeat(501) }]) {
+      const refused = await approve(over);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().details).toHaveProperty('overrideReason');
+    }
+    expect(await onHand(a3)).toBe(before);
+    const reason = 'Only administrator on site tonight; counted twice with the shift lead watching';
+    const approved = await approve({ overrideReason: `  ${reason} ` });
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().message).toBe(`Cycle count ${countNo} approved by override: 1 difference posted (+2 units)`);
+    expect(await onHand(a3)).toBe(before + 2);
+    expect(await balanced()).toBe(true);
+    const audit = await t.database.db.selectFrom('audit_log').select(['action', 'after_json']).where('entity', '=', 'cycle_count').where('entity_id', '=', String(id)).orderBy('id').execute();
+    expect(audit.map((a) => a.action)).toEqual(['create', 'count', 'recount', 'approve']);
+    expect(JSON.parse(audit[3].after_json!)).toMatchObject({ status: 'Approved', overrideReason: reason });
+    const { history } = (await manager.get(`/Warehouse/CycleCount/GetCycleCountLines?cycleCountId=${id}`)).json();
+    expect(history.map((h: { action: string }) => h.action)).toEqual(['create', 'count', 'recount', 'approve']);
+    expect(history[3]).toMatchObject({ by: ADMIN.username, status: 'Approved', overrideReason: reason });
+    expect(history[0].overrideReason).toBeNull();
   });
 });
 

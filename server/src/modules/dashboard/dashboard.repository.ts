@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
 import type { ReceivingStatus } from '@bolx/contracts';
-import { holdsStock, storagePositions } from '../locations/locations.repository.js';
+import { positionCounts } from '../locations/locations.repository.js';
 
 type Filter = { warehouseId: number; customerId: number };
 
@@ -29,15 +29,15 @@ export const dashboardRepository = {
     return q.executeTakeFirstOrThrow().then((r) => Number(r.n));
   },
 
-  /** Storage positions, and those holding the filter's stock (occupancy's rule: locations/storagePositions). */
+  /** Per warehouse of the filter: storage positions, and those holding the filter's stock (occupancy's one rule: positionCounts). */
   locationOccupancy(db: Executor, scope: Scope, f: Filter) {
-    return storagePositions(db)
-      .select((eb) => [
-        sql<number>`count(*)`.as('total'),
-        eb.fn.count<number>(sql`case when ${holdsStock(eb, { scope, ...f })} then 1 end`).as('used'),
-      ])
-      .where(scope.where({ warehouse: 'l.warehouse_id' }, { warehouseId: f.warehouseId }))
-      .executeTakeFirstOrThrow().then((r) => ({ total: Number(r.total), used: Number(r.used) }));
+    return db.selectFrom('warehouse as w')
+      .where(scope.where({ warehouse: 'w.id' }, { warehouseId: f.warehouseId }))
+      .select((eb) => {
+        const counts = positionCounts(db, eb.ref('w.id'), { scope, customerId: f.customerId });
+        return [counts.total.as('total'), counts.used.as('used')];
+      })
+      .execute();
   },
 
   /** Receiving orders still to be worked: not yet closed or cancelled. */

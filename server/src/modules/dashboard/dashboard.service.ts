@@ -1,6 +1,7 @@
 import type { Db } from '../../db/schema.js';
 import type { ServiceDeps } from '../../services.js';
 import type { Principal } from '../../platform/principal.js';
+import { occupancyPercent, sumPositions } from '../locations/occupancy.js';
 import { dashboardRepository as repo } from './dashboard.repository.js';
 
 export class DashboardService {
@@ -21,13 +22,13 @@ export class DashboardService {
       repo.stockByCustomer(this.db, scope, filter),
       repo.openReceiptCount(this.db, scope, filter),
     ]);
-    const { used: locationsUsed, total: locationsTotal } = positions;
+    const { used: locationsUsed, total: locationsTotal } = sumPositions(positions);
     return {
       stockUnits: Number(totals.units),
       skuCount,
       locationsUsed,
       locationsTotal,
-      occupancy: locationsTotal > 0 ? Math.round((locationsUsed / locationsTotal) * 1000) / 10 : 0,
+      occupancy: occupancyPercent(locationsUsed, locationsTotal),
       // Orders arrive with the outbound module.
       openOrders: null,
       openReceipts,

@@ -9,6 +9,7 @@ import { parseFields, type ReceivedUpload } from '../../platform/files.js';
 import { parseDay, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
 import { readCountSheet, validateCountRows } from './import.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
+import { count, noun, signedCount } from '../../platform/plural.js';
 import type { EventBus } from '../../platform/events.js';
 import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
@@ -36,6 +37,8 @@ export interface Movement {
   documentId?: string;
   reason: string | null;
   legs: Leg[];
+  /** The request field a short take is reported on (default `quantity`). */
+  quantityField?: string;
 }
 
 export type StockChangeKind = HubEventMap['ReceiveInventoryData']['subEvent'];
@@ -85,7 +88,7 @@ export class InventoryService {
     for (const leg of [...movement.legs].sort((x, y) => placeKey(x.place).localeCompare(placeKey(y.place)))) {
       if (leg.qty < 0) {
         const taken = await repo.takeStock(uow.tx, leg.place, -leg.qty, at);
-        if (!taken) throw unprocessable('Not enough free stock at this place', 'The quantity is more than is on hand and not allocated');
+        if (!taken) throw await this.shortage(uow, leg.place, -leg.qty, movement.quantityField ?? 'quantity');
       } else {
         // An explicit null is kept (a leg that knows its lot has no expiry); only an absent one is carried.
         await repo.addStock(uow.tx, leg.place, leg.qty, leg.expiryDate !== undefined ? leg.expiryDate : carried, at,
@@ -109,6 +112,16 @@ export class InventoryService {
   }
 
   /**
+   * The refusal of a take larger than the free stock (on hand less allocated): 422 naming the field and the free
+   * figure, so the user sees what can be taken. Never clamped to it — moving less than asked is a silent error.
+   */
+  private async shortage(uow: UnitOfWork, place: Place, asked: number, field: string) {
+    const balance = await repo.findBalance(uow.tx, place);
+    const free = Math.max(0, (balance?.on_hand ?? 0) - (balance?.allocated ?? 0));
+    return unprocessable(`Not enough free stock at this place: ${count(free, 'unit')} available, ${asked} asked`, { [field]: `At most ${free} available` });
+  }
+
+  /**
    * Refuses (422) `quantity` more units at a location beyond its capacity (0: unlimited), inside the caller's
    * transaction, before the stock is posted there. The location row is locked first and held until commit,
    * so two arrivals checked at once take turns and cannot both claim the same room (read-then-write would).
@@ -118,7 +131,7 @@ export class InventoryService {
     if (!location) throw notFound('Location');
     if (location.capacity <= 0) return;
     const room = location.capacity - (await repo.onHandAt(uow.tx, locationId));
-    if (room < quantity) throw unprocessable(`Location ${location.code} has room for ${Math.max(0, room)} more units`, { toLocationId: 'Not enough free capacity' });
+    if (room < quantity) throw unprocessable(`Location ${location.code} has room for ${Math.max(0, room)} more ${noun(Math.max(0, room), 'unit')}`, { toLocationId: 'Not enough free capacity' });
   }
 
   private async assertNotHeld(uow: UnitOfWork, places: Place[]) {
@@ -162,7 +175,7 @@ export class InventoryService {
       await this.recordChange(uow, actor, 'Move', posted.document, from, [from.locationId, to.locationId], { from, to, quantity: input.quantity });
       return posted;
     });
-    return { message: `Moved ${input.quantity} units`, data: result };
+    return { message: `Moved ${count(input.quantity, 'unit')}`, data: result };
   }
 
   /**
@@ -172,7 +185,7 @@ export class InventoryService {
   async postAdjustment(uow: UnitOfWork, place: Place, input: AdjustmentInput, actor: Actor, documentId?: string) {
     const posted = await this.post(uow, {
       documentType: 'ADJUSTMENT', documentId, reason: [input.reasonCode, input.note].filter(Boolean).join(': '),
-      legs: [{ place, qty: input.quantityChange, txnType: 'adjust', expiryDate: input.expiryDate ?? null }],
+      legs: [{ place, qty: input.quantityChange, txnType: 'adjust', expiryDate: input.expiryDate ?? null }], quantityField: 'quantityChange',
     }, actor);
     await this.recordChange(uow, actor, 'Adjust', posted.document, place, [place.locationId], { place, quantityChange: input.quantityChange, reasonCode: input.reasonCode });
     return posted;
@@ -200,14 +213,14 @@ export class InventoryService {
           { place: { ...from, locationId: input.toLocationId }, qty: r.on_hand, txnType: 'move_in', expiryDate: r.expiry_date, receivedAt: r.received_at },
         ];
       });
-      const posted = await this.post(uow, { documentType: 'PALLET_MOVE', reason: input.note ?? null, legs }, actor);
+      const posted = await this.post(uow, { documentType: 'PALLET_MOVE', reason: input.note ?? null, legs, quantityField: 'pallet' }, actor);
       const first = legs[0].place;
       const quantity = rows.reduce((n, r) => n + r.on_hand, 0);
       await this.recordChange(uow, actor, 'MovePallet', posted.document, { ...first, skuId: rows.length === 1 ? first.skuId : 0 },
         [input.fromLocationId, input.toLocationId], { pallet: input.pallet, from: input.fromLocationId, to: input.toLocationId, lines: rows.length, quantity });
       return { ...posted, quantity };
     });
-    return { message: `Moved pallet ${input.pallet} (${result.quantity} units)`, data: { document: result.document, entries: result.entries } };
+    return { message: `Moved pallet ${input.pallet} (${count(result.quantity, 'unit')})`, data: { document: result.document, entries: result.entries } };
   }
 
   /**
@@ -244,7 +257,7 @@ export class InventoryService {
       if (req.singleSource && lines.length > 0) break;
       if (!raced && need > 0 && candidates.length < 200) break;
     }
-    if (need > 0 && !req.allowPartial) throw unprocessable('Not enough stock to allocate', `${need} of ${req.quantity} units are not free in unexpired lots`);
+    if (need > 0 && !req.allowPartial) throw unprocessable('Not enough stock to allocate', `${need} of ${count(req.quantity, 'unit')} ${noun(need, 'is', 'are')} not free in unexpired lots`);
     return { allocated: req.quantity - need, short: need, lines };
   }
 
@@ -303,7 +316,7 @@ export class InventoryService {
         if (counting) {
           const balance = await repo.lockBalance(uow.tx, this.dialect, place);
           if (balance && line.quantity < balance.allocated) {
-            shortRows.push({ row: line.row, column: 'Quantity', message: `${balance.allocated} units of ${line.skuCode} are allocated here; the count cannot be less` });
+            shortRows.push({ row: line.row, column: 'Quantity', message: `${count(balance.allocated, 'unit')} of ${line.skuCode} ${noun(balance.allocated, 'is', 'are')} allocated here; the count cannot be less` });
           }
           qty = line.quantity - (balance?.on_hand ?? 0);
         }
@@ -318,8 +331,8 @@ export class InventoryService {
       return { document: posted.document, posted: legs.length, units: legs.reduce((n, l) => n + l.qty, 0) };
     });
     const message = counting
-      ? `Stock count imported: ${result.posted} of ${lines.length} rows differed (${result.units > 0 ? '+' : ''}${result.units} units)`
-      : `Opening stock imported: ${result.units} units on ${lines.length} ${lines.length === 1 ? 'row' : 'rows'}`;
+      ? `Stock count imported: ${result.posted} of ${count(lines.length, 'row')} differed (${signedCount(result.units, 'unit')})`
+      : `Opening stock imported: ${count(result.units, 'unit')} on ${count(lines.length, 'row')}`;
     return { message, data: { fileName: file.fileName, rows: lines.length, ...result } };
   }
 

@@ -45,7 +45,9 @@ describe('adjustments', () => {
     const before = await t.database.db.selectFrom('inventory_txn').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const res = await adjust(admin, a, -101, { lot: 'LOT1', reasonCode: 'DAMAGED' });
     expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe('Not enough free stock at this place');
+    expect(res.json()).toMatchObject({
+      message: 'Not enough free stock at this place: 100 units available, 101 asked', details: { quantityChange: 'At most 100 available' },
+    });
     expect(await onHand(a, 'LOT1')).toBe(100);
     const after = await t.database.db.selectFrom('inventory_txn').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
@@ -79,6 +81,25 @@ describe('moves', () => {
     const elsewhere = await makeLocation(t.database, otherWh);
     expect((await admin.post('/Warehouse/Move/MoveItems', { ...place(a, { lot: 'LOT1' }), toLocationId: elsewhere, quantity: 1 })).statusCode).toBe(404);
     expect(await onHand(a, 'LOT1')).toBe(70);
+  });
+
+  it('refuses a quantity over what is free, naming the quantity field and the free figure, never moving less', async () => {
+    const from = await makeLocation(t.database, wh);
+    const to = await makeLocation(t.database, wh);
+    await adjust(admin, from, 10);
+    const ledger = async () => Number((await t.database.db.selectFrom('inventory_txn').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await ledger();
+    const res = await admin.post('/Warehouse/Move/MoveItems', { ...place(from), toLocationId: to, quantity: 999 });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ message: 'Not enough free stock at this place: 10 units available, 999 asked', details: { quantity: 'At most 10 available' } });
+    expect([await onHand(from), await onHand(to), await ledger()]).toEqual([10, 0, before]);
+    // Allocated units are not free: the figure named is what could move.
+    await t.database.db.updateTable('inventory_balance').set({ allocated: 9 }).where('location_id', '=', from).execute();
+    const one = await admin.post('/Warehouse/Move/MoveItems', { ...place(from), toLocationId: to, quantity: 2 });
+    expect(one.json()).toMatchObject({ message: 'Not enough free stock at this place: 1 unit available, 2 asked', details: { quantity: 'At most 1 available' } });
+    await t.database.db.updateTable('inventory_balance').set({ allocated: 0 }).where('location_id', '=', from).execute();
+    const moved = await admin.post('/Warehouse/Move/MoveItems', { ...place(from), toLocationId: to, quantity: 1 });
+    expect(moved.json().message).toBe('Moved 1 unit');
   });
 
   it('replay with an Idempotency-Key moves once', async () => {

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
 import type { LocationCategory, LocationFilters } from '@bolx/contracts';
 import type { DB, Executor } from '../../db/schema.js';
 import type { LocationTable } from '../../db/tables/locations.js';
@@ -59,6 +59,19 @@ export function holdsStock(eb: LocationEb, stock: { scope?: Scope; warehouseId?:
   let q = eb.selectFrom('inventory_balance as b').select(sql.lit(1).as('one')).whereRef('b.location_id', '=', 'l.id').where('b.on_hand', '>', 0);
   if (stock.scope) q = q.where(stock.scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, { warehouseId: stock.warehouseId, customerId: stock.customerId }));
   return eb.exists(q);
+}
+
+/**
+ * Occupancy's two figures for one warehouse (`warehouseId`, a column of the outer query), as correlated subqueries:
+ * its storage positions, and those holding stock that `stock` admits (the caller's scope, one client when given).
+ * Every occupancy on every screen is built from these, so the card, the dashboard and the gauges cannot disagree.
+ */
+export function positionCounts(db: Executor, warehouseId: Expression<number>, stock: { scope: Scope; customerId?: number }) {
+  const positions = () => storagePositions(db).where('l.warehouse_id', '=', warehouseId);
+  return {
+    total: positions().select(sql<number>`count(*)`.as('n')),
+    used: positions().where((l) => holdsStock(l, stock)).select(sql<number>`count(*)`.as('n')),
+  };
 }
 
 export const locationRepository = {
@@ -150,17 +163,15 @@ export const locationRepository = {
     return q.orderBy('l.code').limit(limit).execute();
   },
 
-  /** Storage positions per warehouse in scope: how many there are and how many hold stock (see storagePositions). */
+  /** Storage positions per warehouse in scope: how many there are and how many hold the scope's stock (positionCounts). */
   positions(db: Executor, scope: Scope, warehouseId?: number) {
     return db.selectFrom('warehouse as w')
-      .leftJoin(storagePositions(db).selectAll('l').as('l'), 'l.warehouse_id', 'w.id')
       .where(scope.where({ warehouse: 'w.id' }, { warehouseId }))
-      .groupBy(['w.id', 'w.name'])
-      .select((eb) => [
-        'w.id', 'w.name',
-        eb.fn.count<number>('l.id').as('total'),
-        eb.fn.count<number>(sql`case when ${holdsStock(eb as unknown as LocationEb)} then 1 end`).as('used'),
-      ])
+      .select(['w.id', 'w.name'])
+      .select((eb) => {
+        const counts = positionCounts(db, eb.ref('w.id'), { scope });
+        return [counts.total.as('total'), counts.used.as('used')];
+      })
       .orderBy('w.name').execute();
   },
 };

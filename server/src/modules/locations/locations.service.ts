@@ -19,6 +19,8 @@ import type { ServiceDeps } from '../../services.js';
 import { code128ReadablePng, code128ReadableSvg, labelsPdf, qrPng, qrSvg } from './labels.js';
 import { expandPattern, patternCount } from './pattern.js';
 import { locationRepository as repo, type LocationQuery, type StockView } from './locations.repository.js';
+import { occupancyPercent } from './occupancy.js';
+import { count as countOf } from '../../platform/plural.js';
 import { readSheet, rowErrorDetails, validateRows } from './upload.js';
 
 export const LOCATION_LIST: ListSpec = {
@@ -125,7 +127,7 @@ export class LocationService {
     return rows.map((r) => {
       const total = Number(r.total);
       const used = Number(r.used);
-      return { warehouseId: r.id, warehouseName: r.name, totalPositions: total, usedPositions: used, occupancy: total ? Math.round((used / total) * 1000) / 10 : null };
+      return { warehouseId: r.id, warehouseName: r.name, totalPositions: total, usedPositions: used, occupancy: total ? occupancyPercent(used, total) : null };
     });
   }
 
@@ -205,7 +207,7 @@ export class LocationService {
     }));
     const codes = planned.map((p) => p.code);
     await this.insertAll(input.warehouseId, rows, actor, { action: 'createByPattern', pattern: input, codes }, 'pattern');
-    return { message: `${count} locations created successfully`, data: { count, firstCode: codes[0], lastCode: codes[codes.length - 1] } };
+    return { message: `${countOf(count, 'location')} created successfully`, data: { count, firstCode: codes[0], lastCode: codes[codes.length - 1] } };
   }
 
   /** An uploaded CSV/XLSX sheet of locations: every row checked; any bad row (422, with each row's errors) writes nothing. */
@@ -218,7 +220,7 @@ export class LocationService {
     const taken = new Set(await repo.existingCodes(this.db, file.warehouseId, locations.map((l) => l.code)));
     for (const l of locations) if (taken.has(l.code)) errors.push({ row: l.row, column: 'Location Code', message: 'Location code already exists in this warehouse' });
     if (errors.length) {
-      throw unprocessable(`The file has ${errors.length} ${errors.length === 1 ? 'error' : 'errors'}; nothing was imported`, rowErrorDetails(errors));
+      throw unprocessable(`The file has ${countOf(errors.length, 'error')}; nothing was imported`, rowErrorDetails(errors));
     }
     const now = new Date().toISOString();
     const rows: Insertable<LocationTable>[] = locations.map((l) => ({
@@ -227,7 +229,7 @@ export class LocationService {
     }));
     const codes = locations.map((l) => l.code);
     await this.insertAll(file.warehouseId, rows, actor, { action: 'upload', fileName: file.fileName, codes }, 'upload');
-    return { message: `${rows.length} locations uploaded successfully`, data: { count: rows.length, fileName: file.fileName } };
+    return { message: `${countOf(rows.length, 'location')} uploaded successfully`, data: { count: rows.length, fileName: file.fileName } };
   }
 
   /**

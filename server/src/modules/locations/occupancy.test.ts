@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeWarehouse, type TestApp } from '../../../test/helpers.js';
+import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, type TestApp } from '../../../test/helpers.js';
 
 // Occupancy's one rule, seen from its three readers: GetLocationOccupancy, the dashboard tiles and the
 // WarehouseSelection cards. Only active storage locations holding a positive on-hand quantity are used.
@@ -48,9 +48,30 @@ describe('warehouse occupancy', () => {
     expect(await tiles(cust)).toMatchObject({ locationsUsed: 1, locationsTotal: 4, occupancy: 25, stockUnits: 13 });
   });
 
-  it('the WarehouseSelection card counts storage positions holding stock against the warehouse capacity', async () => {
+  it('the WarehouseSelection card counts the same storage positions as the dashboard, not the warehouse capacity', async () => {
     const body = (await admin.get('/Common/UserModule/GetWarehouseClient')).json();
     const card = body.warehouseData.find((w: { warehouseId: number }) => w.warehouseId === wh);
-    expect(card).toMatchObject({ capacity: 10, usedLocations: 2, occupancy: 20 });
+    expect(card).toMatchObject({ capacity: 10, usedLocations: 2, totalLocations: 4, occupancy: 50 });
+  });
+
+  it('one definition: the card, the dashboard and GetLocationOccupancy agree for a manager and for a client', async () => {
+    const figures = async (s: ReturnType<typeof as>) => {
+      const card = (await s.get('/Common/UserModule/GetWarehouseClient')).json().warehouseData.find((w: { warehouseId: number }) => w.warehouseId === wh);
+      const tiles = (await s.get(`/Warehouse/Dashboard/GetDashboard?warehouseId=${wh}`)).json();
+      const gauges = await s.get(`/Warehouse/Location/GetLocationOccupancy?warehouseId=${wh}`);
+      const gauge = gauges.statusCode === 200 ? gauges.json()[0] : undefined; // staff only
+      return {
+        card: [card.usedLocations, card.totalLocations, card.occupancy],
+        dashboard: [tiles.locationsUsed, tiles.locationsTotal, tiles.occupancy],
+        ...(gauge ? { gauge: [gauge.usedPositions, gauge.totalPositions, gauge.occupancy] } : {}),
+      };
+    };
+    const manager = await makeUser(t.database, { role: 'WarehouseManager', warehouseIds: [wh], customerIds: [cust, other], modules: { Location: 'read', Dashboard: 'read' } });
+    const m = await figures(as(t.app, await login(t.app, manager.username, manager.password)));
+    expect(m).toEqual({ card: [2, 4, 50], dashboard: [2, 4, 50], gauge: [2, 4, 50] });
+    // A client account's figures are its own stock's, on every screen alike.
+    const client = await makeUser(t.database, { role: 'Client', customerId: cust, modules: { Location: 'read', Dashboard: 'read' } });
+    const c = await figures(as(t.app, await login(t.app, client.username, client.password)));
+    expect(c).toEqual({ card: [1, 4, 25], dashboard: [1, 4, 25] });
   });
 });

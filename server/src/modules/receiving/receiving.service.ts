@@ -14,10 +14,11 @@ import { checkUpload, parseFields, readStoredFile, storeFile, type ReceivedUploa
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
-import { parseDay, readSheet, rowErrorDetails, type RowError } from '../../platform/sheet.js';
+import { parseDay, readSheet, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
 import { InventoryService } from '../inventory/inventory.service.js';
+import { count, noun } from '../../platform/plural.js';
 import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
 
 export const ORDER_LIST: ListSpec = {
@@ -377,7 +378,8 @@ export class ReceivingService {
       if (!locked) throw unprocessable('This receiving order was closed or cancelled meanwhile; nothing can be put away on it');
       if (!(await repo.addPutaway(uow.tx, line.id, input.quantity))) {
         const now = await repo.line(uow.tx, order.id, line.id);
-        throw unprocessable(`Only ${now ? now.received_qty - now.putaway_qty : 0} units of ${line.sku_code} are waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
+        const waiting = now ? now.received_qty - now.putaway_qty : 0;
+        throw unprocessable(`Only ${count(waiting, 'unit')} of ${line.sku_code} ${noun(waiting, 'is', 'are')} waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
       }
       // Atomic: the destination is locked while its room is checked and filled (parallel putaways take turns).
       await this.inventory.assertRoom(uow, to.id, input.quantity);
@@ -397,7 +399,7 @@ export class ReceivingService {
       const now = (await repo.line(uow.tx, order.id, line.id))!;
       return { order: after, line: toLine(now), movement };
     });
-    return { message: `Put away ${input.quantity} units of ${line.sku_code} to ${to.code}`, data: result };
+    return { message: `Put away ${count(input.quantity, 'unit')} of ${line.sku_code} to ${to.code}`, data: result };
   }
 
   // ----- upload and documents -----
@@ -452,7 +454,7 @@ export class ReceivingService {
       else group.lines.push({ skuId: sku!.id, expectedQuantity: qty, notes: notes || undefined, row });
     }
     if (errors.length) {
-      throw unprocessable(`${new Set(errors.map((e) => e.row)).size} rows have errors; nothing was uploaded`, rowErrorDetails(errors));
+      throw unprocessable(rowErrorSummary(errors, 'uploaded'), rowErrorDetails(errors));
     }
 
     const file = upload.file;
@@ -467,7 +469,7 @@ export class ReceivingService {
       }
       return out;
     });
-    const message = orders.length === 1 ? `Receiving order ${orders[0].roNumber} uploaded successfully` : `${orders.length} receiving orders uploaded successfully`;
+    const message = orders.length === 1 ? `Receiving order ${orders[0].roNumber} uploaded successfully` : `${count(orders.length, 'receiving order')} uploaded successfully`;
     return { message, data: { fileName: file.fileName, orders } };
   }
 

@@ -240,7 +240,7 @@ describe('receiving, putaway and finalizing', () => {
     const notStorage = await admin.post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, toLocationId: quarantine, lot: 'L-2026-01', pallet: 'PLT-0001', quantity: 1 });
     expect(notStorage.statusCode).toBe(422);
     const wrongLot = await admin.post(`${R}/Putaway`, { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, toLocationId: rackA, lot: 'OTHER', pallet: 'PLT-0001', quantity: 1 });
-    expect(wrongLot.json().message).toBe('Not enough free stock at this place');
+    expect(wrongLot.json().message).toBe('Not enough free stock at this place: 0 units available, 1 asked');
     expect(await count('inventory_txn')).toBe(before);
     expect(await count('event_outbox')).toBe(outbox);
     expect((await lineOf(ro.receivingOrderId, lotSku)).putawayQuantity).toBe(4);
@@ -349,7 +349,7 @@ describe('location capacity under load', () => {
     expect(puts.filter((r) => r.statusCode !== 200 && r.statusCode !== 422).map((r) => r.body)).toEqual([]);
     // Room for 21: five putaways of 4 fit, the rest are refused with the room left.
     expect(puts.filter((r) => r.statusCode === 200)).toHaveLength(5);
-    for (const r of puts.filter((x) => x.statusCode === 422)) expect(r.json().message).toBe('Location CAP-01-01 has room for 1 more units');
+    for (const r of puts.filter((x) => x.statusCode === 422)) expect(r.json().message).toBe('Location CAP-01-01 has room for 1 more unit');
     const stored = await t.database.db.selectFrom('inventory_balance').select((eb) => eb.fn.sum<number>('on_hand').as('n')).where('location_id', '=', roomy).executeTakeFirstOrThrow();
     expect(Number(stored.n)).toBe(20);
     expect(await balanced()).toBe(true);

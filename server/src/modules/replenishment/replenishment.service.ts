@@ -7,6 +7,7 @@ import { AppError, badRequest, conflict, notFound, unprocessable } from '../../p
 import type { EventBus } from '../../platform/events.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
+import { count, noun } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
@@ -96,7 +97,7 @@ export class ReplenishmentService {
     }
     const tasks = created.length ? await this.taskSelect(repo.tasks(this.db, principal.scope, {}).where('t.id', 'in', created)).orderBy('t.id').execute() : [];
     return {
-      message: `${created.length} replenishment task${created.length === 1 ? '' : 's'} created${shortages.length ? `; ${shortages.length} pick location(s) have no bulk stock` : ''}`,
+      message: `${count(created.length, 'replenishment task')} created${shortages.length ? `; ${count(shortages.length, 'pick location')} ${noun(shortages.length, 'has', 'have')} no bulk stock` : ''}`,
       data: { created: (tasks as TaskRow[]).map(toTask), shortages },
     };
   }
@@ -130,7 +131,7 @@ export class ReplenishmentService {
       await this.record(uow, actor, 'complete_task', 'replenishment_task', task.id, from, { subEvent: 'UpdateTask', payload: { taskIds: [task.id], status: 'Completed' } }, { movedQty: qty });
       return posted;
     });
-    return { message: `Replenished ${qty} units`, data: result };
+    return { message: `Replenished ${count(qty, 'unit')}`, data: result };
   }
 
   async cancel(principal: Principal, input: { taskId: number }, actor: Actor) {
@@ -152,7 +153,7 @@ export class ReplenishmentService {
   }
 
   private ruleSelect = (q: ReturnType<typeof repo.rules>) => q.select([
-    'r.id', 'r.warehouse_id', 'w.name as warehouse_name', 'r.customer_id', 'c.name as customer_name', 'r.sku_id', 's.sku_code',
+    'r.id', 'r.warehouse_id', 'w.name as warehouse_name', 'r.customer_id', 'c.name as customer_name', 'r.sku_id', 's.sku_code', 's.description as sku_description',
     'r.location_id', 'l.code as location_code', 'r.min_qty', 'r.max_qty', 'r.is_active', repo.onHandAt.as('on_hand'),
   ]);
 
@@ -184,12 +185,12 @@ export class ReplenishmentService {
 }
 
 type RuleRow = {
-  id: number; warehouse_id: number; warehouse_name: string; customer_id: number; customer_name: string; sku_id: number; sku_code: string;
+  id: number; warehouse_id: number; warehouse_name: string; customer_id: number; customer_name: string; sku_id: number; sku_code: string; sku_description: string;
   location_id: number; location_code: string; min_qty: number; max_qty: number; is_active: number; on_hand: number;
 };
 const toRule = (r: RuleRow) => ({
   ruleId: r.id, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id, customerName: r.customer_name,
-  skuId: r.sku_id, skuCode: r.sku_code, locationId: r.location_id, locationCode: r.location_code, minQty: r.min_qty, maxQty: r.max_qty,
+  skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.sku_description, locationId: r.location_id, locationCode: r.location_code, minQty: r.min_qty, maxQty: r.max_qty,
   isActive: r.is_active === 1, onHand: Number(r.on_hand), belowMin: r.is_active === 1 && Number(r.on_hand) < r.min_qty,
 });
 type TaskRow = {

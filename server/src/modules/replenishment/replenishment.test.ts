@@ -52,6 +52,8 @@ describe('min/max rules', () => {
     const res = await staff.post('/Warehouse/Replenishment/SaveReplenishmentRule', rule());
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ minQty: 10, maxQty: 50, onHand: 5, belowMin: true });
+    // The SKU by its code and description (the Edit Rule form shows them, never the id).
+    expect(res.json().data.skuDescription).toBe(`Test item ${res.json().data.skuCode}`);
     const list = (await staff.post('/Warehouse/Replenishment/GetReplenishmentRules', { filters: { belowMin: true } })).json();
     expect(list.totalCount).toBe(1);
   });
@@ -64,6 +66,7 @@ describe('tasks', () => {
     const res = await staff.post('/Warehouse/Replenishment/GenerateTasks', { warehouseId: wh });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.created).toEqual([expect.objectContaining({ fromLocationId: bulkEarly, toLocationId: pick, lot: 'EARLY', pallet: 'PLT-9', quantity: 30, status: 'Open' })]);
+    expect(res.json().message).toBe('1 replenishment task created');
     taskId = res.json().data.created[0].taskId;
     expect(await balance(bulkEarly, 'EARLY', 'PLT-9')).toEqual({ on_hand: 30, allocated: 30 });
     expect((await balance(bulkExpired, 'GONE')).allocated).toBe(0);
@@ -77,6 +80,7 @@ describe('tasks', () => {
     const key = { 'idempotency-key': 'complete-task-0001' };
     const res = await staff.post('/Warehouse/Replenishment/CompleteTask', { taskId, quantity: 28 }, key);
     expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('Replenished 28 units');
     expect(res.json().data.entries.map((e: { txnType: string; qtyChange: number; documentId: string }) => [e.txnType, e.qtyChange, e.documentId]))
       .toEqual([['move_out', -28, `RPL-${taskId}`], ['move_in', 28, `RPL-${taskId}`]]);
     expect((await staff.post('/Warehouse/Replenishment/CompleteTask', { taskId, quantity: 28 }, key)).json()).toEqual(res.json());
@@ -104,6 +108,7 @@ describe('tasks', () => {
     await staff.post('/Warehouse/Replenishment/SaveReplenishmentRule', rule({ skuId: sku2 }));
     const res = (await staff.post('/Warehouse/Replenishment/GenerateTasks', { warehouseId: wh })).json();
     expect(res.data.shortages).toEqual([expect.objectContaining({ needed: 50 })]);
+    expect(res.message).toMatch(/^\d+ replenishment tasks? created; 1 pick location has no bulk stock$/);
   });
 
   it('parallel runs make one task per rule and allocate once', async () => {

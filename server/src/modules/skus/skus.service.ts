@@ -19,6 +19,7 @@ import { kitRepository } from './kits.repository.js';
 import { PackageService } from './packages.service.js';
 import { assertCodeFree, commitSkuChange, loadSku, recordSkuChange, toSku } from './sku-common.js';
 import { readSkuSheet, validateSkuRows } from './upload.js';
+import { count } from '../../platform/plural.js';
 import { skuRepository as repo, type SkuListFilter } from './skus.repository.js';
 
 export const SKU_LIST: ListSpec = {
@@ -193,7 +194,7 @@ export class SkuService {
         await recordSkuChange(tx, afterCommit, this.events, actor, { action: 'create', entity: 'sku', subEvent: 'SkuAdd', customerId }, id, after);
       }
     });
-    return { message: `${skus.length} SKUs uploaded successfully`, data: { count: skus.length, fileName: upload.file.fileName } };
+    return { message: `${count(skus.length, 'SKU')} uploaded successfully`, data: { count: skus.length, fileName: upload.file.fileName } };
   }
 
   /** The upload template: its header row and one example SKU. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
-import { holdsStock, storagePositions } from '../locations/locations.repository.js';
+import { positionCounts } from '../locations/locations.repository.js';
 
 export const userModuleRepository = {
   allModules(db: Executor, appId: number) {
@@ -30,13 +30,14 @@ export const userModuleRepository = {
     await db.updateTable('app_user').set({ default_app_id: appId, updated_at: new Date().toISOString() }).where('id', '=', userId).execute();
   },
 
-  /** Warehouses in scope with how many of their storage positions hold stock (occupancy's rule: locations/storagePositions). */
+  /** Warehouses in scope with their storage positions and those holding the scope's stock (occupancy's one rule: positionCounts). */
   warehousesWithOccupancy(db: Executor, scope: Scope) {
     return db.selectFrom('warehouse as w')
-      .select((eb) => [
-        'w.id', 'w.code', 'w.name', 'w.city', 'w.capacity',
-        storagePositions(db).where('l.warehouse_id', '=', eb.ref('w.id')).where((l) => holdsStock(l)).select(sql<number>`count(*)`.as('n')).as('used'),
-      ])
+      .select(['w.id', 'w.code', 'w.name', 'w.city', 'w.capacity'])
+      .select((eb) => {
+        const counts = positionCounts(db, eb.ref('w.id'), { scope });
+        return [counts.total.as('total'), counts.used.as('used')];
+      })
       .where('w.is_active', '=', 1)
       .where(scope.where({ warehouse: 'w.id' }))
       .orderBy('w.name')

@@ -6,6 +6,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { forbidden } from '../../platform/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
+import { occupancyPercent } from '../locations/occupancy.js';
 import { userModuleRepository as repo } from './user-module.repository.js';
 
 export class UserModuleService {
@@ -43,8 +44,8 @@ export class UserModuleService {
     return {
       warehouseData: warehouses.map((w) => ({
         uniqueid: w.id, warehouseId: w.id, warehouseName: w.name, warehouseCode: w.code, city: w.city,
-        capacity: w.capacity, usedLocations: Number(w.used),
-        occupancy: w.capacity > 0 ? Math.min(100, Math.round((Number(w.used) / w.capacity) * 1000) / 10) : 0,
+        capacity: w.capacity, usedLocations: Number(w.used), totalLocations: Number(w.total),
+        occupancy: occupancyPercent(Number(w.used), Number(w.total)),
       })),
       customerData: customers.map((c) => ({ customerId: c.id, customerName: c.name, warehouseId: c.warehouse_id })),
     };

@@ -29,6 +29,8 @@ export interface FormDrawerProps<V extends object> {
   children: ReactNode;
   /** Extra footer buttons (left of Cancel). */
   extraActions?: ReactNode;
+  /** The footer's harmless way out (default Cancel, or Close when read-only): Close beside a destructive "Cancel …" action. */
+  dismissLabel?: ReactNode;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface FormDrawerProps<V extends object> {
  * failure 'Error: ' + details), full width on phones.
  */
 export function FormDrawer<V extends object>(props: FormDrawerProps<V>) {
-  const { open, title, onClose, form, initialValues, loading, onSubmit, submitLabel, readOnly, onValuesChange, width = 640, children, extraActions } = props;
+  const { open, title, onClose, form, initialValues, loading, onSubmit, submitLabel, readOnly, onValuesChange, width = 640, children, extraActions, dismissLabel } = props;
   const t = useT();
   const screens = Grid.useBreakpoint();
   const [submitting, setSubmitting] = useState(false);
@@ -63,10 +65,11 @@ export function FormDrawer<V extends object>(props: FormDrawerProps<V>) {
       className="bolx-form-drawer"
       footer={
         <div className="bolx-form-drawer__footer">
-          <Space>
+          {/* Wraps on a phone when extra actions (a count sheet's four buttons) are wider than the screen. */}
+          <Space wrap className="bolx-form-drawer__actions">
             {extraActions}
             <Button onClick={onClose} disabled={submitting}>
-              {t(readOnly ? 'form.close' : 'form.cancel')}
+              {dismissLabel ?? t(readOnly ? 'form.close' : 'form.cancel')}
             </Button>
             {!readOnly && (
               <Button type="primary" loading={submitting} disabled={loading} onClick={() => form.submit()}>

@@ -124,7 +124,7 @@ addMessages({
   'inbound.putaway.from': 'From',
   'inbound.putaway.noSource': 'No received goods wait at a dock',
   'inbound.putaway.exp': 'exp',
-  'inbound.putaway.units': 'units',
+  'inbound.putaway.units': '{n, plural, one {# unit} other {# units}}',
   'inbound.putaway.quantity': 'Quantity',
   'inbound.putaway.to': 'Suggested Locations',
   'inbound.putaway.noSuggestion': 'No storage location fits these goods; free up space or add locations.',

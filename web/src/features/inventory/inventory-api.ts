@@ -103,7 +103,7 @@ export const inventoryApi = api.injectEndpoints({
       query: (a) => keyed('Warehouse/CycleCount/EnterCounts', a),
       invalidatesTags: (_r, _e, a) => ['CycleCount', { type: 'CycleCount', id: a.cycleCountId }],
     }),
-    approveCycleCount: build.mutation<Answer<Movement>, Keyed<{ cycleCountId: number }>>({
+    approveCycleCount: build.mutation<Answer<Movement>, Keyed<{ cycleCountId: number; overrideReason?: string }>>({
       query: (a) => keyed('Warehouse/CycleCount/ApproveCycleCount', a),
       invalidatesTags: (_r, _e, a) => ['CycleCount', { type: 'CycleCount', id: a.cycleCountId }, ...STOCK_TAGS],
     }),

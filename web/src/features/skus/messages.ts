@@ -15,7 +15,7 @@ addMessages({
   'skus.standard': 'Standard',
   'skus.hazmat': 'Hazmat',
   'skus.notHazmat': 'Not dangerous goods',
-  'skus.shelfLife': 'Yes · {days} days shelf life',
+  'skus.shelfLife': 'Yes · {days, plural, one {# day} other {# days}} shelf life',
   'skus.col.skuCode': 'SKU',
   'skus.col.description': 'Description',
   'skus.col.customer': 'Client',

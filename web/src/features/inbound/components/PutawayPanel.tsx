@@ -31,7 +31,9 @@ export function PutawayPanel({ order }: { order: ReceivingOrderDetail }) {
 
   // A new line or place starts with all of its units.
   useEffect(() => setQuantity(most || null), [most, source?.key]);
-  const qty = quantity && quantity > 0 ? quantity : undefined;
+  // More than waits here is refused with the figure, not clamped to it (which would put away less than typed).
+  const tooMany = quantity != null && quantity > most;
+  const qty = quantity && quantity > 0 && !tooMany ? quantity : undefined;
   const { data: suggested, isFetching } = useSuggestPutawayQuery(
     { receivingOrderId: order.receivingOrderId, lineId: line?.lineId ?? 0, ...(qty ? { quantity: qty } : {}), ...(source?.pallet ? { pallet: source.pallet } : {}) },
     { skip: !line },
@@ -90,14 +92,14 @@ export function PutawayPanel({ order }: { order: ReceivingOrderDetail }) {
           onChange={(k: string) => { setSourceKey(k); setFeedback(null); }}
           options={sources.map((s) => ({
             value: s.key,
-            label: [s.locationCode, s.lot && `${t('inbound.receive.lot')} ${s.lot}`, s.expiryDate && `${t('inbound.putaway.exp')} ${s.expiryDate}`, s.pallet && `${t('inbound.receive.pallet')} ${s.pallet}`, `${s.quantity} ${t('inbound.putaway.units')}`].filter(Boolean).join(' · '),
+            label: [s.locationCode, s.lot && `${t('inbound.receive.lot')} ${s.lot}`, s.expiryDate && `${t('inbound.putaway.exp')} ${s.expiryDate}`, s.pallet && `${t('inbound.receive.pallet')} ${s.pallet}`, t('inbound.putaway.units', { n: s.quantity })].filter(Boolean).join(' · '),
           }))}
           aria-label={t('inbound.putaway.from')}
           notFoundContent={t('inbound.putaway.noSource')}
         />
       </Form.Item>
-      <Form.Item label={t('inbound.putaway.quantity')}>
-        <InputNumber min={1} max={most || undefined} precision={0} value={quantity} onChange={setQuantity} style={{ width: '100%' }} aria-label={t('inbound.putaway.quantity')} />
+      <Form.Item label={t('inbound.putaway.quantity')} validateStatus={tooMany ? 'error' : undefined} help={tooMany ? t('validation.atMostAvailable', { available: most }) : undefined}>
+        <InputNumber min={1} precision={0} value={quantity} onChange={setQuantity} style={{ width: '100%' }} aria-label={t('inbound.putaway.quantity')} />
       </Form.Item>
       <Form.Item label={t('inbound.putaway.to')} className="bolx-ro-putaway__suggestions">
         {isFetching && !suggested ? <Spin /> : suggestions.length === 0 ? (

@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { Alert, Button, Descriptions, Form, InputNumber, Popconfirm, Table, Typography } from 'antd';
-import { CheckOutlined, DownloadOutlined, StopOutlined } from '@ant-design/icons';
+import { CheckOutlined, DownloadOutlined, SafetyCertificateOutlined, StopOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { useDownload } from '../../../components/download/use-download';
@@ -9,6 +10,8 @@ import {
   useApproveCycleCountMutation, useCancelCycleCountMutation, useEnterCountsMutation, useGetCycleCountLinesQuery, type CycleCountLine,
 } from '../inventory-api';
 import { useInventoryScope } from '../use-inventory-scope';
+import { CountHistory } from './CountHistory';
+import { OverrideApprovalModal } from './OverrideApprovalModal';
 import { StockStatusTag } from './StockStatusTag';
 
 type SheetValues = { counts: Record<string, number | null | undefined> };
@@ -27,6 +30,7 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
   const [cancel] = useCancelCycleCountMutation();
   const [download, downloading] = useDownload();
   const act = useStockAction();
+  const [overriding, setOverriding] = useState(false);
   const count = data?.count.cycleCountId === cycleCountId ? data?.count : undefined;
   const lines = count ? data!.lines : [];
   const phase = count?.status;
@@ -74,19 +78,26 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
   const initialCounts = Object.fromEntries(lines.map((l) => [String(l.lineId), phase === 'Recount' ? l.recountQty : l.countedQty]));
   const open = cycleCountId !== undefined;
   const closable = phase === 'Open' || phase === 'Recount' || phase === 'Counted';
-  // Nobody approves a count they entered lines of: the server refuses it, so the button is not offered.
+  // Nobody approves a count they entered lines of: the server refuses it, so the button is not offered…
   const approvable = canApprove && phase === 'Counted' && !data?.countedByYou;
+  // …but a Super Administrator, who may override that with a reason (the server says who: mayOverride).
+  const overridable = canApprove && phase === 'Counted' && !!data?.countedByYou && !!data?.mayOverride;
+  const approveWith = (overrideReason?: string) =>
+    act(`approveCount:${count!.cycleCountId}`, (k) => approve({ idempotencyKey: k, cycleCountId: count!.cycleCountId, overrideReason }));
 
   return (
+    <>
     <FormDrawer<SheetValues>
       open={open}
-      title={count ? t('inventory.count.sheetTitle', { countNo: count.countNo }) : t('inventory.count.pageTitle')}
+      title={count ? t('inventory.count.sheetTitle', { countNo: count.countNo }) : t('routes.CycleCount')}
       onClose={onClose}
       form={form}
       width={960}
       loading={!count || isFetching}
       initialValues={{ counts: initialCounts }}
       readOnly={!entering}
+      // Beside a destructive "Cancel Count", the harmless way out says Close, never Cancel.
+      dismissLabel={t('form.close')}
       submitLabel={t(phase === 'Recount' ? 'inventory.count.saveRecounts' : 'inventory.count.saveCounts')}
       onSubmit={submit}
       extraActions={count && (
@@ -96,18 +107,22 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
             {t('inventory.count.sheet')}
           </Button>
           {canApprove && closable && (
-            <Popconfirm title={t('inventory.count.confirmCancel')} onConfirm={async () => {
-              if (await act(`cancelCount:${count.cycleCountId}`, (k) => cancel({ idempotencyKey: k, cycleCountId: count.cycleCountId }))) onClose();
-            }}>
+            <Popconfirm title={t('inventory.count.confirmCancel')} okText={t('inventory.count.cancel')} okButtonProps={{ danger: true }}
+              cancelText={t('inventory.count.keep')} onConfirm={async () => {
+                if (await act(`cancelCount:${count.cycleCountId}`, (k) => cancel({ idempotencyKey: k, cycleCountId: count.cycleCountId }))) onClose();
+              }}>
               <Button danger icon={<StopOutlined />}>{t('inventory.count.cancel')}</Button>
             </Popconfirm>
           )}
           {approvable && (
-            <Popconfirm title={t('inventory.count.confirmApprove')} onConfirm={async () => {
-              if (await act(`approveCount:${count.cycleCountId}`, (k) => approve({ idempotencyKey: k, cycleCountId: count.cycleCountId }))) onClose();
+            <Popconfirm title={t('inventory.count.confirmApprove')} okText={t('inventory.approve')} cancelText={t('form.close')} onConfirm={async () => {
+              if (await approveWith()) onClose();
             }}>
               <Button type="primary" icon={<CheckOutlined />}>{t('inventory.approve')}</Button>
             </Popconfirm>
+          )}
+          {overridable && (
+            <Button type="primary" danger icon={<SafetyCertificateOutlined />} onClick={() => setOverriding(true)}>{t('inventory.count.override')}</Button>
           )}
         </>
       )}
@@ -124,14 +139,25 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
             <Descriptions.Item label={t('inventory.fields.isBlind')}>{t(count.isBlind ? 'inventory.yes' : 'inventory.no')}</Descriptions.Item>
             <Descriptions.Item label={t('inventory.count.progress')}>{`${count.countedLines} / ${count.lineCount}`}</Descriptions.Item>
           </Descriptions>
-          {phase === 'Recount' && <Alert type="warning" showIcon message={t('inventory.count.recountHint', { lines: count.recountLines })} style={{ marginBottom: 12 }} />}
+          {phase === 'Recount' && <Alert type="warning" showIcon message={t('inventory.count.recountHint', { count: count.recountLines })} style={{ marginBottom: 12 }} />}
           {phase === 'Counted' && canApprove && (
-            <Alert type="info" showIcon message={t(approvable ? 'inventory.count.approveHint' : 'inventory.count.countedByYouHint')} style={{ marginBottom: 12 }} />
+            <Alert type="info" showIcon style={{ marginBottom: 12 }}
+              message={t(approvable ? 'inventory.count.approveHint' : overridable ? 'inventory.count.overrideHint' : 'inventory.count.countedByYouHint')} />
           )}
           <Table<CycleCountLine> rowKey="lineId" size="small" columns={columns} dataSource={lines} pagination={false}
             scroll={{ x: 'max-content', y: 480 }} rowClassName={(l) => (editable(l) && entering ? '' : 'bolx-count__line--done')} />
+          <CountHistory history={data!.history} />
         </>
       )}
     </FormDrawer>
+    {count && (
+      <OverrideApprovalModal countNo={count.countNo} open={overriding} onClose={() => setOverriding(false)}
+        onApprove={async (reason) => {
+          const done = await approveWith(reason);
+          if (done) onClose();
+          return done;
+        }} />
+    )}
+    </>
   );
 }

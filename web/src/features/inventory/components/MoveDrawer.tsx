@@ -53,8 +53,9 @@ export function MoveDrawer({ row, onClose }: { row?: StockRow; onClose: () => vo
           { key: 'available', label: t('inventory.fields.available'), children: row.available },
         ]} />
       )}
-      <Form.Item name="quantity" label={t('inventory.fields.quantity')} rules={[rules(t).required('quantity')]} style={{ marginTop: 16 }}>
-        <InputNumber min={1} max={row?.available} precision={0} style={{ width: '100%' }} />
+      {/* No min/max on the input: it would clamp 999 to what is available and move less than asked, silently. */}
+      <Form.Item name="quantity" label={t('inventory.fields.quantity')} rules={[r.required('quantity'), r.atLeastOne(), r.atMostAvailable(row?.available ?? 0)]} style={{ marginTop: 16 }}>
+        <InputNumber precision={0} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="toLocationCode" label={t('inventory.fields.toLocation')} rules={[r.required('toLocation')]} extra={t('inventory.scanHint')}>
         <Input autoFocus autoComplete="off" placeholder={t('inventory.fields.locationPlaceholder')}

@@ -12,7 +12,11 @@ export interface PlaceValues { warehouseId: number; customerId: number; skuId: n
  * Where a stock change happens: warehouse and client (from the header's choices), SKU, the location as a typed or
  * scanned code, and optionally lot and pallet. The form resolves the code on submit.
  */
-export function PlaceFields({ form, lotAndPallet = true }: { form: FormInstance; lotAndPallet?: boolean }) {
+export function PlaceFields({ form, lotAndPallet = true, skuLabel }: {
+  form: FormInstance; lotAndPallet?: boolean;
+  /** The chosen SKU's '{code} — {description}' when editing: until a search lists it, the dropdown would show its bare id. */
+  skuLabel?: string;
+}) {
   const t = useT();
   const r = rules(t);
   const { warehouses, customers: allCustomers } = useInventoryScope('Adjustment');
@@ -36,7 +40,7 @@ export function PlaceFields({ form, lotAndPallet = true }: { form: FormInstance;
         </Col>
       </Row>
       <Form.Item name="skuId" label={t('inventory.fields.sku')} rules={[rules(t).required('sku')]}>
-        <SkuSelect customerId={customerId} requireCustomer />
+        <SkuSelect customerId={customerId} requireCustomer initialLabel={skuLabel} />
       </Form.Item>
       <Form.Item name="locationCode" label={t('inventory.fields.location')} rules={[r.required('location')]} extra={t('inventory.scanHint')}>
         <Input autoComplete="off" placeholder={t('inventory.fields.locationPlaceholder')}

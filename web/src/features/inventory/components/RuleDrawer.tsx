@@ -1,5 +1,6 @@
 import { Col, Form, InputNumber, Row, Switch } from 'antd';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
+import { skuLabel } from '../../../components/sku-select/SkuSelect';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
 import { useStockAction } from '../action-key';
@@ -41,7 +42,7 @@ export function RuleDrawer({ open, rule, onClose }: { open: boolean; rule?: Repl
         : { warehouseId: warehouseId || undefined, customerId: customerId || undefined, isActive: true }}
       onSubmit={submit}
     >
-      <PlaceFields form={form} lotAndPallet={false} />
+      <PlaceFields form={form} lotAndPallet={false} skuLabel={rule && skuLabel({ skuCode: rule.skuCode, description: rule.skuDescription })} />
       <Row gutter={16}>
         <Col xs={24} md={12}>
           <Form.Item name="minQty" label={t('inventory.fields.minQty')} rules={[rules(t).required('minQty')]}>

@@ -72,7 +72,7 @@ export default function AdjustmentPage() {
 
   return (
     <DataTablePage<AdjustmentRow>
-      title={t('inventory.adjustment.pageTitle')}
+      title={t('routes.Adjustment')}
       subtitle={t('inventory.adjustment.subtitle')}
       rowKey="adjustmentId"
       columns={columns}

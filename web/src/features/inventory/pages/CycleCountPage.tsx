@@ -51,7 +51,7 @@ export default function CycleCountPage() {
 
   return (
     <DataTablePage<CycleCount>
-      title={t('inventory.count.pageTitle')}
+      title={t('routes.CycleCount')}
       subtitle={t('inventory.count.subtitle')}
       rowKey="cycleCountId"
       columns={columns}

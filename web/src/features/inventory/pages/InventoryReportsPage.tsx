@@ -63,7 +63,7 @@ export default function InventoryReportsPage() {
   return (
     <DataTablePage<AnyRow>
       key={report}
-      title={t('inventory.reports.pageTitle')}
+      title={t('routes.InventoryReports')}
       subtitle={t(`inventory.reports.${report}.hint`)}
       toolbar={
         <Tabs className="bolx-inventory__tabs" activeKey={report} onChange={(k) => setReport(k as ReportName)}

@@ -40,7 +40,7 @@ export default function MovePage() {
 
   return (
     <DataTablePage<StockRow>
-      title={t('inventory.move.pageTitle')}
+      title={t('routes.Move')}
       subtitle={t('inventory.move.subtitle')}
       rowKey="uniqueid"
       columns={columns}

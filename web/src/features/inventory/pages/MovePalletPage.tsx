@@ -40,7 +40,7 @@ export default function MovePalletPage() {
   ];
   return (
     <DataTablePage<PalletRow>
-      title={t('inventory.pallet.pageTitle')}
+      title={t('routes.MovePallet')}
       subtitle={t('inventory.pallet.subtitle')}
       rowKey={palletKey}
       columns={columns}

@@ -32,7 +32,7 @@ export default function ProductExpirePage() {
   ];
   return (
     <DataTablePage<ExpiringLot>
-      title={t('inventory.expire.pageTitle')}
+      title={t('routes.ProductExpire')}
       subtitle={t('inventory.expire.subtitle')}
       rowKey="uniqueid"
       columns={columns}

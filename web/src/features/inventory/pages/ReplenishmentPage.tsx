@@ -58,7 +58,7 @@ function RulesView({ switcher }: { switcher: React.ReactNode }) {
   return (
     <DataTablePage<ReplenishmentRule>
       key="rules"
-      title={t('inventory.replenishment.pageTitle')}
+      title={t('routes.ProductReplenishment')}
       subtitle={t('inventory.replenishment.rulesSubtitle')}
       rowKey="ruleId"
       columns={columns}
@@ -104,12 +104,15 @@ function TasksView({ switcher }: { switcher: React.ReactNode }) {
       render: (_: unknown, task: ReplenishmentTask) => task.status === 'Open' && (
         <Space size={0}>
           <Popconfirm title={t('inventory.replenishment.confirmComplete', { quantity: task.quantity, to: task.toLocationCode })}
+            okText={t('inventory.replenishment.complete')} cancelText={t('form.close')}
             onConfirm={() => act(`complete:${task.taskId}`, (k) => complete({ idempotencyKey: k, taskId: task.taskId }))}>
             <Button type="link" size="small" icon={<CheckOutlined />}>{t('inventory.replenishment.complete')}</Button>
           </Popconfirm>
-          <Popconfirm title={t('inventory.replenishment.confirmCancel')}
+          {/* The destructive action says what it cancels, and its confirmation offers "Keep Task", never a second "Cancel". */}
+          <Popconfirm title={t('inventory.replenishment.confirmCancel')} okText={t('inventory.replenishment.cancelTask')} okButtonProps={{ danger: true }}
+            cancelText={t('inventory.replenishment.keepTask')}
             onConfirm={() => act(`cancelTask:${task.taskId}`, (k) => cancel({ idempotencyKey: k, taskId: task.taskId }))}>
-            <Button type="link" size="small" danger icon={<CloseOutlined />}>{t('form.cancel')}</Button>
+            <Button type="link" size="small" danger icon={<CloseOutlined />}>{t('inventory.replenishment.cancelTask')}</Button>
           </Popconfirm>
         </Space>
       ),
@@ -119,7 +122,7 @@ function TasksView({ switcher }: { switcher: React.ReactNode }) {
   return (
     <DataTablePage<ReplenishmentTask>
       key="tasks"
-      title={t('inventory.replenishment.pageTitle')}
+      title={t('routes.ProductReplenishment')}
       subtitle={t('inventory.replenishment.tasksSubtitle')}
       rowKey="taskId"
       columns={columns}

@@ -161,7 +161,7 @@ export function PatternForm() {
           </Row>
           <Space>
             <Button type="primary" htmlType="submit" loading={isLoading} disabled={blocked}>
-              {data && data.count > 0 ? t('locations.pattern.submitCount', { count: data.count.toLocaleString('en-US') }) : t('locations.pattern.submit')}
+              {data && data.count > 0 ? t('locations.pattern.submitCount', { count: data.count }) : t('locations.pattern.submit')}
             </Button>
             {values?.useBins && (
               <Button onClick={() => form.setFieldsValue({ useBins: false })}>{t('locations.pattern.removeBins')}</Button>
@@ -170,7 +170,7 @@ export function PatternForm() {
         </Form>
       </Col>
       <Col xs={24} xl={10}>
-        <PatternPreview preview={data} error={args ? preview.error : undefined} loading={preview.isFetching} ready={Boolean(args)} />
+        <PatternPreview preview={data} error={args ? preview.error : undefined} loading={preview.isFetching} ready={Boolean(args)} justCreated={created !== null} />
       </Col>
     </Row>
   );

@@ -9,10 +9,12 @@ interface Props {
   loading: boolean;
   /** False while the form lacks a required part. */
   ready: boolean;
+  /** This very pattern was just created: its codes exist because of that, which is no conflict to warn about. */
+  justCreated?: boolean;
 }
 
 /** What the pattern will make: how many, the first and last codes, and any that already exist. */
-export function PatternPreview({ preview, error, loading, ready }: Props) {
+export function PatternPreview({ preview, error, loading, ready, justCreated = false }: Props) {
   const t = useT();
   let body;
   if (!ready) body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('locations.pattern.previewWaiting')} />;
@@ -20,18 +22,20 @@ export function PatternPreview({ preview, error, loading, ready }: Props) {
   else if (!preview) body = <Skeleton active paragraph={{ rows: 4 }} />;
   else {
     const more = preview.count - preview.sample.length;
+    const clashes = justCreated ? 0 : preview.conflictCount;
     body = (
       <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="pattern-preview">
         <Statistic
-          title={t('locations.pattern.count')}
+          title={t(justCreated ? 'locations.pattern.countCreated' : 'locations.pattern.count')}
           value={preview.count}
-          valueStyle={{ color: preview.withinLimit && preview.conflictCount === 0 ? undefined : '#f5222d' }}
+          valueStyle={{ color: preview.withinLimit && clashes === 0 ? undefined : '#f5222d' }}
           suffix={<span className="bolx-loc-preview__range">{preview.lastCode ? `${preview.sample[0]} … ${preview.lastCode}` : ''}</span>}
         />
         {!preview.withinLimit && (
-          <Alert type="error" showIcon message={t('locations.pattern.overLimit', { count: preview.count.toLocaleString('en-US'), limit: preview.limit.toLocaleString('en-US') })} />
+          <Alert type="error" showIcon message={t('locations.pattern.overLimit', { count: preview.count, limit: preview.limit })} />
         )}
-        {preview.conflictCount > 0 && (
+        {justCreated && <Alert type="success" showIcon message={t('locations.pattern.justCreated', { count: preview.count })} />}
+        {clashes > 0 && (
           <Alert
             type="warning"
             showIcon
@@ -44,11 +48,11 @@ export function PatternPreview({ preview, error, loading, ready }: Props) {
             <Typography.Text type="secondary">{t('locations.pattern.firstCodes')}</Typography.Text>
             <div className="bolx-loc-preview__codes">
               {preview.sample.map((code) => (
-                <Tag key={code} color={preview.conflicts.includes(code) ? 'red' : undefined}>
+                <Tag key={code} color={justCreated ? 'green' : preview.conflicts.includes(code) ? 'red' : undefined}>
                   {code}
                 </Tag>
               ))}
-              {more > 0 && <Typography.Text type="secondary">{t('locations.pattern.andMore', { count: more.toLocaleString('en-US') })}</Typography.Text>}
+              {more > 0 && <Typography.Text type="secondary">{t('locations.pattern.andMore', { count: more })}</Typography.Text>}
             </div>
           </div>
         )}

@@ -84,7 +84,7 @@ export default function WarehouseSelectionPage() {
                   </div>
                   <div className="bolx-warehouse-card__bottom">
                     <span>{t('selection.warehouse.occupancy')}</span>
-                    <span>{t('selection.warehouse.locations', { used: w.usedLocations.toLocaleString(), total: w.capacity.toLocaleString() })}</span>
+                    <span>{t('selection.warehouse.locations', { used: w.usedLocations, total: w.totalLocations })}</span>
                   </div>
                 </Card>
               </Col>
