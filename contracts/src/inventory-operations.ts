@@ -129,8 +129,7 @@ export const COUNT_OVERRIDE_REASON_MAX = 500;
 export const COUNT_OVERRIDE_REASON_MESSAGE = 'Please give the reason for approving a count you counted';
 export const approveCycleCountRequest = z.object({
   cycleCountId: id,
-  overrideReason: z.string().trim().min(1, COUNT_OVERRIDE_REASON_MESSAGE)
-    .max(COUNT_OVERRIDE_REASON_MAX, `At most ${COUNT_OVERRIDE_REASON_MAX} characters`).optional(),
+  overrideReason: field.text(COUNT_OVERRIDE_REASON_MAX).trim().min(1, COUNT_OVERRIDE_REASON_MESSAGE).optional(),
 });
 export type ApproveCycleCountRequest = z.infer<typeof approveCycleCountRequest>;
 
