@@ -23,6 +23,8 @@ export const MSG_RECEIVING = {
   scan: 'Please scan or enter a SKU, barcode or GTIN!',
   location: 'Please select a location!',
   nothingReceived: 'Enter a good or damaged quantity above 0',
+  /** The details of ReceiveItem's 409 for a lot past its expiry: the screen asks, then sends confirmExpired. */
+  expiredLot: 'Confirm to receive an expired lot: it can only be put away to quarantine',
 } as const;
 
 export const roLineInput = z.object({
@@ -75,6 +77,8 @@ export const receiveItemInput = z.object({
   damagedQuantity: units('damaged quantity').default(0),
   damagedLocationId: id.optional(),
   note: text(255).optional(),
+  /** The receiver has confirmed a lot already past its expiry date (else 409); it is put away to quarantine only. */
+  confirmExpired: z.boolean().optional().default(false),
 }).refine((r) => r.quantity + r.damagedQuantity > 0, { message: MSG_RECEIVING.nothingReceived, path: ['quantity'] });
 export type ReceiveItemInput = z.infer<typeof receiveItemInput>;
 
@@ -95,6 +99,8 @@ export const suggestPutawayQuery = z.object({
   lineId: z.coerce.number().int().positive(),
   quantity: z.coerce.number().int().positive().max(10_000_000).optional(),
   pallet: z.string().max(64).optional(),
+  /** The lot waiting at the dock: an expired one is offered quarantine locations only. */
+  lot: z.string().max(64).optional(),
 });
 export const putawaySuggestion = z.object({
   locationId: z.number().int(),
@@ -105,7 +111,7 @@ export const putawaySuggestion = z.object({
   onHand: z.number().int(),
   /** Units the location can still take; null when its capacity is unlimited (0). */
   freeCapacity: z.number().int().nullable(),
-  reason: z.enum(['SKU already here', 'Empty location']),
+  reason: z.enum(['SKU already here', 'Empty location', 'Quarantine (expired lot)']),
 });
 /** The receive panel's places: where goods are received (dock, staging) and where damaged goods go (quarantine, returns). */
 export const dockLocationsQuery = z.object({ warehouseId: z.coerce.number().int().positive() });

@@ -152,6 +152,21 @@ export const receivingRepository = {
     return row?.expiry_date ?? null;
   },
 
+  /** The expiry of the stock at one place (the lot waiting at a dock), null when undated or absent. */
+  async placeExpiry(db: Executor, p: { warehouseId: number; customerId: number; skuId: number; locationId: number; lot: string; pallet: string }) {
+    const row = await db.selectFrom('inventory_balance').select('expiry_date').where('warehouse_id', '=', p.warehouseId).where('customer_id', '=', p.customerId)
+      .where('sku_id', '=', p.skuId).where('location_id', '=', p.locationId).where('lot', '=', p.lot).where('pallet', '=', p.pallet).executeTakeFirst();
+    return row?.expiry_date ?? null;
+  },
+
+  /** A warehouse's active quarantine locations with what they hold, emptiest first: where an expired lot goes. */
+  quarantineLocations(db: Executor, warehouseId: number, limit: number) {
+    const onHand = sql<number>`(select coalesce(sum(b.on_hand), 0) from inventory_balance b where b.location_id = l.id)`;
+    return db.selectFrom('location as l').select(['l.id', 'l.code', 'l.type', 'l.zone', 'l.capacity', onHand.as('on_hand')])
+      .where('l.warehouse_id', '=', warehouseId).where('l.is_active', '=', 1).where('l.type', '=', 'quarantine')
+      .orderBy(onHand).orderBy('l.code').limit(limit).execute();
+  },
+
   async servesWarehouse(db: Executor, customerId: number, warehouseId: number) {
     return !!(await db.selectFrom('customer_warehouse').select('warehouse_id').where('customer_id', '=', customerId).where('warehouse_id', '=', warehouseId).executeTakeFirst());
   },

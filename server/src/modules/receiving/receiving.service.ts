@@ -7,7 +7,7 @@ import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { writeAudit } from '../../platform/audit.js';
-import { badRequest, notFound, unprocessable } from '../../platform/errors.js';
+import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
 import { checkUpload, parseFields, readStoredFile, storeFile, type ReceivedUpload, type UploadRule } from '../../platform/files.js';
@@ -82,6 +82,8 @@ function toReceipt(r: Awaited<ReturnType<typeof repo.receipts>>[number]) {
 }
 
 const statusMessage = (status: string) => `This receiving order is ${status}`;
+/** A lot past its expiry date (today, UTC, as allocation reckons it, is still good). */
+const isExpired = (expiryDate: string | null | undefined) => !!expiryDate && expiryDate < new Date().toISOString().slice(0, 10);
 
 /**
  * Inbound: receiving orders, receipts into a dock, putaway to storage, finalizing, and the RO reports. Stock
@@ -279,6 +281,12 @@ export class ReceivingService {
     const line = lines.find((l) => l.sku_id === match.id)!;
     if (line.is_lot_tracked === 1 && !input.lot) throw badRequest(`SKU ${line.sku_code} is lot-tracked: enter its lot`, { lot: 'Please enter lot!' });
     if (line.is_expiry_tracked === 1 && !input.expiryDate) throw badRequest(`SKU ${line.sku_code} tracks expiry: enter its expiry date`, { expiryDate: 'Please enter expiry date!' });
+    // A lot or an expiry on a SKU that tracks neither would split its stock into places nothing else knows of.
+    if (input.lot && line.is_lot_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track lots: leave the lot empty`, { lot: 'This SKU does not track lots' });
+    if (input.expiryDate && line.is_expiry_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track expiry: leave the expiry date empty`, { expiryDate: 'This SKU does not track expiry dates' });
+    if (isExpired(input.expiryDate) && !input.confirmExpired) {
+      throw conflict(`${input.lot ? `Lot ${input.lot} of ` : ''}${line.sku_code} expired on ${input.expiryDate}`, MSG_RECEIVING.expiredLot);
+    }
     if (input.damagedLocationId && !input.damagedQuantity) throw badRequest('A damage location needs a damaged quantity', { damagedQuantity: 'Enter the damaged quantity' });
     if (input.lot && input.expiryDate) {
       const known = await repo.lotExpiry(this.db, order.customer_id, line.sku_id, input.lot);
@@ -341,13 +349,23 @@ export class ReceivingService {
   }
 
   /** Where to put a line's goods: locations already holding the SKU, else empty ones of a fitting type and capacity. */
-  async suggestPutaway(principal: Principal, q: { receivingOrderId: number; lineId: number; quantity?: number; pallet?: string }) {
+  async suggestPutaway(principal: Principal, q: { receivingOrderId: number; lineId: number; quantity?: number; pallet?: string; lot?: string }) {
     const order = await this.order(principal, q.receivingOrderId);
     const line = await repo.line(this.db, order.id, q.lineId);
     if (!line) throw notFound('Receiving order line');
     const quantity = q.quantity ?? Math.max(1, line.received_qty - line.putaway_qty);
     // A pallet goes to racking (or a floor zone); loose units to shelving first.
     const preferTypes = q.pallet ? ['rack', 'zone', 'aisle', 'shelf'] : ['shelf', 'rack', 'aisle', 'zone'];
+    // An expired lot is never offered a storage (pickable) place: only quarantine.
+    if (q.lot && isExpired(await repo.lotExpiry(this.db, order.customer_id, line.sku_id, q.lot))) {
+      const places = await repo.quarantineLocations(this.db, order.warehouse_id, SUGGESTIONS);
+      return {
+        skuId: line.sku_id, quantity, suggestions: places.map((r) => ({
+          locationId: r.id, locationCode: r.code, locationType: r.type, zone: r.zone, capacity: r.capacity, onHand: n(r.on_hand),
+          freeCapacity: r.capacity > 0 ? r.capacity - n(r.on_hand) : null, reason: 'Quarantine (expired lot)' as const,
+        })),
+      };
+    }
     const { withSku, empty } = await repo.putawayCandidates(this.db, { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, quantity, preferTypes }, SUGGESTIONS);
     const suggestion = (r: (typeof withSku)[number], reason: 'SKU already here' | 'Empty location') => ({
       locationId: r.id, locationCode: r.code, locationType: r.type, zone: r.zone, capacity: r.capacity, onHand: n(r.on_hand),
@@ -368,8 +386,12 @@ export class ReceivingService {
     const from = locations.get(input.fromLocationId)!;
     const to = locations.get(input.toLocationId)!;
     if (!INBOUND_TYPES.includes(from.type)) throw unprocessable(`Put away from the dock or staging location the goods were received into; ${from.code} is a ${from.type} location`, { fromLocationId: 'Choose a dock or staging location' });
-    if (to.category !== 'storage') throw unprocessable(`Put away to a storage location (rack, shelf, zone or aisle); ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a storage location' });
     const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, lot: input.lot, pallet: input.pallet };
+    if (isExpired(await repo.placeExpiry(this.db, { ...place, locationId: from.id }))) {
+      if (to.type !== 'quarantine') throw unprocessable(`This lot has expired: put it away to a quarantine location; ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a quarantine location' });
+    } else if (to.category !== 'storage') {
+      throw unprocessable(`Put away to a storage location (rack, shelf, zone or aisle); ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a storage location' });
+    }
 
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();

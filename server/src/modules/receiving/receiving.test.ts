@@ -181,6 +181,9 @@ describe('receiving, putaway and finalizing', () => {
       [{ scanCode: 'RCV-LOT', quantity: 1 }, 400, 'SKU RCV-LOT is lot-tracked: enter its lot'],
       [{ scanCode: 'RCV-LOT', lot: 'L1', quantity: 1 }, 400, 'SKU RCV-LOT tracks expiry: enter its expiry date'],
       [{ scanCode: 'RCV-LOT', lot: 'L-2026-01', expiryDate: '2028-01-01', quantity: 1 }, 422, 'Lot L-2026-01 of RCV-LOT already has expiry date 2027-03-31'],
+      [{ scanCode: 'RCV-PLAIN', lot: 'L1', quantity: 1 }, 400, 'SKU RCV-PLAIN does not track lots: leave the lot empty'],
+      [{ scanCode: 'RCV-PLAIN', expiryDate: '2030-01-01', quantity: 1 }, 400, 'SKU RCV-PLAIN does not track expiry: leave the expiry date empty'],
+      [{ scanCode: 'RCV-LOT', lot: 'L-OLD', expiryDate: '2020-01-31', quantity: 1 }, 409, 'Lot L-OLD of RCV-LOT expired on 2020-01-31'],
       [{ scanCode: 'RCV-PLAIN', quantity: 1, locationId: rackA }, 422, 'Receive into a dock or staging location; A-01-01 is a rack location'],
       [{ scanCode: 'RCV-PLAIN', damagedQuantity: 1, damagedLocationId: rackA }, 422, 'Damaged goods go to a quarantine'],
       [{ scanCode: 'RCV-PLAIN', quantity: 0 }, 400, 'Enter a good or damaged quantity above 0'],
@@ -330,21 +333,63 @@ describe('idempotency and concurrency', () => {
   });
 });
 
+describe('lots and expiry at the door (issue 10, item 11)', () => {
+  it('refuses a lot or an expiry for a SKU that tracks neither, naming the field, and writes nothing', async () => {
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 5 }]);
+    const before = { txn: await count('inventory_txn'), receipts: await count('receiving_receipt') };
+    const lot = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', lot: 'L-X', quantity: 1 });
+    expect(lot.statusCode).toBe(400);
+    expect(lot.json().details).toEqual({ lot: 'This SKU does not track lots' });
+    const expiry = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', expiryDate: '2030-01-01', quantity: 1 });
+    expect(expiry.statusCode).toBe(400);
+    expect(expiry.json().details).toEqual({ expiryDate: 'This SKU does not track expiry dates' });
+    expect({ txn: await count('inventory_txn'), receipts: await count('receiving_receipt') }).toEqual(before);
+    expect((await detail(ro.receivingOrderId)).status).toBe('Open');
+  });
+
+  it('an expired lot asks for confirmation; confirmed, it is offered and put away to quarantine only, never to storage', async () => {
+    const ro = await createOrder([{ skuId: lotSku, expectedQuantity: 6 }]);
+    const body = { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-LOT', lot: 'L-EXPIRED', expiryDate: '2021-06-30', quantity: 6 };
+    const before = await count('inventory_txn');
+    const asked = await receive(admin, body);
+    expect(asked.statusCode).toBe(409);
+    expect(asked.json()).toMatchObject({ message: 'Lot L-EXPIRED of RCV-LOT expired on 2021-06-30', details: 'Confirm to receive an expired lot: it can only be put away to quarantine' });
+    expect(await count('inventory_txn')).toBe(before);
+
+    const confirmed = await receive(admin, { ...body, confirmExpired: true });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(await onHand(dock, lotSku, 'L-EXPIRED')).toEqual({ on_hand: 6, expiry_date: '2021-06-30' });
+    const line = await lineOf(ro.receivingOrderId, lotSku);
+
+    const suggested = (await admin.get(`${R}/SuggestPutaway?receivingOrderId=${ro.receivingOrderId}&lineId=${line.lineId}&lot=L-EXPIRED`)).json();
+    expect(suggested.suggestions.map((s: { locationId: number; reason: string }) => [s.locationId, s.reason])).toEqual([[quarantine, 'Quarantine (expired lot)']]);
+    const put = { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, lot: 'L-EXPIRED', quantity: 6 };
+    const toRack = await admin.post(`${R}/Putaway`, { ...put, toLocationId: rackA });
+    expect(toRack.statusCode).toBe(422);
+    expect(toRack.json()).toMatchObject({ message: 'This lot has expired: put it away to a quarantine location; A-01-01 is a rack location', details: { toLocationId: 'Choose a quarantine location' } });
+    expect(await onHand(rackA, lotSku, 'L-EXPIRED')).toMatchObject({ on_hand: 0 });
+    const toQuarantine = await admin.post(`${R}/Putaway`, { ...put, toLocationId: quarantine });
+    expect(toQuarantine.statusCode, toQuarantine.body).toBe(200);
+    expect(await onHand(quarantine, lotSku, 'L-EXPIRED')).toEqual({ on_hand: 6, expiry_date: '2021-06-30' });
+    expect(await balanced()).toBe(true);
+  });
+});
+
 describe('location capacity under load', () => {
   it('parallel putaways from many orders never fill a location past its capacity; ledger = balances', async () => {
     const roomy = await makeLocation(t.database, wh, 'CAP-01-01', 'rack');
     await t.database.db.updateTable('location').set({ capacity: 21 }).where('id', '=', roomy).execute();
-    // Different orders (each putaway locks only its own RO) and different lots (different balance rows):
+    // Different orders (each putaway locks only its own RO) and different pallets (different balance rows):
     // only the location itself is shared.
     const lines = [];
     for (let i = 0; i < 16; i++) {
       const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 4 }]);
-      expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 4, lot: `CAP-${i}` })).statusCode).toBe(200);
-      lines.push({ ro, lineId: (await lineOf(ro.receivingOrderId, plainSku)).lineId, lot: `CAP-${i}` });
+      expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 4, pallet: `CAP-${i}` })).statusCode).toBe(200);
+      lines.push({ ro, lineId: (await lineOf(ro.receivingOrderId, plainSku)).lineId, pallet: `CAP-${i}` });
     }
     const sessions = await Promise.all(Array.from({ length: 8 }, () => login(t.app, ADMIN.username, ADMIN.password)));
     const puts = await Promise.all(lines.map((l, i) => as(t.app, sessions[i % 8]).post(`${R}/Putaway`, {
-      receivingOrderId: l.ro.receivingOrderId, lineId: l.lineId, fromLocationId: dock, toLocationId: roomy, lot: l.lot, quantity: 4,
+      receivingOrderId: l.ro.receivingOrderId, lineId: l.lineId, fromLocationId: dock, toLocationId: roomy, pallet: l.pallet, quantity: 4,
     })));
     expect(puts.filter((r) => r.statusCode !== 200 && r.statusCode !== 422).map((r) => r.body)).toEqual([]);
     // Room for 21: five putaways of 4 fit, the rest are refused with the room left.
@@ -552,7 +597,7 @@ describe('access', () => {
 describe('reports', () => {
   it('summary, details and inward log: filtered lists and escaped Excel downloads', async () => {
     const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 4 }], { supplier: '=HYPERLINK("http://x")', expectedDeliveryDate: '2031-01-15' });
-    await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 3, lot: '+LOT' });
+    await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 3, pallet: '+PLT' });
     const filters = { warehouseId: wh, fromDate: '2031-01-01', toDate: '2031-01-31' };
 
     const summary = (await admin.post(`${R}/GetROReport`, { filters })).json();
@@ -562,10 +607,10 @@ describe('reports', () => {
     expect(details.items).toEqual([expect.objectContaining({ roNumber: ro.roNumber, skuCode: 'RCV-PLAIN', shortQuantity: 1 })]);
     const today = new Date().toISOString().slice(0, 10);
     const inward = (await admin.post(`${R}/GetROInward`, { filters: { warehouseId: wh, fromDate: today, toDate: today }, searchQuery: ro.roNumber })).json();
-    expect(inward.items).toEqual([expect.objectContaining({ roNumber: ro.roNumber, quantity: 3, lot: '+LOT', locationCode: 'DOCK-01', receivedBy: 'admin' })]);
+    expect(inward.items).toEqual([expect.objectContaining({ roNumber: ro.roNumber, quantity: 3, pallet: '+PLT', locationCode: 'DOCK-01', receivedBy: 'admin' })]);
     expect((await admin.post(`${R}/GetROInward`, { filters: { warehouseId: wh, fromDate: '2020-01-01', toDate: '2020-01-02' } })).json().totalCount).toBe(0);
 
-    for (const [path, sheetCell] of [['DownloadROReport', '=HYPERLINK'], ['DownloadROReportDetails', '=HYPERLINK'], ['DownloadROInward', '+LOT']] as const) {
+    for (const [path, sheetCell] of [['DownloadROReport', '=HYPERLINK'], ['DownloadROReportDetails', '=HYPERLINK'], ['DownloadROInward', '+PLT']] as const) {
       const res = await admin.post(`${R}/${path}`, { filters: path === 'DownloadROInward' ? { warehouseId: wh } : filters, searchQuery: ro.roNumber });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('spreadsheetml');
@@ -573,7 +618,7 @@ describe('reports', () => {
       await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
       const values = book.worksheets[0].getRow(2).values as unknown[];
       const cell = values.find((v) => typeof v === 'string' && v.includes(sheetCell.slice(1)));
-      expect(cell).toBe(`'${sheetCell}${sheetCell === '+LOT' ? '' : '("http://x")'}`);
+      expect(cell).toBe(`'${sheetCell}${sheetCell === '+PLT' ? '' : '("http://x")'}`);
     }
   });
 
