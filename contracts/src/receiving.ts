@@ -31,6 +31,9 @@ export const roLineInput = z.object({
   skuId: z.number({ error: MSG_RECEIVING.sku }).int().positive(MSG_RECEIVING.sku),
   expectedQuantity: units('expected quantity').refine((n) => n > 0, 'Expected quantity must be more than 0'),
   notes: text(255).optional(),
+  /** The lot and expiry the supplier announced, for a SKU that tracks them: what "receive as expected" receives. */
+  lot: text(64).optional(),
+  expiryDate: date('Use YYYY-MM-DD').optional(),
 });
 
 const roHeader = {
@@ -138,6 +141,9 @@ export const roLine = z.object({
   /** Good units received and not yet put away. */
   awaitingPutaway: z.number().int(),
   notes: z.string().nullable(),
+  /** The lot and expiry the supplier announced ('' / null: none). */
+  lot: z.string().optional(),
+  expiryDate: z.string().nullable().optional(),
 });
 export const roReceipt = z.object({
   receiptId: z.number().int(),
@@ -247,7 +253,7 @@ export const receiveItemResult = z.object({ order: receivingOrderSummary, line: 
 export const putawayResult = z.object({ order: receivingOrderSummary, line: roLine, movement: stockMovementResult });
 
 /** UploadReceivingOrder: the sheet's columns (SKU and Expected Quantity always; the rest may come from the form). */
-export const RO_UPLOAD_COLUMNS = ['Supplier', 'Expected Delivery Date', 'Reference Number', 'SKU', 'Expected Quantity', 'Notes'] as const;
+export const RO_UPLOAD_COLUMNS = ['Supplier', 'Expected Delivery Date', 'Reference Number', 'SKU', 'Expected Quantity', 'Notes', 'Lot', 'Expiry Date'] as const;
 /** Multipart text fields of UploadReceivingOrder; Supplier and Expected Delivery Date are the defaults for rows without them. */
 export const uploadReceivingOrderFields = z.object({
   warehouseId: z.coerce.number({ error: 'Please select a warehouse' }).int().positive('Please select a warehouse'),

@@ -64,6 +64,30 @@ export const inventoryRepository = {
       .executeTakeFirstOrThrow();
   },
 
+  /**
+   * Adds to many places in one statement, creating balance rows when new. An arrival without its own expiry or
+   * receipt time takes those of `carriedFrom` (the movement's source), read by the statement itself.
+   */
+  addStocks(tx: Executor, legs: { place: Place; qty: number; expiryDate?: string | null; receivedAt?: string | null }[], carriedFrom: Place | undefined, at: string) {
+    const carried = (column: 'expiry_date' | 'received_at') =>
+      carriedFrom ? sql<string | null>`(select ${sql.ref(column)} from inventory_balance where ${placeWhere(carriedFrom)})` : null;
+    return tx.insertInto('inventory_balance')
+      .values(legs.map((leg) => ({
+        warehouse_id: leg.place.warehouseId, customer_id: leg.place.customerId, sku_id: leg.place.skuId, location_id: leg.place.locationId,
+        lot: leg.place.lot, pallet: leg.place.pallet, on_hand: leg.qty, allocated: 0, updated_at: at,
+        expiry_date: leg.expiryDate !== undefined ? leg.expiryDate : carried('expiry_date'),
+        received_at: leg.receivedAt != null ? leg.receivedAt : carriedFrom ? sql<string>`coalesce(${carried('received_at')}, ${at})` : at,
+      })))
+      .onConflict((oc) => oc.columns(['warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet']).doUpdateSet({
+        on_hand: sql`inventory_balance.on_hand + excluded.on_hand`,
+        expiry_date: sql`coalesce(inventory_balance.expiry_date, excluded.expiry_date)`,
+        // An emptied place that fills again starts aging afresh.
+        received_at: sql`CASE WHEN inventory_balance.on_hand = 0 THEN excluded.received_at ELSE coalesce(inventory_balance.received_at, excluded.received_at) END`,
+        updated_at: at,
+      }))
+      .execute();
+  },
+
   /** Takes from a place only if that much is free (on hand less allocated); undefined when it is not. */
   takeStock(tx: Executor, place: Place, qty: number, at: string) {
     return tx.updateTable('inventory_balance')

@@ -73,32 +73,51 @@ export class InventoryService {
     this.events = deps.events;
   }
 
-  /** Applies a movement inside an open transaction; throws 422 (rolling everything back) when stock is short. */
+  /**
+   * Applies a movement inside an open transaction; throws 422 (rolling everything back) when stock is short.
+   * Legs at one place are netted first (a receipt put away in the same document leaves its dock as it was).
+   * Balances are touched in place order, so two opposite moves cannot deadlock: each take is one conditional
+   * UPDATE, and each run of arrivals one multi-row upsert — 750 lines cost a few statements, not 750.
+   */
   async post(uow: UnitOfWork, movement: Movement, actor: Actor) {
     const at = new Date().toISOString();
     const document = movement.documentId ?? randomUUID();
-    // Stock arriving from another place keeps that place's lot expiry and age; read them before anything changes.
     const sources = movement.legs.filter((l) => l.qty < 0);
-    const source = sources.length ? await repo.findBalance(uow.tx, sources[0].place) : undefined;
-    const carried = source?.expiry_date ?? null;
-    // Every transaction touches balance rows in the same order, so two opposite moves cannot deadlock.
-    for (const leg of [...movement.legs].sort((x, y) => placeKey(x.place).localeCompare(placeKey(y.place)))) {
-      if (leg.qty < 0) {
-        const taken = await repo.takeStock(uow.tx, leg.place, -leg.qty, at);
-        if (!taken) throw unprocessable('Not enough free stock at this place', 'The quantity is more than is on hand and not allocated');
-      } else {
-        // An explicit null is kept (a leg that knows its lot has no expiry); only an absent one is carried.
-        await repo.addStock(uow.tx, leg.place, leg.qty, leg.expiryDate !== undefined ? leg.expiryDate : carried, at,
-          leg.receivedAt !== undefined ? leg.receivedAt : source?.received_at ?? null);
+    // Stock arriving from another place keeps that place's lot expiry and age: read by the upsert itself.
+    const carriedFrom = sources[0]?.place;
+    const net = new Map<string, Leg>();
+    for (const leg of movement.legs) {
+      const key = placeKey(leg.place);
+      const seen = net.get(key);
+      if (!seen) net.set(key, { ...leg });
+      else {
+        seen.qty += leg.qty;
+        if (seen.expiryDate === undefined) seen.expiryDate = leg.expiryDate;
+        if (seen.receivedAt === undefined) seen.receivedAt = leg.receivedAt;
       }
     }
+    const ordered = [...net.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, leg]) => leg).filter((l) => l.qty !== 0);
+    let arrivals: Leg[] = [];
+    const flush = async () => {
+      for (let i = 0; i < arrivals.length; i += BATCH) await repo.addStocks(uow.tx, arrivals.slice(i, i + BATCH), carriedFrom, at);
+      arrivals = [];
+    };
+    for (const leg of ordered) {
+      if (leg.qty > 0) { arrivals.push(leg); continue; }
+      await flush();
+      const taken = await repo.takeStock(uow.tx, leg.place, -leg.qty, at);
+      if (!taken) throw unprocessable('Not enough free stock at this place', 'The quantity is more than is on hand and not allocated');
+    }
+    await flush();
     // Checked after taking, while this transaction holds the balance rows: a count created meanwhile is seen,
     // so stock never leaves a location under count (409).
     if (sources.length) await this.assertNotHeld(uow, sources.map((l) => l.place));
-    const entries = await repo.insertLedger(uow.tx, movement.legs.map((leg) => ({
+    const rows = movement.legs.map((leg) => ({
       place: leg.place, qtyChange: leg.qty, txnType: leg.txnType, reason: movement.reason,
       documentType: movement.documentType, documentId: document, userId: actor.userId, at,
-    })));
+    }));
+    const entries = [];
+    for (let i = 0; i < rows.length; i += BATCH) entries.push(...await repo.insertLedger(uow.tx, rows.slice(i, i + BATCH)));
     return {
       document,
       entries: entries.map((e) => ({
@@ -358,6 +377,9 @@ export class InventoryService {
     };
   }
 }
+
+/** Rows per multi-row statement: well inside both engines' bound-parameter limits. */
+const BATCH = 500;
 
 const placeKey = (p: Place) =>
   [p.warehouseId, p.customerId, p.skuId, p.locationId].map((n) => String(n).padStart(10, '0')).join('|') + `|${p.lot}|${p.pallet}`;

@@ -121,7 +121,7 @@ export const receivingRepository = {
   /** A customer's SKUs by id (checks that lines name the customer's own, active SKUs). */
   skusByIds(db: Executor, customerId: number, ids: number[]) {
     if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('sku').select(['id', 'sku_code', 'is_active']).where('customer_id', '=', customerId).where('id', 'in', ids).execute();
+    return db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_expiry_tracked']).where('customer_id', '=', customerId).where('id', 'in', ids).execute();
   },
 
   /**
@@ -132,11 +132,11 @@ export const receivingRepository = {
     if (codes.length === 0) return [];
     const upper = [...new Set(codes.map((c) => c.toUpperCase()))];
     const [byCode, byUpc, byBarcode, byGtin] = await Promise.all([
-      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', sql<string>`upper(sku_code)`.as('code')]).where('customer_id', '=', customerId).where(sql`upper(sku_code)`, 'in', upper).execute(),
-      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'upc as code']).where('customer_id', '=', customerId).where('upc', 'in', codes).execute(),
-      db.selectFrom('sku_barcode as b').innerJoin('sku as s', 's.id', 'b.sku_id').select(['s.id', 's.sku_code', 's.is_active', 'b.barcode as code'])
+      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_expiry_tracked', sql<string>`upper(sku_code)`.as('code')]).where('customer_id', '=', customerId).where(sql`upper(sku_code)`, 'in', upper).execute(),
+      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_expiry_tracked', 'upc as code']).where('customer_id', '=', customerId).where('upc', 'in', codes).execute(),
+      db.selectFrom('sku_barcode as b').innerJoin('sku as s', 's.id', 'b.sku_id').select(['s.id', 's.sku_code', 's.is_active', 's.is_lot_tracked', 's.is_expiry_tracked', 'b.barcode as code'])
         .where('b.customer_id', '=', customerId).where('b.barcode', 'in', codes).execute(),
-      db.selectFrom('sku_package as p').innerJoin('sku as s', 's.id', 'p.sku_id').select(['s.id', 's.sku_code', 's.is_active', 'p.gtin as code'])
+      db.selectFrom('sku_package as p').innerJoin('sku as s', 's.id', 'p.sku_id').select(['s.id', 's.sku_code', 's.is_active', 's.is_lot_tracked', 's.is_expiry_tracked', 'p.gtin as code'])
         .where('p.customer_id', '=', customerId).where('p.gtin', 'in', codes).execute(),
     ]);
     return [
@@ -204,7 +204,7 @@ export const receivingRepository = {
     return tx.updateTable('receiving_order').set(values).where('id', '=', id).where('status', 'in', [...RECEIVABLE]).returning('status').executeTakeFirst();
   },
 
-  updateLine(tx: Executor, id: number, values: { expected_qty: number; notes: string | null; line_no: number }) {
+  updateLine(tx: Executor, id: number, values: { expected_qty: number; notes: string | null; line_no: number; lot: string; expiry_date: string | null }) {
     return tx.updateTable('receiving_order_line').set(values).where('id', '=', id).execute();
   },
 

@@ -62,14 +62,14 @@ export function toSummary(r: OrderRow): ReceivingOrderSummary {
 }
 
 /** A line with its over/short: what arrived (good + damaged) against what was expected. */
-export function toLine(r: Pick<LineRow, 'id' | 'line_no' | 'sku_id' | 'sku_code' | 'description' | 'is_lot_tracked' | 'is_expiry_tracked' | 'expected_qty' | 'received_qty' | 'damaged_qty' | 'putaway_qty' | 'notes'>) {
+export function toLine(r: Pick<LineRow, 'id' | 'line_no' | 'sku_id' | 'sku_code' | 'description' | 'is_lot_tracked' | 'is_expiry_tracked' | 'expected_qty' | 'received_qty' | 'damaged_qty' | 'putaway_qty' | 'notes' | 'lot' | 'expiry_date'>) {
   const arrived = r.received_qty + r.damaged_qty;
   return {
     lineId: r.id, lineNo: r.line_no, skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.description,
     isLotTracked: r.is_lot_tracked === 1, isExpiryTracked: r.is_expiry_tracked === 1, expectedQuantity: r.expected_qty,
     receivedQuantity: r.received_qty, damagedQuantity: r.damaged_qty, overQuantity: Math.max(0, arrived - r.expected_qty),
     shortQuantity: Math.max(0, r.expected_qty - arrived), putawayQuantity: r.putaway_qty, awaitingPutaway: r.received_qty - r.putaway_qty,
-    notes: r.notes,
+    notes: r.notes, lot: r.lot, expiryDate: r.expiry_date,
   };
 }
 
@@ -145,7 +145,7 @@ export class ReceivingService {
   // ----- creating and changing an RO -----
 
   /** Checks the customer is served by the warehouse, in scope, and that every line names one of its active SKUs once. */
-  private async checkLines(principal: Principal, warehouseId: number, customerId: number, lines: { skuId: number }[]) {
+  private async checkLines(principal: Principal, warehouseId: number, customerId: number, lines: { skuId: number; lot?: string; expiryDate?: string }[]) {
     principal.scope.assert({ warehouseId, customerId });
     if (!(await repo.servesWarehouse(this.db, customerId, warehouseId))) throw unprocessable('This client is not served by this warehouse');
     const skus = new Map((await repo.skusByIds(this.db, customerId, [...new Set(lines.map((l) => l.skuId))])).map((s) => [s.id, s]));
@@ -156,6 +156,8 @@ export class ReceivingService {
       if (!sku) details[`lines.${i}.skuId`] = 'Not a SKU of this client';
       else if (sku.is_active !== 1) details[`lines.${i}.skuId`] = `SKU ${sku.sku_code} is inactive`;
       else if (seen.has(l.skuId)) details[`lines.${i}.skuId`] = `SKU ${sku.sku_code} is already on line ${seen.get(l.skuId)! + 1}`;
+      else if (l.lot && sku.is_lot_tracked !== 1) details[`lines.${i}.lot`] = `SKU ${sku.sku_code} does not track lots`;
+      else if (l.expiryDate && sku.is_expiry_tracked !== 1) details[`lines.${i}.expiryDate`] = `SKU ${sku.sku_code} does not track expiry dates`;
       seen.set(l.skuId, seen.get(l.skuId) ?? i);
     });
     if (Object.keys(details).length) throw badRequest(Object.values(details)[0], details);
@@ -171,12 +173,12 @@ export class ReceivingService {
     return { message: `Receiving order ${order.roNumber} created successfully`, data: order };
   }
 
-  private async insertOrder(tx: Executor, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber?: string; notes?: string }, lines: { skuId: number; expectedQuantity: number; notes?: string }[], actor: Actor) {
+  private async insertOrder(tx: Executor, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber?: string; notes?: string }, lines: { skuId: number; expectedQuantity: number; notes?: string; lot?: string; expiryDate?: string }[], actor: Actor) {
     const created = await repo.insertOrder(tx, {
       warehouse_id: h.warehouseId, customer_id: h.customerId, supplier: h.supplier, reference_number: h.referenceNumber ?? '',
       expected_date: h.expectedDeliveryDate, notes: h.notes || null, created_by: actor.userId, at: new Date().toISOString(),
     });
-    await repo.insertLines(tx, lines.map((l, i) => ({ order_id: created.id, line_no: i + 1, sku_id: l.skuId, expected_qty: l.expectedQuantity, notes: l.notes || null })));
+    await repo.insertLines(tx, lines.map((l, i) => ({ order_id: created.id, line_no: i + 1, sku_id: l.skuId, expected_qty: l.expectedQuantity, notes: l.notes || null, lot: l.lot ?? '', expiry_date: l.expiryDate || null })));
     return created;
   }
 
@@ -211,11 +213,11 @@ export class ReceivingService {
       // Line numbers follow the order sent.
       for (const line of existing.filter((l) => wanted.has(l.sku_id))) {
         const w = wanted.get(line.sku_id)!;
-        await repo.updateLine(uow.tx, line.id, { expected_qty: w.expectedQuantity, notes: w.notes || null, line_no: w.lineNo });
+        await repo.updateLine(uow.tx, line.id, { expected_qty: w.expectedQuantity, notes: w.notes || null, line_no: w.lineNo, lot: w.lot ?? '', expiry_date: w.expiryDate || null });
       }
       const known = new Set(existing.map((l) => l.sku_id));
       await repo.insertLines(uow.tx, [...wanted.values()].filter((w) => !known.has(w.skuId))
-        .map((w) => ({ order_id: before.id, line_no: w.lineNo, sku_id: w.skuId, expected_qty: w.expectedQuantity, notes: w.notes || null })));
+        .map((w) => ({ order_id: before.id, line_no: w.lineNo, sku_id: w.skuId, expected_qty: w.expectedQuantity, notes: w.notes || null, lot: w.lot ?? '', expiry_date: w.expiryDate || null })));
       return this.changed(uow, actor, before.id, 'update', 'UpdateReceivingOrder', { ...toSummary(before), lines: existing.map(toLine) });
     });
     return { message: `Receiving order ${order.roNumber} updated successfully`, data: order };
@@ -442,7 +444,7 @@ export class ReceivingService {
     };
 
     const errors: RowError[] = [];
-    const groups = new Map<string, { supplier: string; expectedDeliveryDate: string; referenceNumber: string; lines: { skuId: number; expectedQuantity: number; notes?: string; row: number }[] }>();
+    const groups = new Map<string, { supplier: string; expectedDeliveryDate: string; referenceNumber: string; lines: { skuId: number; expectedQuantity: number; notes?: string; lot?: string; expiryDate?: string; row: number }[] }>();
     for (const { row, cells } of rows) {
       const fail = (column: Column, message: string) => errors.push({ row, column, message });
       const before = errors.length;
@@ -466,13 +468,20 @@ export class ReceivingService {
       else if (!Number.isInteger(qty) || qty <= 0 || qty > 10_000_000) fail('Expected Quantity', 'Expected quantity must be a whole number above 0');
       const notes = cells.Notes ?? '';
       if (notes.length > 255) fail('Notes', 'At most 255 characters');
+      const lot = cells.Lot ?? '';
+      if (lot.length > 64) fail('Lot', 'At most 64 characters');
+      else if (lot && sku && sku.is_lot_tracked !== 1) fail('Lot', `SKU ${sku.sku_code} does not track lots`);
+      const expiryText = cells['Expiry Date'] ?? '';
+      const expiryDate = expiryText ? parseDay(expiryText) : null;
+      if (expiryText && !expiryDate) fail('Expiry Date', `'${expiryText.slice(0, 32)}' is not a date (use YYYY-MM-DD)`);
+      else if (expiryText && sku && sku.is_expiry_tracked !== 1) fail('Expiry Date', `SKU ${sku.sku_code} does not track expiry dates`);
       if (errors.length !== before) continue;
       const key = JSON.stringify([supplier.toLowerCase(), day, reference.toLowerCase()]);
       const group = groups.get(key) ?? { supplier, expectedDeliveryDate: day!, referenceNumber: reference, lines: [] };
       groups.set(key, group);
       const twin = group.lines.find((l) => l.skuId === sku!.id);
       if (twin) fail('SKU', `SKU ${sku!.sku_code} is already on row ${twin.row} of the same order`);
-      else group.lines.push({ skuId: sku!.id, expectedQuantity: qty, notes: notes || undefined, row });
+      else group.lines.push({ skuId: sku!.id, expectedQuantity: qty, notes: notes || undefined, lot: lot || undefined, expiryDate: expiryDate ?? undefined, row });
     }
     if (errors.length) {
       throw unprocessable(`${new Set(errors.map((e) => e.row)).size} rows have errors; nothing was uploaded`, rowErrorDetails(errors));
@@ -523,7 +532,7 @@ export class ReceivingService {
 
   /** The upload template: its header row and one example line. */
   template() {
-    const example: Record<Column, string> = { Supplier: 'Acme Supplies', 'Expected Delivery Date': new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10), 'Reference Number': 'PO-1001', SKU: 'SKU-CODE', 'Expected Quantity': '100', Notes: '' };
+    const example: Record<Column, string> = { Supplier: 'Acme Supplies', 'Expected Delivery Date': new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10), 'Reference Number': 'PO-1001', SKU: 'SKU-CODE', 'Expected Quantity': '100', Notes: '', Lot: '', 'Expiry Date': '' };
     return toXlsx('Receiving Order', RO_UPLOAD_COLUMNS.map((c): ExcelColumn<Record<Column, string>> => ({ header: c, value: (r) => r[c], width: 22 })), [example]);
   }
 
