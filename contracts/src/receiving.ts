@@ -249,6 +249,33 @@ export const roInwardRow = roReceipt.extend({
 });
 export const roInwardListResponse = listResponse(roInwardRow);
 
+/**
+ * ReceiveAsExpected: the whole order (or the lines chosen) arrives as expected — each line's remaining quantity
+ * with the lot and expiry it announced — into a dock, or straight on to each line's first putaway suggestion;
+ * one transaction, one ledger document.
+ */
+export const receiveAsExpectedInput = z.object({
+  receivingOrderId: id,
+  /** The lines to receive; every line with units still expected when omitted. */
+  lineIds: z.array(id).min(1, 'Choose at least one line').max(1000, 'At most 1,000 lines').optional(),
+  /** The dock or staging location the goods arrive at. */
+  locationId: z.number({ error: MSG_RECEIVING.location }).int().positive(MSG_RECEIVING.location),
+  /** Put each line away at once to its first suggestion (where the SKU already is, else an empty location; an expired lot: quarantine). */
+  putaway: z.boolean().optional().default(false),
+  /** Finalize the order afterwards; it closes once everything is put away. */
+  finalize: z.boolean().optional().default(false),
+  /** The receiver has confirmed lines whose lot is already past its expiry date (else 409). */
+  confirmExpired: z.boolean().optional().default(false),
+});
+export type ReceiveAsExpectedInput = z.infer<typeof receiveAsExpectedInput>;
+export const receiveAsExpectedResult = z.object({
+  order: receivingOrderSummary,
+  document: z.string(),
+  lineCount: z.number().int(),
+  quantity: z.number().int(),
+  putaways: z.array(z.object({ lineId: z.number().int(), skuCode: z.string(), locationId: z.number().int(), locationCode: z.string(), quantity: z.number().int() })),
+});
+
 export const receiveItemResult = z.object({ order: receivingOrderSummary, line: roLine, movement: stockMovementResult.nullable(), matchedBy: z.enum(['sku', 'upc', 'barcode', 'gtin']) });
 export const putawayResult = z.object({ order: receivingOrderSummary, line: roLine, movement: stockMovementResult });
 

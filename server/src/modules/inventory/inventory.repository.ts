@@ -166,6 +166,17 @@ export const inventoryRepository = {
     return lockRowAsMutex(dialect, tx.selectFrom('location').select(['id', 'code', 'capacity']).where('id', '=', locationId)).executeTakeFirst();
   },
 
+  /** Many locations' capacities, their rows locked until commit in id order (see lockLocation). */
+  lockLocations(tx: Executor, dialect: Dialect, locationIds: number[]) {
+    return lockRowAsMutex(dialect, tx.selectFrom('location').select(['id', 'code', 'capacity']).where('id', 'in', locationIds).orderBy('id')).execute();
+  },
+
+  /** Units on hand at each of these locations, every client's. */
+  onHandAtMany(tx: Executor, locationIds: number[]) {
+    return tx.selectFrom('inventory_balance').select(['location_id', sql<number>`coalesce(sum(on_hand), 0)`.as('n')])
+      .where('location_id', 'in', locationIds).groupBy('location_id').execute();
+  },
+
   /** Units on hand at a location, every client's (its capacity is physical). */
   async onHandAt(tx: Executor, locationId: number) {
     const r = await tx.selectFrom('inventory_balance').select(sql<number>`coalesce(sum(on_hand), 0)`.as('n')).where('location_id', '=', locationId).executeTakeFirstOrThrow();

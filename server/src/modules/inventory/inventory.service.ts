@@ -140,6 +140,21 @@ export class InventoryService {
     if (room < quantity) throw unprocessable(`Location ${location.code} has room for ${Math.max(0, room)} more units`, { toLocationId: 'Not enough free capacity' });
   }
 
+  /** assertRoom for many locations at once (quantity by location id): two statements whatever their number. */
+  async assertRoomMany(uow: UnitOfWork, quantities: Map<number, number>) {
+    const ids = [...quantities.keys()];
+    if (ids.length === 0) return;
+    const locations = await repo.lockLocations(uow.tx, this.dialect, ids);
+    if (locations.length !== ids.length) throw notFound('Location');
+    const limited = locations.filter((l) => l.capacity > 0);
+    if (limited.length === 0) return;
+    const held = new Map((await repo.onHandAtMany(uow.tx, limited.map((l) => l.id))).map((r) => [r.location_id, Number(r.n)]));
+    for (const l of limited) {
+      const room = l.capacity - (held.get(l.id) ?? 0);
+      if (room < quantities.get(l.id)!) throw unprocessable(`Location ${l.code} has room for ${Math.max(0, room)} more units`, { toLocationId: 'Not enough free capacity' });
+    }
+  }
+
   private async assertNotHeld(uow: UnitOfWork, places: Place[]) {
     const [held] = await repo.heldBy(uow.tx, places);
     if (held) {

@@ -252,6 +252,51 @@ export const receivingRepository = {
       .returning(['id']).executeTakeFirst();
   },
 
+  /**
+   * Receives lines as expected: each line's received count rises to what is still expected (less damaged), and
+   * with `putaway` its putaway count by the same; computed by the statement from the row it updates.
+   */
+  async receiveLinesAsExpected(tx: Executor, orderId: number, lineIds: number[], putaway: boolean) {
+    const remaining = sql<number>`expected_qty - received_qty - damaged_qty`;
+    for (let i = 0; i < lineIds.length; i += 500) {
+      await tx.updateTable('receiving_order_line')
+        .set({ received_qty: sql`expected_qty - damaged_qty`, ...(putaway ? { putaway_qty: sql`putaway_qty + ${remaining}` } : {}) })
+        .where('order_id', '=', orderId).where('id', 'in', lineIds.slice(i, i + 500)).where(sql<boolean>`${remaining} > 0`).execute();
+    }
+  },
+
+  async insertReceipts(tx: Executor, rows: Insertable<ReceivingReceiptTable>[]) {
+    for (let i = 0; i < rows.length; i += 500) await tx.insertInto('receiving_receipt').values(rows.slice(i, i + 500)).execute();
+  },
+
+  async insertPutaways(tx: Executor, rows: Insertable<ReceivingPutawayTable>[]) {
+    for (let i = 0; i < rows.length; i += 500) await tx.insertInto('receiving_putaway').values(rows.slice(i, i + 500)).execute();
+  },
+
+  /**
+   * For many SKUs at once: the active storage locations already holding each (most of the SKU first), with
+   * what each location holds in all and its capacity — the first putaway suggestion of every line in one statement.
+   */
+  skuStoragePlaces(db: Executor, p: { warehouseId: number; customerId: number; skuIds: number[] }) {
+    if (p.skuIds.length === 0) return Promise.resolve([]);
+    const onHand = sql<number>`(select coalesce(sum(b2.on_hand), 0) from inventory_balance b2 where b2.location_id = l.id)`;
+    return db.selectFrom('inventory_balance as b').innerJoin('location as l', 'l.id', 'b.location_id').innerJoin('location_type as lt', 'lt.code', 'l.type')
+      .select(['b.sku_id', 'l.id', 'l.code', 'l.capacity', onHand.as('on_hand'), sql<number>`sum(b.on_hand)`.as('sku_on_hand')])
+      .where('b.warehouse_id', '=', p.warehouseId).where('b.customer_id', '=', p.customerId).where('b.sku_id', 'in', p.skuIds).where('b.on_hand', '>', 0)
+      .where('l.is_active', '=', 1).where('lt.category', '=', 'storage')
+      .groupBy(['b.sku_id', 'l.id', 'l.code', 'l.capacity']).orderBy('b.sku_id').orderBy(sql`sum(b.on_hand)`, 'desc').orderBy('l.code').execute();
+  },
+
+  /** Up to `limit` active, empty storage locations of a warehouse, of the preferred types first, tightest capacity first. */
+  emptyStorage(db: Executor, warehouseId: number, preferTypes: string[], limit: number) {
+    return db.selectFrom('location as l').innerJoin('location_type as lt', 'lt.code', 'l.type')
+      .select(['l.id', 'l.code', 'l.capacity', sql<number>`0`.as('on_hand')])
+      .where('l.warehouse_id', '=', warehouseId).where('l.is_active', '=', 1).where('lt.category', '=', 'storage')
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('inventory_balance as b').select('b.id').whereRef('b.location_id', '=', 'l.id').where('b.on_hand', '>', 0))))
+      .orderBy(sql`case ${sql.join(preferTypes.map((t, i) => sql`when l.type = ${t} then ${sql.lit(i)}`), sql` `)} else ${sql.lit(preferTypes.length)} end`)
+      .orderBy(sql`case when l.capacity = 0 then 1 else 0 end`).orderBy('l.capacity').orderBy('l.code').limit(limit).execute();
+  },
+
   insertReceipt(tx: Executor, values: Insertable<ReceivingReceiptTable>) {
     return tx.insertInto('receiving_receipt').values(values).returning('id').executeTakeFirstOrThrow();
   },

@@ -1,6 +1,6 @@
 import {
   MAX_RO_DOCUMENTS, MAX_RO_UPLOAD_ROWS, MSG_RECEIVING, RO_DOCUMENT_MAX_BYTES, RO_STATUSES, RO_UPLOAD_COLUMNS, uploadReceivingOrderFields,
-  type CreateReceivingOrderInput, type DockLocation, type FilterLabel, type HubEventMap, type PutawayInput, type ReceiveItemInput, type ReceivingOrderDetail,
+  type CreateReceivingOrderInput, type DockLocation, type ReceiveAsExpectedInput, type FilterLabel, type HubEventMap, type PutawayInput, type ReceiveItemInput, type ReceivingOrderDetail,
   type ReceivingOrderFilters, type ReceivingOrderSummary, type ReceivingStatus, type UpdateReceivingOrderInput,
 } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
@@ -18,6 +18,7 @@ import { parseDay, readSheet, rowErrorDetails, type RowError } from '../../platf
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
 import { InventoryService } from '../inventory/inventory.service.js';
+import { planPutaway } from './putaway-plan.js';
 import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
 
 export const ORDER_LIST: ListSpec = {
@@ -338,6 +339,111 @@ export class ReceivingService {
     });
     const parts = [input.quantity && `${input.quantity} good`, input.damagedQuantity && `${input.damagedQuantity} damaged`].filter(Boolean).join(' and ');
     return { message: `Received ${parts} of ${line.sku_code} into ${dock.code}`, data: result };
+  }
+
+  /**
+   * Receive as expected: every chosen line's remaining quantity arrives with the lot and expiry the order
+   * announced, into a dock — or straight on to each line's first putaway suggestion (an expired lot: the
+   * first quarantine location) — in one transaction with one ledger document, a fixed number of statements
+   * whatever the number of lines. With `finalize` the order is finalized too (and closes when all is put away).
+   */
+  async receiveAsExpected(principal: Principal, input: ReceiveAsExpectedInput, actor: Actor) {
+    const order = await this.order(principal, input.receivingOrderId);
+    if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing more can be received on it`);
+    const all = await repo.lines(this.db, order.id);
+    const byId = new Map(all.map((l) => [l.id, l]));
+    const unknown = (input.lineIds ?? []).map((id, i) => [i, id] as const).filter(([, id]) => !byId.has(id));
+    if (unknown.length) throw badRequest(`Line ${unknown[0][1]} is not on receiving order ${order.ro_number}`, Object.fromEntries(unknown.map(([i]) => [`lineIds.${i}`, 'Not a line of this receiving order'])));
+    const remaining = (l: LineRow) => l.expected_qty - l.received_qty - l.damaged_qty;
+    const chosen = (input.lineIds ? [...new Set(input.lineIds)].map((id) => byId.get(id)!) : all).filter((l) => remaining(l) > 0);
+    if (chosen.length === 0) throw unprocessable('Nothing more is expected on these lines', { lineIds: 'Every unit expected has arrived' });
+    const missing: Record<string, string> = {};
+    for (const l of chosen) {
+      if (l.is_lot_tracked === 1 && !l.lot) missing[`lines.${l.line_no}.lot`] = `SKU ${l.sku_code} is lot-tracked and line ${l.line_no} names no lot: scan it in`;
+      else if (l.is_expiry_tracked === 1 && !l.expiry_date) missing[`lines.${l.line_no}.expiryDate`] = `SKU ${l.sku_code} tracks expiry and line ${l.line_no} names no expiry date: scan it in`;
+    }
+    if (Object.keys(missing).length) throw badRequest(Object.values(missing)[0], missing);
+    const expired = chosen.filter((l) => isExpired(l.expiry_date));
+    if (expired.length && !input.confirmExpired) {
+      const l = expired[0];
+      throw conflict(`${expired.length === 1 ? '' : `${expired.length} lines have expired lots: `}${l.lot ? `Lot ${l.lot} of ` : ''}${l.sku_code} expired on ${l.expiry_date}`, MSG_RECEIVING.expiredLot);
+    }
+    const dock = (await this.locationsOf(order.warehouse_id, [input.locationId])).get(input.locationId)!;
+    if (!INBOUND_TYPES.includes(dock.type)) throw unprocessable(`Receive into a dock or staging location; ${dock.code} is a ${dock.type} location`, { locationId: 'Choose a dock or staging location' });
+    const targets = input.putaway ? await this.planTargets(order, chosen.map((l) => ({ lineId: l.id, skuId: l.sku_id, skuCode: l.sku_code, quantity: remaining(l), expired: isExpired(l.expiry_date) }))) : null;
+
+    const result = await inTransaction(this.db, async (uow) => {
+      const at = new Date().toISOString();
+      const started = await repo.transition(uow.tx, order.id, RECEIVABLE, { status: 'Receiving', received_at: order.received_at ?? at }, at);
+      if (!started) throw unprocessable('This receiving order was finalized or cancelled meanwhile; nothing more can be received on it');
+      // Read again under the order's lock: a scan may have landed since; what is still expected is what arrives.
+      const now = new Map((await repo.lines(uow.tx, order.id)).map((l) => [l.id, l]));
+      const lines = chosen.map((l) => ({ ...now.get(l.id)!, quantity: remaining(now.get(l.id)!) })).filter((l) => l.quantity > 0);
+      if (lines.length === 0) throw unprocessable('Nothing more is expected on these lines', { lineIds: 'Every unit expected has arrived' });
+      await repo.receiveLinesAsExpected(uow.tx, order.id, lines.map((l) => l.id), !!targets);
+      const base = { warehouseId: order.warehouse_id, customerId: order.customer_id };
+      if (targets) {
+        const room = new Map<number, number>();
+        for (const l of lines) room.set(targets.get(l.id)!.locationId, (room.get(targets.get(l.id)!.locationId) ?? 0) + l.quantity);
+        await this.inventory.assertRoomMany(uow, room);
+      }
+      const legs = lines.flatMap((l) => {
+        const place = { ...base, skuId: l.sku_id, lot: l.lot, pallet: '' };
+        const arrive = { expiryDate: l.expiry_date, receivedAt: at };
+        const to = targets?.get(l.id);
+        return [
+          { place: { ...place, locationId: dock.id }, qty: l.quantity, txnType: 'receive', ...arrive },
+          ...(to ? [
+            { place: { ...place, locationId: dock.id }, qty: -l.quantity, txnType: 'putaway_out' },
+            { place: { ...place, locationId: to.locationId }, qty: l.quantity, txnType: 'putaway_in', ...arrive },
+          ] : []),
+        ];
+      });
+      const movement = await this.inventory.post(uow, { documentType: 'RECEIPT', documentId: order.ro_number, reason: 'Received as expected', legs }, actor);
+      const quantity = lines.reduce((n, l) => n + l.quantity, 0);
+      await this.inventory.recordChange(uow, actor, 'Receive', movement.document, { ...base, skuId: lines.length === 1 ? lines[0].sku_id : 0, locationId: dock.id, lot: '', pallet: '' },
+        [dock.id, ...new Set([...(targets?.values() ?? [])].map((t) => t.locationId))], { receivingOrderId: order.id, roNumber: order.ro_number, asExpected: true, lines: lines.length, quantity });
+      const who = { document_id: movement.document, user_id: actor.userId, username: actor.username, at };
+      await repo.insertReceipts(uow.tx, lines.map((l) => ({
+        order_id: order.id, line_id: l.id, ...{ warehouse_id: order.warehouse_id, customer_id: order.customer_id }, sku_id: l.sku_id, location_id: dock.id,
+        lot: l.lot, expiry_date: l.expiry_date, pallet: '', quantity: l.quantity, damaged_qty: 0, damaged_location_id: null, ...who,
+      })));
+      const putaways = targets ? lines.map((l) => ({ lineId: l.id, skuCode: l.sku_code, ...targets.get(l.id)!, quantity: l.quantity })) : [];
+      if (targets) {
+        await repo.insertPutaways(uow.tx, lines.map((l) => ({
+          order_id: order.id, line_id: l.id, from_location_id: dock.id, to_location_id: targets.get(l.id)!.locationId, lot: l.lot, pallet: '', quantity: l.quantity, ...who,
+        })));
+      }
+      if (input.finalize) {
+        await repo.transition(uow.tx, order.id, ['Receiving'], { status: 'Received', finalized_at: at }, at);
+        await repo.closeIfPutAway(uow.tx, order.id, at);
+      }
+      const after = await this.changed(uow, actor, order.id, input.finalize ? 'receive_as_expected_and_finalize' : 'receive_as_expected', 'ReceiveItem', undefined,
+        { document: movement.document, asExpected: true, lineCount: lines.length, quantity, putaway: !!targets, finalized: input.finalize });
+      return { order: after, document: movement.document, lineCount: lines.length, quantity, putaways };
+    });
+    const where = targets ? 'and put away' : `into ${dock.code}`;
+    const end = result.order.status === 'Closed' ? '; the order is closed' : result.order.status === 'Received' ? '; the order is finalized' : '';
+    return { message: `Received ${result.quantity} units on ${result.lineCount} ${result.lineCount === 1 ? 'line' : 'lines'} of ${order.ro_number} as expected ${where}${end}`, data: result };
+  }
+
+  /** Each line's putaway target (see planPutaway); an expired lot goes to the first quarantine location. 422 when a line finds no room. */
+  private async planTargets(order: OrderRow, lines: { lineId: number; skuId: number; skuCode: string; quantity: number; expired: boolean }[]) {
+    const good = lines.filter((l) => !l.expired);
+    const [holding, empty, quarantine] = await Promise.all([
+      repo.skuStoragePlaces(this.db, { warehouseId: order.warehouse_id, customerId: order.customer_id, skuIds: [...new Set(good.map((l) => l.skuId))] }),
+      repo.emptyStorage(this.db, order.warehouse_id, ['shelf', 'rack', 'aisle', 'zone'], good.length),
+      good.length < lines.length ? repo.quarantineLocations(this.db, order.warehouse_id, 1) : Promise.resolve([]),
+    ]);
+    const { targets, unplaced } = planPutaway(good, holding, empty);
+    if (unplaced.length) {
+      throw unprocessable(`No storage location has room for ${unplaced.length === 1 ? `SKU ${unplaced[0].skuCode}` : `${unplaced.length} lines (first: SKU ${unplaced[0].skuCode})`}; receive into the dock and put away by hand`, { putaway: 'Not enough free storage' });
+    }
+    if (good.length < lines.length) {
+      if (!quarantine[0]) throw unprocessable('This warehouse has no active quarantine location for the expired lots', { putaway: 'No quarantine location' });
+      for (const l of lines.filter((x) => x.expired)) targets.set(l.lineId, { locationId: quarantine[0].id, locationCode: quarantine[0].code });
+    }
+    return targets;
   }
 
   /**
