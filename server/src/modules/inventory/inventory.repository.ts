@@ -204,14 +204,19 @@ export const inventoryRepository = {
     return lockRows(dialect, tx.selectFrom('inventory_balance').select(['id', 'on_hand', 'allocated']).where(placeWhere(place) as never)).executeTakeFirst();
   },
 
-  /** What a movement refers to, in one round trip: the SKU's owner, each location's warehouse, the customer's warehouses. */
+  /** What a movement refers to, in one statement: the SKU's owner, each location's warehouse, the customer's warehouses. */
   async references(db: Executor, skuId: number, locationIds: number[], customerId: number) {
-    const [sku, locations, served] = await Promise.all([
-      db.selectFrom('sku').select(['id', 'customer_id', 'is_active']).where('id', '=', skuId).executeTakeFirst(),
-      db.selectFrom('location').select(['id', 'warehouse_id', 'is_active']).where('id', 'in', locationIds).execute(),
-      db.selectFrom('customer_warehouse').select('warehouse_id').where('customer_id', '=', customerId).execute(),
-    ]);
-    return { sku, locations, servedWarehouses: served.map((s) => s.warehouse_id) };
+    const rows = await sql<{ kind: 's' | 'l' | 'w'; id: number; owner: number | null; is_active: number }>`
+      select 's' as kind, id, customer_id as owner, is_active from sku where id = ${skuId}
+      union all select 'l', id, warehouse_id, is_active from location where id in (${sql.join(locationIds.length ? locationIds : [0])})
+      union all select 'w', warehouse_id, null, 1 from customer_warehouse where customer_id = ${customerId}`.execute(db);
+    const of = (kind: 's' | 'l' | 'w') => rows.rows.filter((r) => r.kind === kind).map((r) => ({ id: Number(r.id), owner: Number(r.owner), is_active: Number(r.is_active) }));
+    const [sku] = of('s');
+    return {
+      sku: sku && { id: sku.id, customer_id: sku.owner, is_active: sku.is_active },
+      locations: of('l').map((l) => ({ id: l.id, warehouse_id: l.owner, is_active: l.is_active })),
+      servedWarehouses: of('w').map((w) => w.id),
+    };
   },
 
   /** The balances of the stock list (scope and filters), without its joins: what its count needs. */

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import { writeAudit, type AuditEntry } from '../../platform/audit.js';
 import { INVENTORY_UPLOAD_COLUMNS, INVENTORY_UPLOAD_MAX_BYTES, uploadInventoryFields, type HubEventMap } from '@bolx/contracts';
 import { toXlsx } from '../../platform/excel.js';
 import { checkUpload, parseFields, type ReceivedUpload } from '../../platform/files.js';
 import { parseDay, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
 import { readCountSheet, validateCountRows } from './import.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { DomainEvent, EventBus } from '../../platform/events.js';
 import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
@@ -291,11 +291,20 @@ export class InventoryService {
 
   /** Audit row and hub event for a stock change; every posting caller records one in its transaction. */
   async recordChange(uow: UnitOfWork, actor: Actor, kind: StockChangeKind, document: string, place: Place, locationIds: number[], after: unknown) {
-    await writeAudit(uow.tx as Tx, actor, { action: kind.toLowerCase(), entity: 'inventory', entityId: document, warehouseId: place.warehouseId, customerId: place.customerId, after });
-    await this.events.record(uow.tx, {
-      target: 'ReceiveInventoryData', payload: { subEvent: kind, payload: { document, skuId: place.skuId || null, locationIds } },
-      warehouseId: place.warehouseId, customerId: place.customerId,
-    }, uow.afterCommit);
+    const change = this.changeOf(kind, document, place, locationIds, after);
+    await writeAudit(uow.tx as Tx, actor, change.audit);
+    await this.events.record(uow.tx, change.event, uow.afterCommit);
+  }
+
+  /** The audit entry and event of a stock change, for a caller that writes them with its own (one statement each). */
+  changeOf(kind: StockChangeKind, document: string, place: Place, locationIds: number[], after: unknown): { audit: AuditEntry; event: DomainEvent } {
+    return {
+      audit: { action: kind.toLowerCase(), entity: 'inventory', entityId: document, warehouseId: place.warehouseId, customerId: place.customerId, after },
+      event: {
+        target: 'ReceiveInventoryData', payload: { subEvent: kind, payload: { document, skuId: place.skuId || null, locationIds } },
+        warehouseId: place.warehouseId, customerId: place.customerId,
+      },
+    };
   }
 
   /**

@@ -145,6 +145,31 @@ export const receivingRepository = {
     ];
   },
 
+  /**
+   * A scan on an order, in one statement: every SKU of the customer the code matches (SKU code, UPC, barcode,
+   * package GTIN), each with its line on the order when it has one (line columns null otherwise).
+   */
+  async scanLines(db: Executor, orderId: number, customerId: number, code: string) {
+    const upper = code.toUpperCase();
+    const rows = await sql<{
+      sku_id: number; sku_code: string; sku_active: number; matched_by: 'sku' | 'upc' | 'barcode' | 'gtin';
+      id: number | null; line_no: number; expected_qty: number; received_qty: number; damaged_qty: number; putaway_qty: number; notes: string | null;
+      lot: string; expiry_date: string | null; description: string; is_lot_tracked: number; is_expiry_tracked: number;
+    }>`
+      with m as (
+        select id, 'sku' as matched_by, 0 as rank from sku where customer_id = ${customerId} and upper(sku_code) = ${upper}
+        union all select id, 'upc', 1 from sku where customer_id = ${customerId} and upc = ${code}
+        union all select sku_id, 'barcode', 2 from sku_barcode where customer_id = ${customerId} and barcode = ${code}
+        union all select sku_id, 'gtin', 3 from sku_package where customer_id = ${customerId} and gtin = ${code}
+      )
+      select s.id as sku_id, s.sku_code, s.is_active as sku_active, s.description, s.is_lot_tracked, s.is_expiry_tracked, m.matched_by,
+        li.id, li.line_no, li.expected_qty, li.received_qty, li.damaged_qty, li.putaway_qty, li.notes, li.lot, li.expiry_date
+      from m join sku s on s.id = m.id
+      left join receiving_order_line li on li.order_id = ${orderId} and li.sku_id = s.id
+      order by case when li.id is null then 1 else 0 end, m.rank`.execute(db);
+    return rows.rows;
+  },
+
   /** The expiry a lot of a SKU already carries anywhere in stock (a lot has one expiry date). */
   async lotExpiry(db: Executor, customerId: number, skuId: number, lot: string) {
     const row = await db.selectFrom('inventory_balance').select('expiry_date').where('customer_id', '=', customerId).where('sku_id', '=', skuId)
@@ -224,6 +249,26 @@ export const receivingRepository = {
       .returning(['id', 'status']).executeTakeFirst();
   },
 
+  /**
+   * `transition`, answering the RO as it stood (its line totals, names) from the same statement: what a
+   * receipt adds its own change to, without reading the order again.
+   */
+  transitionWithTotals(tx: Executor, id: number, from: readonly string[], set: { status?: string; received_at?: string }, at: string) {
+    const total = (expr: string) => sql<number>`(select coalesce(sum(${sql.raw(expr)}), 0) from receiving_order_line t where t.order_id = receiving_order.id)`;
+    return tx.updateTable('receiving_order').set({ ...set, updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
+      .returningAll()
+      .returning([
+        sql<string>`(select name from warehouse w where w.id = receiving_order.warehouse_id)`.as('warehouse_name'),
+        sql<string>`(select name from customer c where c.id = receiving_order.customer_id)`.as('customer_name'),
+        sql<number>`(select count(*) from receiving_order_line t where t.order_id = receiving_order.id)`.as('line_count'),
+        total('t.expected_qty').as('expected_qty'), total('t.received_qty').as('received_qty'), total('t.damaged_qty').as('damaged_qty'),
+        total('t.putaway_qty').as('putaway_qty'),
+        total('case when t.received_qty + t.damaged_qty > t.expected_qty then t.received_qty + t.damaged_qty - t.expected_qty else 0 end').as('over_qty'),
+        total('case when t.received_qty + t.damaged_qty < t.expected_qty then t.expected_qty - t.received_qty - t.damaged_qty else 0 end').as('short_qty'),
+      ])
+      .executeTakeFirst();
+  },
+
   /** Takes the RO row for the transaction without changing its status (see `transition`). */
   lockOrder(tx: Executor, id: number, from: readonly string[], at: string) {
     return tx.updateTable('receiving_order').set({ updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
@@ -234,7 +279,7 @@ export const receivingRepository = {
   addReceived(tx: Executor, lineId: number, good: number, damaged: number) {
     return tx.updateTable('receiving_order_line')
       .set({ received_qty: sql`received_qty + ${good}`, damaged_qty: sql`damaged_qty + ${damaged}` })
-      .where('id', '=', lineId).returning(['id']).executeTakeFirst();
+      .where('id', '=', lineId).returningAll().executeTakeFirst();
   },
 
   /** Counts a putaway on its line only if that many good units are still waiting for it. */

@@ -6,9 +6,9 @@ import {
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import { writeAudits, type AuditEntry } from '../../platform/audit.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { DomainEvent, EventBus } from '../../platform/events.js';
 import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
 import { checkUpload, parseFields, readStoredFile, storeFile, type ReceivedUpload, type UploadRule } from '../../platform/files.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
@@ -71,6 +71,23 @@ export function toLine(r: Pick<LineRow, 'id' | 'line_no' | 'sku_id' | 'sku_code'
     receivedQuantity: r.received_qty, damagedQuantity: r.damaged_qty, overQuantity: Math.max(0, arrived - r.expected_qty),
     shortQuantity: Math.max(0, r.expected_qty - arrived), putawayQuantity: r.putaway_qty, awaitingPutaway: r.received_qty - r.putaway_qty,
     notes: r.notes, lot: r.lot, expiryDate: r.expiry_date,
+  };
+}
+
+/**
+ * The order's row after one line's counts changed (its totals as they stood, from the statement that locked
+ * it): the sums move by the line's change, over and short by the line's own over/short before and after.
+ */
+export function withLineChange<O extends OrderRow>(order: O, expected: number, lineAfter: { received_qty: number; damaged_qty: number; putaway_qty: number },
+  delta: { received: number; damaged: number; putaway: number }): O {
+  const arrivedAfter = lineAfter.received_qty + lineAfter.damaged_qty;
+  const arrivedBefore = arrivedAfter - delta.received - delta.damaged;
+  const over = (arrived: number) => Math.max(0, arrived - expected);
+  const short = (arrived: number) => Math.max(0, expected - arrived);
+  return {
+    ...order,
+    received_qty: n(order.received_qty) + delta.received, damaged_qty: n(order.damaged_qty) + delta.damaged, putaway_qty: n(order.putaway_qty) + delta.putaway,
+    over_qty: n(order.over_qty) - over(arrivedBefore) + over(arrivedAfter), short_qty: n(order.short_qty) - short(arrivedBefore) + short(arrivedAfter),
   };
 }
 
@@ -183,14 +200,23 @@ export class ReceivingService {
     return created;
   }
 
-  /** Audits a change and raises its event, in the change's transaction; answers the RO as it now stands. */
-  private async changed(uow: UnitOfWork, actor: Actor, id: number, action: string, subEvent: ReceivingSubEvent, before?: unknown, extra?: Record<string, unknown>) {
-    const after = toSummary((await repo.findOrder(uow.tx, Scope.everything, id))!);
-    await writeAudit(uow.tx, actor, { action, entity: 'receiving_order', entityId: id, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after });
-    await this.events.record(uow.tx, {
-      target: 'ReceiveReceivingData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) },
-      warehouseId: after.warehouseId, customerId: after.customerId,
-    }, uow.afterCommit);
+  /**
+   * Audits a change and raises its event, in the change's transaction; answers the RO as it now stands — read
+   * again unless the caller knows it (`after`). `also`: the stock change's audit entry and event, written with
+   * the order's in one statement each.
+   */
+  private async changed(uow: UnitOfWork, actor: Actor, id: number, action: string, subEvent: ReceivingSubEvent, before?: unknown, extra?: Record<string, unknown>,
+    opts: { after?: ReceivingOrderSummary; also?: { audit: AuditEntry; event: DomainEvent }[] } = {}) {
+    const after = opts.after ?? toSummary((await repo.findOrder(uow.tx, Scope.everything, id))!);
+    const also = opts.also ?? [];
+    await writeAudits(uow.tx, actor, [
+      { action, entity: 'receiving_order', entityId: id, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after },
+      ...also.map((c) => c.audit),
+    ]);
+    await this.events.recordMany(uow.tx, [
+      { target: 'ReceiveReceivingData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) }, warehouseId: after.warehouseId, customerId: after.customerId },
+      ...also.map((c) => c.event),
+    ], uow.afterCommit);
     return after;
   }
 
@@ -276,12 +302,11 @@ export class ReceivingService {
   async receive(principal: Principal, input: ReceiveItemInput, actor: Actor) {
     const order = await this.order(principal, input.receivingOrderId);
     if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing more can be received on it`);
-    const matches = await repo.skusByCodes(this.db, order.customer_id, [input.scanCode]);
-    if (matches.length === 0) throw unprocessable(`No SKU of ${order.customer_name} matches '${input.scanCode}'`, { scanCode: 'Unknown SKU, barcode or GTIN' });
-    const lines = await repo.lines(this.db, order.id);
-    const match = matches.find((m) => lines.some((l) => l.sku_id === m.id));
-    if (!match) throw unprocessable(`SKU ${matches[0].sku_code} is not on receiving order ${order.ro_number}`, { scanCode: 'Not on this receiving order' });
-    const line = lines.find((l) => l.sku_id === match.id)!;
+    // The scanned code's SKUs with their line on this order, lines first: one statement.
+    const [match] = await repo.scanLines(this.db, order.id, order.customer_id, input.scanCode);
+    if (!match) throw unprocessable(`No SKU of ${order.customer_name} matches '${input.scanCode}'`, { scanCode: 'Unknown SKU, barcode or GTIN' });
+    if (match.id == null) throw unprocessable(`SKU ${match.sku_code} is not on receiving order ${order.ro_number}`, { scanCode: 'Not on this receiving order' });
+    const line = { ...match, id: match.id, order_id: order.id };
     if (line.is_lot_tracked === 1 && !input.lot) throw badRequest(`SKU ${line.sku_code} is lot-tracked: enter its lot`, { lot: 'Please enter lot!' });
     if (line.is_expiry_tracked === 1 && !input.expiryDate) throw badRequest(`SKU ${line.sku_code} tracks expiry: enter its expiry date`, { expiryDate: 'Please enter expiry date!' });
     // A lot or an expiry on a SKU that tracks neither would split its stock into places nothing else knows of.
@@ -307,10 +332,11 @@ export class ReceivingService {
 
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      // The RO row first (every receiving transaction takes it first), then the line, then the balances.
-      const started = await repo.transition(uow.tx, order.id, RECEIVABLE, { status: 'Receiving', received_at: order.received_at ?? at }, at);
+      // The RO row first (every receiving transaction takes it first), then the line, then the balances. The
+      // order as it stood comes back from the same statement; the line's counts from its own increment.
+      const started = await repo.transitionWithTotals(uow.tx, order.id, RECEIVABLE, { status: 'Receiving', received_at: order.received_at ?? at }, at);
       if (!started) throw unprocessable('This receiving order was finalized or cancelled meanwhile; nothing more can be received on it');
-      await repo.addReceived(uow.tx, line.id, input.quantity, input.damagedQuantity);
+      const counted = (await repo.addReceived(uow.tx, line.id, input.quantity, input.damagedQuantity))!;
       const legs = [
         ...(input.quantity > 0 ? [{ place: { ...place, locationId: dock.id }, qty: input.quantity, txnType: 'receive', expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
         ...(damagedAt ? [{ place: { ...place, locationId: damagedAt.id }, qty: input.damagedQuantity, txnType: 'receive_damaged', expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
@@ -319,10 +345,8 @@ export class ReceivingService {
       const movement = legs.length
         ? await this.inventory.post(uow, { documentType: 'RECEIPT', documentId: order.ro_number, reason: input.note ?? null, legs }, actor)
         : null;
-      if (movement) {
-        await this.inventory.recordChange(uow, actor, 'Receive', movement.document, { ...place, locationId: dock.id }, legs.map((l) => l.place.locationId),
-          { receivingOrderId: order.id, roNumber: order.ro_number, quantity: input.quantity, damagedQuantity: input.damagedQuantity });
-      }
+      const stock = movement ? [this.inventory.changeOf('Receive', movement.document, { ...place, locationId: dock.id }, legs.map((l) => l.place.locationId),
+        { receivingOrderId: order.id, roNumber: order.ro_number, quantity: input.quantity, damagedQuantity: input.damagedQuantity })] : [];
       const receipt = await repo.insertReceipt(uow.tx, {
         order_id: order.id, line_id: line.id, warehouse_id: order.warehouse_id, customer_id: order.customer_id, sku_id: line.sku_id,
         location_id: dock.id, lot: input.lot, expiry_date: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity,
@@ -333,9 +357,10 @@ export class ReceivingService {
         receiptId: receipt.id, document: movement?.document ?? null, skuId: line.sku_id, skuCode: line.sku_code, locationIds: legs.map((l) => l.place.locationId),
         lot: input.lot, expiryDate: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity, damagedQuantity: input.damagedQuantity,
       };
-      const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail);
-      const now = (await repo.line(uow.tx, order.id, line.id))!;
-      return { order: after, line: toLine(now), movement, matchedBy: match.matchedBy };
+      const now = { ...line, ...counted };
+      const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail,
+        { after: toSummary(withLineChange(started, line.expected_qty, counted, { received: input.quantity, damaged: input.damagedQuantity, putaway: 0 })), also: stock });
+      return { order: after, line: toLine(now), movement, matchedBy: match.matched_by };
     });
     const parts = [input.quantity && `${input.quantity} good`, input.damagedQuantity && `${input.damagedQuantity} damaged`].filter(Boolean).join(' and ');
     return { message: `Received ${parts} of ${line.sku_code} into ${dock.code}`, data: result };
