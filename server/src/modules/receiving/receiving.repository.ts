@@ -78,6 +78,15 @@ export const receivingRepository = {
       .where('li.order_id', '=', orderId).orderBy('li.line_no').execute();
   },
 
+  /** A line with its SKU and the expiry of the stock waiting at `source` (its lot and pallet at the dock), in one statement. */
+  lineWithSourceExpiry(db: Executor, orderId: number, lineId: number, source: { warehouseId: number; customerId: number; locationId: number; lot: string; pallet: string }) {
+    return db.selectFrom('receiving_order_line as li').innerJoin('sku as s', 's.id', 'li.sku_id')
+      .selectAll('li').select(['s.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
+      .select(sql<string | null>`(select b.expiry_date from inventory_balance b where b.warehouse_id = ${source.warehouseId} and b.customer_id = ${source.customerId}
+        and b.sku_id = li.sku_id and b.location_id = ${source.locationId} and b.lot = ${source.lot} and b.pallet = ${source.pallet})`.as('source_expiry'))
+      .where('li.order_id', '=', orderId).where('li.id', '=', lineId).executeTakeFirst();
+  },
+
   line(db: Executor, orderId: number, lineId: number) {
     return db.selectFrom('receiving_order_line as li').innerJoin('sku as s', 's.id', 'li.sku_id')
       .selectAll('li').select(['s.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
@@ -174,13 +183,6 @@ export const receivingRepository = {
   async lotExpiry(db: Executor, customerId: number, skuId: number, lot: string) {
     const row = await db.selectFrom('inventory_balance').select('expiry_date').where('customer_id', '=', customerId).where('sku_id', '=', skuId)
       .where('lot', '=', lot).where('expiry_date', 'is not', null).limit(1).executeTakeFirst();
-    return row?.expiry_date ?? null;
-  },
-
-  /** The expiry of the stock at one place (the lot waiting at a dock), null when undated or absent. */
-  async placeExpiry(db: Executor, p: { warehouseId: number; customerId: number; skuId: number; locationId: number; lot: string; pallet: string }) {
-    const row = await db.selectFrom('inventory_balance').select('expiry_date').where('warehouse_id', '=', p.warehouseId).where('customer_id', '=', p.customerId)
-      .where('sku_id', '=', p.skuId).where('location_id', '=', p.locationId).where('lot', '=', p.lot).where('pallet', '=', p.pallet).executeTakeFirst();
     return row?.expiry_date ?? null;
   },
 
@@ -285,7 +287,7 @@ export const receivingRepository = {
   /** Counts a putaway on its line only if that many good units are still waiting for it. */
   addPutaway(tx: Executor, lineId: number, qty: number) {
     return tx.updateTable('receiving_order_line').set({ putaway_qty: sql`putaway_qty + ${qty}` })
-      .where('id', '=', lineId).where(sql<boolean>`received_qty - putaway_qty >= ${qty}`).returning(['id']).executeTakeFirst();
+      .where('id', '=', lineId).where(sql<boolean>`received_qty - putaway_qty >= ${qty}`).returningAll().executeTakeFirst();
   },
 
   /** Closes a finalized RO once every good unit received has been put away. */

@@ -512,25 +512,30 @@ export class ReceivingService {
   async putaway(principal: Principal, input: PutawayInput, actor: Actor) {
     const order = await this.order(principal, input.receivingOrderId);
     if (!(PUTAWAY_OPEN as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing can be put away on it`);
-    const line = await repo.line(this.db, order.id, input.lineId);
-    if (!line) throw notFound('Receiving order line');
     if (input.toLocationId === input.fromLocationId) throw badRequest('Choose a different destination location', { toLocationId: 'Same as the source location' });
-    const locations = await this.locationsOf(order.warehouse_id, [input.fromLocationId, input.toLocationId]);
+    const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, lot: input.lot, pallet: input.pallet };
+    const [line, locations] = await Promise.all([
+      repo.lineWithSourceExpiry(this.db, order.id, input.lineId, { ...place, locationId: input.fromLocationId }),
+      this.locationsOf(order.warehouse_id, [input.fromLocationId, input.toLocationId]),
+    ]);
+    if (!line) throw notFound('Receiving order line');
     const from = locations.get(input.fromLocationId)!;
     const to = locations.get(input.toLocationId)!;
     if (!INBOUND_TYPES.includes(from.type)) throw unprocessable(`Put away from the dock or staging location the goods were received into; ${from.code} is a ${from.type} location`, { fromLocationId: 'Choose a dock or staging location' });
-    const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, lot: input.lot, pallet: input.pallet };
-    if (isExpired(await repo.placeExpiry(this.db, { ...place, locationId: from.id }))) {
+    if (isExpired(line.source_expiry)) {
       if (to.type !== 'quarantine') throw unprocessable(`This lot has expired: put it away to a quarantine location; ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a quarantine location' });
     } else if (to.category !== 'storage') {
       throw unprocessable(`Put away to a storage location (rack, shelf, zone or aisle); ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a storage location' });
     }
+    const stockPlace = { ...place, skuId: line.sku_id };
 
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      const locked = await repo.lockOrder(uow.tx, order.id, PUTAWAY_OPEN, at);
+      // The RO row first, with its totals as they stand (see receive).
+      const locked = await repo.transitionWithTotals(uow.tx, order.id, PUTAWAY_OPEN, {}, at);
       if (!locked) throw unprocessable('This receiving order was closed or cancelled meanwhile; nothing can be put away on it');
-      if (!(await repo.addPutaway(uow.tx, line.id, input.quantity))) {
+      const counted = await repo.addPutaway(uow.tx, line.id, input.quantity);
+      if (!counted) {
         const now = await repo.line(uow.tx, order.id, line.id);
         throw unprocessable(`Only ${now ? now.received_qty - now.putaway_qty : 0} units of ${line.sku_code} are waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
       }
@@ -538,19 +543,20 @@ export class ReceivingService {
       await this.inventory.assertRoom(uow, to.id, input.quantity);
       const movement = await this.inventory.post(uow, {
         documentType: 'PUTAWAY', documentId: order.ro_number, reason: null,
-        legs: [{ place: { ...place, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...place, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],
+        legs: [{ place: { ...stockPlace, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...stockPlace, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],
       }, actor);
-      await this.inventory.recordChange(uow, actor, 'Putaway', movement.document, { ...place, locationId: from.id }, [from.id, to.id],
+      const stock = this.inventory.changeOf('Putaway', movement.document, { ...stockPlace, locationId: from.id }, [from.id, to.id],
         { receivingOrderId: order.id, roNumber: order.ro_number, from: from.id, to: to.id, quantity: input.quantity });
       const putaway = await repo.insertPutaway(uow.tx, {
         order_id: order.id, line_id: line.id, from_location_id: from.id, to_location_id: to.id, lot: input.lot, pallet: input.pallet,
         quantity: input.quantity, document_id: movement.document, user_id: actor.userId, username: actor.username, at,
       });
-      await repo.closeIfPutAway(uow.tx, order.id, at);
+      let state = withLineChange(locked, line.expected_qty, counted, { received: 0, damaged: 0, putaway: input.quantity });
+      // Only a finalized order closes, once its last units are put away.
+      if (locked.status === 'Received' && await repo.closeIfPutAway(uow.tx, order.id, at)) state = { ...state, status: 'Closed', closed_at: at, updated_at: at };
       const detail = { putawayId: putaway.id, document: movement.document, skuId: line.sku_id, skuCode: line.sku_code, locationIds: [from.id, to.id], quantity: input.quantity };
-      const after = await this.changed(uow, actor, order.id, 'putaway', 'Putaway', undefined, detail);
-      const now = (await repo.line(uow.tx, order.id, line.id))!;
-      return { order: after, line: toLine(now), movement };
+      const after = await this.changed(uow, actor, order.id, 'putaway', 'Putaway', undefined, detail, { after: toSummary(state), also: [stock] });
+      return { order: after, line: toLine({ ...line, ...counted }), movement };
     });
     return { message: `Put away ${input.quantity} units of ${line.sku_code} to ${to.code}`, data: result };
   }
