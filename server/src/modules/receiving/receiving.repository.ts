@@ -324,14 +324,22 @@ export const receivingRepository = {
    * For many SKUs at once: the active storage locations already holding each (most of the SKU first), with
    * what each location holds in all and its capacity — the first putaway suggestion of every line in one statement.
    */
-  skuStoragePlaces(db: Executor, p: { warehouseId: number; customerId: number; skuIds: number[] }) {
-    if (p.skuIds.length === 0) return Promise.resolve([]);
-    const onHand = sql<number>`(select coalesce(sum(b2.on_hand), 0) from inventory_balance b2 where b2.location_id = l.id)`;
-    return db.selectFrom('inventory_balance as b').innerJoin('location as l', 'l.id', 'b.location_id').innerJoin('location_type as lt', 'lt.code', 'l.type')
-      .select(['b.sku_id', 'l.id', 'l.code', 'l.capacity', onHand.as('on_hand'), sql<number>`sum(b.on_hand)`.as('sku_on_hand')])
-      .where('b.warehouse_id', '=', p.warehouseId).where('b.customer_id', '=', p.customerId).where('b.sku_id', 'in', p.skuIds).where('b.on_hand', '>', 0)
-      .where('l.is_active', '=', 1).where('lt.category', '=', 'storage')
-      .groupBy(['b.sku_id', 'l.id', 'l.code', 'l.capacity']).orderBy('b.sku_id').orderBy(sql`sum(b.on_hand)`, 'desc').orderBy('l.code').execute();
+  async skuStoragePlaces(db: Executor, p: { warehouseId: number; customerId: number; skuIds: number[] }) {
+    if (p.skuIds.length === 0) return [];
+    // Two single-table-led statements: the SKUs' places, then those locations with what each holds. One join
+    // of balances, locations and sums was planned as nested loops by PostgreSQL for 750 SKUs just received
+    // (no statistics for them yet) and took most of a second.
+    const held = await db.selectFrom('inventory_balance').select(['sku_id', 'location_id', sql<number>`sum(on_hand)`.as('sku_on_hand')])
+      .where('warehouse_id', '=', p.warehouseId).where('customer_id', '=', p.customerId).where('sku_id', 'in', p.skuIds).where('on_hand', '>', 0)
+      .groupBy(['sku_id', 'location_id']).execute();
+    if (held.length === 0) return [];
+    const places = new Map((await db.selectFrom('location as l').innerJoin('location_type as lt', 'lt.code', 'l.type')
+      .select(['l.id', 'l.code', 'l.capacity', sql<number>`(select coalesce(sum(b.on_hand), 0) from inventory_balance b where b.location_id = l.id)`.as('on_hand')])
+      .where('l.id', 'in', [...new Set(held.map((h) => h.location_id))]).where('l.is_active', '=', 1).where('lt.category', '=', 'storage')
+      .execute()).map((l) => [l.id, l]));
+    return held.filter((h) => places.has(h.location_id))
+      .map((h) => ({ sku_id: h.sku_id, sku_on_hand: Number(h.sku_on_hand), ...places.get(h.location_id)! }))
+      .sort((x, y) => x.sku_id - y.sku_id || y.sku_on_hand - x.sku_on_hand || x.code.localeCompare(y.code));
   },
 
   /** Up to `limit` active, empty storage locations of a warehouse, of the preferred types first, tightest capacity first. */

@@ -412,18 +412,12 @@ export class ReceivingService {
         for (const l of lines) room.set(targets.get(l.id)!.locationId, (room.get(targets.get(l.id)!.locationId) ?? 0) + l.quantity);
         await this.inventory.assertRoomMany(uow, room);
       }
-      const legs = lines.flatMap((l) => {
-        const place = { ...base, skuId: l.sku_id, lot: l.lot, pallet: '' };
-        const arrive = { expiryDate: l.expiry_date, receivedAt: at };
-        const to = targets?.get(l.id);
-        return [
-          { place: { ...place, locationId: dock.id }, qty: l.quantity, txnType: 'receive', ...arrive },
-          ...(to ? [
-            { place: { ...place, locationId: dock.id }, qty: -l.quantity, txnType: 'putaway_out' },
-            { place: { ...place, locationId: to.locationId }, qty: l.quantity, txnType: 'putaway_in', ...arrive },
-          ] : []),
-        ];
-      });
+      // Straight to putaway, the goods are received where they are put: one ledger row a line (the receipt and
+      // putaway rows still say they came through the dock).
+      const legs = lines.map((l) => ({
+        place: { ...base, skuId: l.sku_id, lot: l.lot, pallet: '', locationId: targets?.get(l.id)?.locationId ?? dock.id },
+        qty: l.quantity, txnType: 'receive', expiryDate: l.expiry_date, receivedAt: at,
+      }));
       const movement = await this.inventory.post(uow, { documentType: 'RECEIPT', documentId: order.ro_number, reason: 'Received as expected', legs }, actor);
       const quantity = lines.reduce((n, l) => n + l.quantity, 0);
       await this.inventory.recordChange(uow, actor, 'Receive', movement.document, { ...base, skuId: lines.length === 1 ? lines[0].sku_id : 0, locationId: dock.id, lot: '', pallet: '' },

@@ -1,4 +1,4 @@
-import type { ReceivingOrderDetail, ReceivingStatus } from '@bolx/contracts';
+import { MSG_RECEIVING, type ReceivingOrderDetail, type ReceivingStatus } from '@bolx/contracts';
 
 /** The tag colour of each RO status (Open → Receiving → Received → Closed; Cancelled). */
 export const RO_STATUS_COLOR: Record<ReceivingStatus, string> = {
@@ -10,6 +10,9 @@ export const RO_STATUS_COLOR: Record<ReceivingStatus, string> = {
 };
 
 /** What staff may still do with an RO in a status (the server refuses the rest). */
+/** Whether an error is the server asking to confirm an expired lot (409, details MSG_RECEIVING.expiredLot). */
+export const asksExpiredConfirmation = (e: { status: number; details: string }) => e.status === 409 && e.details === MSG_RECEIVING.expiredLot;
+
 export function roActions(status: ReceivingStatus) {
   return {
     edit: status === 'Open' || status === 'Receiving',
