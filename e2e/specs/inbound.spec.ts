@@ -232,6 +232,53 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await page.context().close();
   });
 
+  it('an expired lot asks for confirmation at the scan, and only quarantine is offered for its putaway', async () => {
+    const page = await demo.newPage();
+    await signIn(page, ...DEMO.admin);
+    await landOnDashboard(page);
+    // A SKU that tracks lots and expiry (Cascade Pet Supply, Ontario) and an RO for it, made through the API.
+    const roNumber = await page.evaluate(async () => {
+      const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}`, 'content-type': 'application/json' };
+      const { warehouseData, customerData } = await (await fetch('/Common/UserModule/GetWarehouseClient', { headers })).json();
+      const warehouseId = warehouseData.find((w: { warehouseName: string }) => w.warehouseName === 'Ontario West Coast DC').warehouseId;
+      const customerId = customerData.find((c: { customerName: string; warehouseId: number }) => c.customerName === 'Cascade Pet Supply' && c.warehouseId === warehouseId).customerId;
+      const added = await fetch('/warehouse/Sku/AddNewSku', {
+        method: 'POST', headers,
+        body: JSON.stringify({ customerId, skuCode: 'CPS-LOT-1', description: 'Salmon Treats 200g (lot-tracked)', isLotTracked: true, isExpiryTracked: true }),
+      });
+      const skuId = (await added.json()).data.skuId;
+      const res = await fetch('/Warehouse/Receiving/CreateReceivingOrder', {
+        method: 'POST', headers,
+        body: JSON.stringify({ warehouseId, customerId, supplier: 'E2E Expired Goods', expectedDeliveryDate: '2026-12-30', lines: [{ skuId, expectedQuantity: 4 }] }),
+      });
+      return (await res.json()).data.roNumber as string;
+    });
+    await page.goto('/InBound');
+    await listed(page);
+    await rows(page).filter({ hasText: roNumber }).locator('a').first().click();
+    await page.locator('.bolx-ro-detail').waitFor();
+    const scan = page.getByTestId('scan-input');
+    await page.getByLabel('Good Quantity', { exact: true }).fill('4');
+    await page.getByLabel('Lot', { exact: true }).fill('L-OLD-1');
+    await page.getByLabel('Expiry Date', { exact: true }).fill('2020-01-31');
+    await scan.fill('CPS-LOT-1');
+    await scan.press('Enter');
+    const confirm = page.locator('.ant-modal-confirm:visible');
+    await confirm.filter({ hasText: 'Lot L-OLD-1 of CPS-LOT-1 expired on 2020-01-31' }).waitFor();
+    expect(await page.locator('.bolx-ro-detail__titlebar [data-status]').innerText()).toBe('Open');
+    await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
+    await shot(page, 'inbound-expired-confirm');
+    await confirm.getByRole('button', { name: 'Receive for quarantine' }).click();
+    await page.getByTestId('receive-feedback').locator('.ant-alert-success').filter({ hasText: 'Received 4 good of CPS-LOT-1 into DOCK-01' }).waitFor();
+    await page.getByRole('tab', { name: 'Put Away' }).click();
+    const suggestion = page.getByTestId('putaway-suggestion').first();
+    await suggestion.waitFor();
+    await expect.poll(() => suggestion.innerText()).toContain('Quarantine (expired lot)');
+    expect(await page.getByTestId('putaway-suggestion').allInnerTexts()).toEqual([expect.stringContaining('QUARANTINE-01')]);
+    await shot(page, 'inbound-expired-putaway');
+    await page.close();
+  });
+
   it('a client account sees its own ROs read-only', async () => {
     const page = await demo.newPage();
     await signIn(page, ...DEMO.client);

@@ -1,4 +1,4 @@
-import { MSG_RECEIVING, type ReceivingOrderDetail, type ReceivingStatus } from '@bolx/contracts';
+import type { ReceivingOrderDetail, ReceivingStatus } from '@bolx/contracts';
 
 /** The tag colour of each RO status (Open → Receiving → Received → Closed; Cancelled). */
 export const RO_STATUS_COLOR: Record<ReceivingStatus, string> = {
@@ -10,8 +10,11 @@ export const RO_STATUS_COLOR: Record<ReceivingStatus, string> = {
 };
 
 /** What staff may still do with an RO in a status (the server refuses the rest). */
-/** Whether an error is the server asking to confirm an expired lot (409, details MSG_RECEIVING.expiredLot). */
-export const asksExpiredConfirmation = (e: { status: number; details: string }) => e.status === 409 && e.details === MSG_RECEIVING.expiredLot;
+/**
+ * Whether an error is the server asking to confirm an expired lot: its 409 ends "… expired on YYYY-MM-DD" (the
+ * screen's error keeps the message, not the server's details, MSG_RECEIVING.expiredLot).
+ */
+export const asksExpiredConfirmation = (e: { status: number; message: string }) => e.status === 409 && / expired on \d{4}-\d{2}-\d{2}$/.test(e.message);
 
 export function roActions(status: ReceivingStatus) {
   return {

@@ -39,6 +39,7 @@ export function ReceiveAsExpectedButton({ order }: { order: ReceivingOrderDetail
     let answered = true;
     let askExpired: string | null = null;
     const done = await runMutation(receive({ idempotencyKey, ...body }), {
+      quietError: asksExpiredConfirmation,
       onError: (e) => {
         answered = e.status !== 0;
         if (asksExpiredConfirmation(e)) askExpired = e.message;

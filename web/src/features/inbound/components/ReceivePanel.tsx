@@ -77,10 +77,11 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
     let answered = true;
     const done = await runMutation(receive({ idempotencyKey, ...body }), {
       silentSuccess: true,
+      quietError: asksExpiredConfirmation,
       onError: (e) => {
         answered = e.status !== 0;
         if (asksExpiredConfirmation(e)) askExpired = e.message;
-        setFeedback({ ok: false, text: e.details && e.details !== e.message ? `${e.message} — ${e.details}` : e.message });
+        setFeedback(asksExpiredConfirmation(e) ? null : { ok: false, text: e.details && e.details !== e.message ? `${e.message} — ${e.details}` : e.message });
       },
     });
     settle(answered);
