@@ -17,7 +17,7 @@ import type { Engine } from './lib/sql-capture.js';
 import { measureStartup } from './lib/startup.js';
 import { seedMasterdata } from './lib/masterdata-seed.js';
 import { seedLargeLedger } from './lib/stock-seed.js';
-import type { Captured, CapturedRequests } from './lib/trace.js';
+import { traceKey, type Captured, type CapturedRequests } from './lib/trace.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -83,15 +83,49 @@ async function measure(engine: Engine, name: string, app: RunningChild, bare: Ru
   return { server: combine(figures.server), bare: combine(figures.bare), roundRatios };
 }
 
+/**
+ * The statements one request of a captured case sends (its trace), per request of a slot: "15 + 18" for a
+ * receipt then its putaway. A ratio against a replay of the same statements cannot see a statement that should
+ * not be there; this can.
+ */
+function statementsOf<K extends string>(captured: CapturedRequests<K>, name: K): string {
+  return captured.cases[name].slots[0].map((r) => String(captured.traces[traceKey(r.method, r.path, r.body)]?.length ?? '?')).join(' + ');
+}
+
+/**
+ * One request at a time, alternating bare and app, each request once (the receive-as-expected orders can be
+ * received only once): the app's and the bare server's times per request.
+ */
+async function measureOnce(name: string, app: RunningChild, bare: RunningChild, c: LoadCase): Promise<Measured> {
+  const slots = c.slots ?? [];
+  log(`  ${name}: ${slots.length} requests on each server, one at a time, alternating`);
+  const times = { server: [] as number[], bare: [] as number[] };
+  let failures = 0;
+  for (const [r] of slots) {
+    for (const side of ['bare', 'server'] as const) {
+      const started = performance.now();
+      const res = await call((side === 'bare' ? bare : app).url, { ...c, path: r.path, body: r.body });
+      times[side].push(performance.now() - started);
+      if (res.status !== 200) { failures++; log(`    ${side}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`); }
+    }
+  }
+  const figures = (ms: number[], f: number): LoadFigures => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    return { reqPerSec: sorted.length ? 1000 / at(0.5) : 0, p50: at(0.5), p99: sorted[sorted.length - 1] ?? 0, requests: sorted.length, failures: f };
+  };
+  return { server: figures(times.server, failures), bare: figures(times.bare, 0), roundRatios: times.server.map((t, i) => times.bare[i] / t) };
+}
+
 /** `target` is a ratio to the bare server; `p99TargetMs` (the stock list) a latency the app must keep instead. */
-function record(report: BenchReport, engine: Engine, name: string, figures: Measured, target: number | null, p99TargetMs?: number, note?: string): void {
+function record(report: BenchReport, engine: Engine, name: string, figures: Measured, target: number | null, p99TargetMs?: number, note?: string, statements?: string): void {
   const ratio = figures.bare.reqPerSec > 0 ? figures.server.reqPerSec / figures.bare.reqPerSec : 0;
   const failures = figures.server.failures + figures.bare.failures;
   const met = p99TargetMs != null ? figures.server.p99 <= p99TargetMs : target == null ? null : ratio >= target;
   const verdict = failures > 0 ? 'ERROR' : met == null ? 'info' : met ? 'PASS' : 'FAIL';
   const statuses = (side: string, f: LoadFigures) => Object.entries(f.statuses ?? {}).map(([code, count]) => `${side} ${count}× ${code}`);
   const failed = [...statuses('app', figures.server), ...statuses('bare', figures.bare)].join(', ');
-  report.cases.push({ engine, case: name, ...figures, ratio, target, p99TargetMs, verdict, note: failures > 0 ? `${failures} failed requests${failed ? `: ${failed}` : ''}` : note });
+  report.cases.push({ engine, case: name, ...figures, ratio, target, p99TargetMs, statements, verdict, note: failures > 0 ? `${failures} failed requests${failed ? `: ${failed}` : ''}` : note });
 }
 
 /** A captured case's load: the captured requests, slot by slot, with the capture's sign-in. */
@@ -115,7 +149,7 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
   }
   log(`${engine}: preparing a demo database`);
   const db = await prepareDemoDatabase(engine, settings.pgUrl);
-  const inventory = ['receive', 'move', 'soh'].some((c) => settings.cases.includes(c));
+  const inventory = ['receive', 'move', 'soh', 'asexpected'].some((c) => settings.cases.includes(c));
   const masterdata = settings.cases.includes('masterdata');
   const files = { inventory: join(db.dataDir, 'captured.json'), masterdata: join(db.dataDir, 'masterdata.json') };
   const base: Omit<ChildConfig, 'logLevel'> = {
@@ -150,10 +184,17 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
     if (settings.cases.includes('login')) record(report, engine, 'login', await measure(engine, 'login', app, bare, loginCase), null);
     // Each request of these is one database transaction, so req/s is transactions per second.
     if (captured && settings.cases.includes('receive')) {
-      record(report, engine, 'ReceiveItem+Putaway tx', await measure(engine, 'ReceiveItem then Putaway', app, bare, replayCase(captured, 'receive')), settings.targets.inventoryRatio);
+      record(report, engine, 'ReceiveItem+Putaway tx', await measure(engine, 'ReceiveItem then Putaway', app, bare, replayCase(captured, 'receive')), settings.targets.inventoryRatio,
+        undefined, undefined, statementsOf(captured, 'receive'));
     }
     if (captured && settings.cases.includes('move')) {
-      record(report, engine, 'MoveItems tx', await measure(engine, 'MoveItems there and back', app, bare, replayCase(captured, 'move')), settings.targets.inventoryRatio);
+      record(report, engine, 'MoveItems tx', await measure(engine, 'MoveItems there and back', app, bare, replayCase(captured, 'move')), settings.targets.inventoryRatio,
+        undefined, undefined, statementsOf(captured, 'move'));
+    }
+    if (captured && settings.cases.includes('asexpected') && captured.cases.asexpected.slots.length) {
+      // Created to closed: every line received, put away to its first suggestion and the order finalized, in one request.
+      record(report, engine, `ReceiveAsExpected ${settings.asExpectedLines} lines`, await measureOnce('ReceiveAsExpected', app, bare, replayCase(captured, 'asexpected')),
+        null, settings.targets.asExpectedMs, `${settings.asExpectedLines} lines put away and closed, one at a time; ratio of medians`, statementsOf(captured, 'asexpected'));
     }
     if (captured && settings.cases.includes('soh')) {
       log(`  GetStockOnHand: seeding ${settings.sohLedgerRows.toLocaleString('en-US')} ledger rows over ${settings.sohBalances.toLocaleString('en-US')} balances`);
@@ -161,7 +202,7 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
       log(`  seeded in ${seeded.seconds.toFixed(1)} s`);
       const note = `${(seeded.ledgerRows / 1e6).toLocaleString('en-US')}M ledger rows, ${settings.sohConnections} connections`;
       record(report, engine, 'GetStockOnHand', await measure(engine, 'GetStockOnHand', app, bare, replayCase(captured, 'soh'), settings.sohConnections),
-        null, settings.targets.sohP99Ms, note);
+        null, settings.targets.sohP99Ms, note, statementsOf(captured, 'soh'));
     }
     if (lists) {
       // One case per list and request shape: a search and a first page cost very differently.
@@ -192,7 +233,7 @@ async function main(): Promise<number> {
   guardRun(settings.timeoutSeconds);
   const report = newReport({ ...settings, user: settings.user.username });
   try {
-    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'masterdata', 'hub'];
+    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'hub'];
     const unknown = settings.cases.filter((c) => !known.includes(c));
     if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
     if (settings.cases.includes('startup')) {
@@ -200,7 +241,7 @@ async function main(): Promise<number> {
       const ok = startup.medianMs <= settings.targets.startupMs;
       report.startup = { ...startup, targetMs: settings.targets.startupMs, verdict: ok ? 'PASS' : 'FAIL' };
     }
-    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'masterdata'].includes(c));
+    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'asexpected', 'masterdata'].includes(c));
     for (const engine of settings.engines) {
       if (stopping()) break;
       if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);

@@ -48,10 +48,12 @@ for (let k = 0; k < slots; k++) {
   }, token);
   const orderId = (created.data as { receivingOrderId: number }).receivingOrderId;
   const line = await db.selectFrom('receiving_order_line').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow();
-  const lot = `BENCH-RCV-${k}`;
+  // The demo's first client tracks neither lots nor expiry (receiving refuses them for such a SKU): a pallet of its
+  // own keeps each slot's dock stock apart.
+  const pallet = `BENCH-RCV-${k}`;
   receive.push([
-    req('/Warehouse/Receiving/ReceiveItem', { receivingOrderId: orderId, scanCode: sku.sku_code, locationId: dock.id, lot, expiryDate: '2031-12-31', pallet: '', quantity: 1 }),
-    req('/Warehouse/Receiving/Putaway', { receivingOrderId: orderId, lineId: line.id, fromLocationId: dock.id, toLocationId: putawayTo[k], lot, pallet: '', quantity: 1 }),
+    req('/Warehouse/Receiving/ReceiveItem', { receivingOrderId: orderId, scanCode: sku.sku_code, locationId: dock.id, pallet, quantity: 1 }),
+    req('/Warehouse/Receiving/Putaway', { receivingOrderId: orderId, lineId: line.id, fromLocationId: dock.id, toLocationId: putawayTo[k], pallet, quantity: 1 }),
   ]);
   const place = { warehouseId: warehouse.id, customerId, skuId: sku.id, lot: `BENCH-MOVE-${k}`, pallet: '' };
   move.push([
@@ -71,6 +73,36 @@ const soh = [
   { ...page, pageNumber: 50, filters: { warehouseId: warehouse.id } },
 ].map((body) => [req('/Warehouse/Inventory/GetStockOnHand', body)]);
 
+// Receive as expected: orders of settings.asExpectedLines lines (one SKU each, seeded for the case), received
+// whole, straight to putaway and finalized — created to closed in one request. The first order is served once
+// while recording; the others are the app's load, one request each, and the bare server replays the first's
+// statements for each of them.
+const asExpected: BenchRequest[][] = [];
+if (settings.cases.includes('asexpected')) {
+  const lines = settings.asExpectedLines;
+  const stamp = new Date().toISOString();
+  const bulk = Array.from({ length: lines }, (_, i) => ({
+    customer_id: customerId, sku_code: `BENCH-AE-${String(i).padStart(5, '0')}`, description: `Bench item ${i}`, uom: 'EA', upc: null, is_kit: 0, is_active: 1,
+    weight_kg: null, length_cm: null, width_cm: null, height_cm: null, created_at: stamp, updated_at: stamp,
+  }));
+  for (let i = 0; i < bulk.length; i += 500) await db.insertInto('sku').values(bulk.slice(i, i + 500)).execute();
+  const aeSkus = await db.selectFrom('sku').select('id').where('customer_id', '=', customerId).where('sku_code', 'like', 'BENCH-AE-%').orderBy('id').execute();
+  // Empty storage for the first order's putaways (later orders find their SKUs there).
+  const racks = Array.from({ length: lines }, (_, i) => ({
+    warehouse_id: warehouse.id, code: `AE-${String(i).padStart(5, '0')}`, type: 'rack', zone: 'AE', aisle: null, rack: null, level: null, bin: null,
+    capacity: 0, is_active: 1, created_at: stamp, updated_at: stamp,
+  }));
+  for (let i = 0; i < racks.length; i += 500) await db.insertInto('location').values(racks.slice(i, i + 500)).execute();
+  for (let run = 0; run <= settings.asExpectedRuns; run++) {
+    const created = await inject('/Warehouse/Receiving/CreateReceivingOrder', {
+      warehouseId: warehouse.id, customerId, supplier: 'Bench Supplier', expectedDeliveryDate: '2030-01-01', referenceNumber: `BENCH-AE-${run}`,
+      lines: aeSkus.map((s) => ({ skuId: s.id, expectedQuantity: 5 })),
+    }, token);
+    const orderId = (created.data as { receivingOrderId: number }).receivingOrderId;
+    asExpected.push([req('/Warehouse/Receiving/ReceiveAsExpected', { receivingOrderId: orderId, locationId: dock.id, putaway: true, finalize: true })]);
+  }
+}
+
 // ----- traces: each request twice, the second kept (statement caches warm, the order already Receiving) -----
 const recorder = recordStatements(database.sqlite);
 const traces: Record<string, Trace> = {};
@@ -86,9 +118,19 @@ for (const sequence of [...receive, ...move, ...soh]) {
   }
 }
 
+if (asExpected.length) {
+  const [first, ...load] = asExpected;
+  recorder.take();
+  await inject(first[0].path, JSON.parse(first[0].body), token);
+  await settle();
+  const trace = recorder.take();
+  for (const [r] of load) traces[traceKey(r.method, r.path, r.body)] = trace;
+  asExpected.splice(0, 1);
+}
+
 // pg's LISTEN-free app issues no background statements here; a stray one would show as an empty trace.
 for (const [key, trace] of Object.entries(traces)) if (trace.length === 0) throw new Error(`inventory-capture: nothing recorded for ${key}`);
-const captured: Captured = { token, warehouseId: warehouse.id, customerId, cases: { receive: { slots: receive }, move: { slots: move }, soh: { slots: soh } }, traces };
+const captured: Captured = { token, warehouseId: warehouse.id, customerId, cases: { receive: { slots: receive }, move: { slots: move }, soh: { slots: soh }, asexpected: { slots: asExpected } }, traces };
 writeFileSync(capturedFile, JSON.stringify(captured));
 await app.close();
 await database.close();

@@ -19,6 +19,8 @@ export interface CaseResult {
   target: number | null;
   /** A latency target for the app instead of a ratio (the stock-on-hand list). */
   p99TargetMs?: number;
+  /** Statements the app sends per request of the case (a slot's requests joined by +), from the capture. */
+  statements?: string;
   verdict: Verdict;
   note?: string;
 }
@@ -48,11 +50,11 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFracti
 const lat = (f: LoadFigures) => `${fmt(f.p50)} / ${fmt(f.p99)}`;
 
 export function formatTable(report: BenchReport): string {
-  const head = ['engine', 'case', 'server req/s', 'bare req/s', 'ratio', 'rounds', 'server p50/p99 ms', 'bare p50/p99 ms', 'target', 'result'];
+  const head = ['engine', 'case', 'server req/s', 'bare req/s', 'ratio', 'stmts/req', 'rounds', 'server p50/p99 ms', 'bare p50/p99 ms', 'target', 'result'];
   const pct = (r: number) => `${fmt(r * 100)}%`;
   const spread = (rs: number[]) => (rs.length > 1 ? `${pct(Math.min(...rs))}–${pct(Math.max(...rs))}` : '-');
   const rows = report.cases.map((c) => [
-    c.engine, c.case, fmt(c.server.reqPerSec), fmt(c.bare.reqPerSec), pct(c.ratio), spread(c.roundRatios), lat(c.server), lat(c.bare),
+    c.engine, c.case, fmt(c.server.reqPerSec), fmt(c.bare.reqPerSec), pct(c.ratio), c.statements ?? '-', spread(c.roundRatios), lat(c.server), lat(c.bare),
     c.p99TargetMs != null ? `p99 ≤ ${fmt(c.p99TargetMs)} ms` : c.target == null ? '-' : `≥ ${fmt(c.target * 100)}%`, c.note ? `${c.verdict} (${c.note})` : c.verdict,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -34,9 +34,13 @@ export const settings = {
   /**
    * Which cases to run: read (GetWarehouseClient), login, startup, receive (ReceiveItem + Putaway), move
    * (MoveItems), soh (GetStockOnHand over a large ledger), masterdata (GetAllSkus and GetUsers over a large
-   * catalogue and user base), hub (real-time clients).
+   * catalogue and user base), hub (real-time clients), asexpected (ReceiveAsExpected of a large order, created to
+   * closed in one request).
    */
-  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,masterdata,hub'),
+  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,asexpected,masterdata,hub'),
+  /** The receive-as-expected case: lines per order, and orders received (each once) per server. */
+  asExpectedLines: Math.round(num('BENCH_ASEXPECTED_LINES', 750)),
+  asExpectedRuns: Math.round(num('BENCH_ASEXPECTED_RUNS', 5)),
   /** Receiving orders / stock places the inventory cases spread their load over (round-robin). */
   inventorySlots: Math.round(num('BENCH_INVENTORY_SLOTS', 20)),
   /**
@@ -58,7 +62,7 @@ export const settings = {
   ci: !!process.env.CI,
   /** The demo user of the authenticated read: not a Super Administrator, so the scope queries run. */
   user: { username: 'manager', password: 'bolx-demo-manager' },
-  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 50, masterdataP99Ms: 50, hubP99Ms: 250 },
+  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 50, masterdataP99Ms: 50, hubP99Ms: 250, asExpectedMs: 750 },
 };
 
 export type Settings = typeof settings;

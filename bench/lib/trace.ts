@@ -20,7 +20,7 @@ export interface CapturedRequests<K extends string = string> {
   /** What the capture found, for the log (say, each list's total). */
   notes?: string[];
 }
-export interface Captured extends CapturedRequests<'receive' | 'move' | 'soh'> {
+export interface Captured extends CapturedRequests<'receive' | 'move' | 'soh' | 'asexpected'> {
   warehouseId: number;
   customerId: number;
 }

@@ -24,12 +24,17 @@ export const MSG_RECEIVING = {
   scan: 'Please scan or enter a SKU, barcode or GTIN!',
   location: 'Please select a location!',
   nothingReceived: 'Enter a good or damaged quantity above 0',
+  /** The details of ReceiveItem's 409 for a lot past its expiry: the screen asks, then sends confirmExpired. */
+  expiredLot: 'Confirm to receive an expired lot: it can only be put away to quarantine',
 } as const;
 
 export const roLineInput = z.object({
   skuId: field.id(MSG_RECEIVING.sku),
   expectedQuantity: units('expected quantity').refine((n) => n > 0, 'Expected quantity must be more than 0'),
   notes: text(255).optional(),
+  /** The lot and expiry the supplier announced, for a SKU that tracks them: what "receive as expected" receives. */
+  lot: text(64).optional(),
+  expiryDate: date('Use YYYY-MM-DD').optional(),
 });
 
 const roHeader = {
@@ -76,6 +81,8 @@ export const receiveItemInput = z.object({
   damagedQuantity: units('damaged quantity').default(0),
   damagedLocationId: id.optional(),
   note: text(255).optional(),
+  /** The receiver has confirmed a lot already past its expiry date (else 409); it is put away to quarantine only. */
+  confirmExpired: z.boolean().optional().default(false),
 }).refine((r) => r.quantity + r.damagedQuantity > 0, { message: MSG_RECEIVING.nothingReceived, path: ['quantity'] });
 export type ReceiveItemInput = z.infer<typeof receiveItemInput>;
 
@@ -96,6 +103,8 @@ export const suggestPutawayQuery = z.object({
   lineId: field.idParam(),
   quantity: field.intParam(1, QUANTITY_MAX).optional(),
   pallet: field.text(64).optional(),
+  /** The lot waiting at the dock: an expired one is offered quarantine locations only. */
+  lot: field.text(64).optional(),
 });
 export const putawaySuggestion = z.object({
   locationId: z.number().int(),
@@ -106,7 +115,7 @@ export const putawaySuggestion = z.object({
   onHand: z.number().int(),
   /** Units the location can still take; null when its capacity is unlimited (0). */
   freeCapacity: z.number().int().nullable(),
-  reason: z.enum(['SKU already here', 'Empty location']),
+  reason: z.enum(['SKU already here', 'Empty location', 'Quarantine (expired lot)']),
 });
 /** The receive panel's places: where goods are received (dock, staging) and where damaged goods go (quarantine, returns). */
 export const dockLocationsQuery = z.object({ warehouseId: field.idParam() });
@@ -133,6 +142,9 @@ export const roLine = z.object({
   /** Good units received and not yet put away. */
   awaitingPutaway: z.number().int(),
   notes: z.string().nullable(),
+  /** The lot and expiry the supplier announced ('' / null: none). */
+  lot: z.string().optional(),
+  expiryDate: z.string().nullable().optional(),
 });
 export const roReceipt = z.object({
   receiptId: z.number().int(),
@@ -238,11 +250,38 @@ export const roInwardRow = roReceipt.extend({
 });
 export const roInwardListResponse = listResponse(roInwardRow);
 
+/**
+ * ReceiveAsExpected: the whole order (or the lines chosen) arrives as expected — each line's remaining quantity
+ * with the lot and expiry it announced — into a dock, or straight on to each line's first putaway suggestion;
+ * one transaction, one ledger document.
+ */
+export const receiveAsExpectedInput = z.object({
+  receivingOrderId: id,
+  /** The lines to receive; every line with units still expected when omitted. */
+  lineIds: z.array(id).min(1, 'Choose at least one line').max(1000, 'At most 1,000 lines').optional(),
+  /** The dock or staging location the goods arrive at. */
+  locationId: z.number({ error: MSG_RECEIVING.location }).int().positive(MSG_RECEIVING.location),
+  /** Put each line away at once to its first suggestion (where the SKU already is, else an empty location; an expired lot: quarantine). */
+  putaway: z.boolean().optional().default(false),
+  /** Finalize the order afterwards; it closes once everything is put away. */
+  finalize: z.boolean().optional().default(false),
+  /** The receiver has confirmed lines whose lot is already past its expiry date (else 409). */
+  confirmExpired: z.boolean().optional().default(false),
+});
+export type ReceiveAsExpectedInput = z.infer<typeof receiveAsExpectedInput>;
+export const receiveAsExpectedResult = z.object({
+  order: receivingOrderSummary,
+  document: z.string(),
+  lineCount: z.number().int(),
+  quantity: z.number().int(),
+  putaways: z.array(z.object({ lineId: z.number().int(), skuCode: z.string(), locationId: z.number().int(), locationCode: z.string(), quantity: z.number().int() })),
+});
+
 export const receiveItemResult = z.object({ order: receivingOrderSummary, line: roLine, movement: stockMovementResult.nullable(), matchedBy: z.enum(['sku', 'upc', 'barcode', 'gtin']) });
 export const putawayResult = z.object({ order: receivingOrderSummary, line: roLine, movement: stockMovementResult });
 
 /** UploadReceivingOrder: the sheet's columns (SKU and Expected Quantity always; the rest may come from the form). */
-export const RO_UPLOAD_COLUMNS = ['Supplier', 'Expected Delivery Date', 'Reference Number', 'SKU', 'Expected Quantity', 'Notes'] as const;
+export const RO_UPLOAD_COLUMNS = ['Supplier', 'Expected Delivery Date', 'Reference Number', 'SKU', 'Expected Quantity', 'Notes', 'Lot', 'Expiry Date'] as const;
 /** Multipart text fields of UploadReceivingOrder; Supplier and Expected Delivery Date are the defaults for rows without them. */
 export const uploadReceivingOrderFields = z.object({
   warehouseId: field.idParam('Please select a warehouse'),

@@ -29,7 +29,7 @@ async function choose(page: Page, label: string, search: string) {
 }
 
 describe('inbound: receiving orders, receipts at the dock, putaway and the RO reports', () => {
-  it('an admin creates an RO, receives it with a lot and expiry at the dock, puts it away where suggested, finalizes, and the reports show it', async () => {
+  it('an admin creates an RO, receives it with a pallet at the dock (a lot is refused for a SKU that tracks none), puts it away where suggested, finalizes, and the reports show it', async () => {
     const page = await demo.newPage();
     // Every stock-moving call carries its own Idempotency-Key, so a double submit never posts twice.
     const keys: string[] = [];
@@ -94,10 +94,16 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await page.getByTestId('receive-feedback').locator('.ant-alert-error').filter({ hasText: "No SKU of Fjord Electronics matches 'NOPE-404'" }).waitFor();
     await expect.poll(() => scan.evaluate((el) => el === document.activeElement)).toBe(true);
 
-    // Receive 12 good units with a lot, an expiry and a pallet into the dock; Enter in the scan box posts it.
+    // Fjord Electronics tracks no lots: a lot is refused, naming what to do, and nothing is received.
     await page.getByLabel('Good Quantity', { exact: true }).fill('12');
     await page.getByLabel('Lot', { exact: true }).fill('L-E2E-01');
-    await page.getByLabel('Expiry Date', { exact: true }).fill('2027-06-30');
+    await scan.fill('FJE-1001');
+    await scan.press('Enter');
+    await page.getByTestId('receive-feedback').locator('.ant-alert-error').filter({ hasText: 'SKU FJE-1001 does not track lots: leave the lot empty' }).waitFor();
+    expect(await page.locator('.bolx-ro-detail__titlebar [data-status]').innerText()).toBe('Open');
+    await page.getByLabel('Lot', { exact: true }).fill('');
+
+    // Receive 12 good units on a pallet into the dock; Enter in the scan box posts it.
     await page.getByLabel('Pallet', { exact: true }).fill('PLT-E2E-1');
     await scan.fill('FJE-1001');
     await scan.press('Enter');
@@ -109,20 +115,20 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await expect.poll(() => line.innerText()).toMatch(/FJE-1001[\s\S]*12\s+12\s+0\s+0\s+0\s+0\s+12/);
     await shot(page, 'inbound-receive');
 
-    // Put away: the lot/pallet waiting at the dock, to the first suggested location.
+    // Put away: the pallet waiting at the dock, to the first suggested location.
     await page.getByRole('tab', { name: 'Put Away' }).click();
     const suggestion = page.getByTestId('putaway-suggestion').first();
     await suggestion.waitFor();
     const target = (await suggestion.locator('strong').innerText()).trim();
-    expect(await page.locator('.bolx-ro-putaway').innerText()).toContain('L-E2E-01');
+    expect(await page.locator('.bolx-ro-putaway').innerText()).toContain('PLT-E2E-1');
     await shot(page, 'inbound-putaway');
     await page.locator('.bolx-ro-putaway').getByRole('button', { name: 'Put Away' }).click();
     await page.getByTestId('putaway-feedback').locator('.ant-alert-success').filter({ hasText: `Put away 12 units of FJE-1001 to ${target}` }).waitFor();
     await expect.poll(() => line.innerText()).toMatch(/12\s+0\s*$/);
 
-    expect(keys.length).toBe(3); // the refused scan, the receipt, the putaway
+    expect(keys.length).toBe(4); // the refused scan, the refused lot, the receipt, the putaway
     expect(keys.every((k) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(k))).toBe(true);
-    expect(new Set(keys).size).toBe(3);
+    expect(new Set(keys).size).toBe(4);
 
     // Finalize with its confirmation: everything is put away, so the RO closes.
     await page.getByRole('button', { name: 'Finalize' }).click();
@@ -147,7 +153,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await shot(page, 'inbound-ro-report-details');
 
     await page.goto('/ROInward');
-    await rows(page).filter({ hasText: 'L-E2E-01' }).first().waitFor();
+    await rows(page).filter({ hasText: 'PLT-E2E-1' }).first().waitFor();
     await shot(page, 'inbound-ro-inward');
 
     await page.goto('/InboundReports');
@@ -208,7 +214,69 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await scan.press('Enter');
     await page.getByTestId('receive-feedback').locator('.ant-alert-success').filter({ hasText: 'Received 2 good of FJE-1002 into DOCK-01' }).waitFor();
     await shot(page, 'inbound-receiver-received');
+
+    // The rest as expected, in one request: the confirmation says what arrives; put away at once and finalized
+    // (the 2 scanned units still wait at the dock, so the order is finalized, not yet closed).
+    const roNumber = (await page.locator('.bolx-ro-detail__title').innerText()).trim();
+    await page.getByRole('button', { name: 'Receive as Expected' }).click();
+    const dialog = page.locator('.ant-modal:visible');
+    await dialog.filter({ hasText: '2 lines (6 units) arrive as the order expects them' }).waitFor();
+    await expect.poll(() => dialog.locator('.ant-select-selection-item').innerText()).toContain('DOCK-01');
+    await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
+    await shot(page, 'inbound-receive-as-expected');
+    await dialog.getByRole('button', { name: 'Receive', exact: true }).click();
+    await toast(page, `Received 6 units on 2 lines of ${roNumber} as expected and put away; the order is finalized`).waitFor();
+    await expect.poll(() => page.locator('.bolx-ro-detail__titlebar [data-status]').innerText()).toBe('Received');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'inbound-receive-as-expected-done-390');
     await page.context().close();
+  });
+
+  it('an expired lot asks for confirmation at the scan, and only quarantine is offered for its putaway', async () => {
+    const page = await demo.newPage();
+    await signIn(page, ...DEMO.admin);
+    await landOnDashboard(page);
+    // A SKU that tracks lots and expiry (Cascade Pet Supply, Ontario) and an RO for it, made through the API.
+    const roNumber = await page.evaluate(async () => {
+      const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}`, 'content-type': 'application/json' };
+      const { warehouseData, customerData } = await (await fetch('/Common/UserModule/GetWarehouseClient', { headers })).json();
+      const warehouseId = warehouseData.find((w: { warehouseName: string }) => w.warehouseName === 'Ontario West Coast DC').warehouseId;
+      const customerId = customerData.find((c: { customerName: string; warehouseId: number }) => c.customerName === 'Cascade Pet Supply' && c.warehouseId === warehouseId).customerId;
+      const added = await fetch('/warehouse/Sku/AddNewSku', {
+        method: 'POST', headers,
+        body: JSON.stringify({ customerId, skuCode: 'CPS-LOT-1', description: 'Salmon Treats 200g (lot-tracked)', isLotTracked: true, isExpiryTracked: true }),
+      });
+      const skuId = (await added.json()).data.skuId;
+      const res = await fetch('/Warehouse/Receiving/CreateReceivingOrder', {
+        method: 'POST', headers,
+        body: JSON.stringify({ warehouseId, customerId, supplier: 'E2E Expired Goods', expectedDeliveryDate: '2026-12-30', lines: [{ skuId, expectedQuantity: 4 }] }),
+      });
+      return (await res.json()).data.roNumber as string;
+    });
+    await page.goto('/InBound');
+    await listed(page);
+    await rows(page).filter({ hasText: roNumber }).locator('a').first().click();
+    await page.locator('.bolx-ro-detail').waitFor();
+    const scan = page.getByTestId('scan-input');
+    await page.getByLabel('Good Quantity', { exact: true }).fill('4');
+    await page.getByLabel('Lot', { exact: true }).fill('L-OLD-1');
+    await page.getByLabel('Expiry Date', { exact: true }).fill('2020-01-31');
+    await scan.fill('CPS-LOT-1');
+    await scan.press('Enter');
+    const confirm = page.locator('.ant-modal-confirm:visible');
+    await confirm.filter({ hasText: 'Lot L-OLD-1 of CPS-LOT-1 expired on 2020-01-31' }).waitFor();
+    expect(await page.locator('.bolx-ro-detail__titlebar [data-status]').innerText()).toBe('Open');
+    await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
+    await shot(page, 'inbound-expired-confirm');
+    await confirm.getByRole('button', { name: 'Receive for quarantine' }).click();
+    await page.getByTestId('receive-feedback').locator('.ant-alert-success').filter({ hasText: 'Received 4 good of CPS-LOT-1 into DOCK-01' }).waitFor();
+    await page.getByRole('tab', { name: 'Put Away' }).click();
+    const suggestion = page.getByTestId('putaway-suggestion').first();
+    await suggestion.waitFor();
+    await expect.poll(() => suggestion.innerText()).toContain('Quarantine (expired lot)');
+    expect(await page.getByTestId('putaway-suggestion').allInnerTexts()).toEqual([expect.stringContaining('QUARANTINE-01')]);
+    await shot(page, 'inbound-expired-putaway');
+    await page.close();
   });
 
   it('a client account sees its own ROs read-only', async () => {

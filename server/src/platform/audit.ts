@@ -27,10 +27,17 @@ function redact(value: unknown): unknown {
 
 /** Writes one audit row. Call it with the transaction that makes the change, so both commit or neither. */
 export async function writeAudit(tx: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
+  await writeAudits(tx, actor, [entry]);
+}
+
+/** Writes the audit rows of one change in one statement, in the change's transaction. */
+export async function writeAudits(tx: Executor, actor: Actor, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const at = new Date().toISOString();
   await tx
     .insertInto('audit_log')
-    .values({
-      at: new Date().toISOString(),
+    .values(entries.map((entry) => ({
+      at,
       user_id: actor.userId,
       username: actor.username,
       action: entry.action,
@@ -42,6 +49,6 @@ export async function writeAudit(tx: Executor, actor: Actor, entry: AuditEntry):
       after_json: entry.after === undefined ? null : JSON.stringify(redact(entry.after)),
       request_id: actor.requestId,
       ip: actor.ip,
-    })
+    })))
     .execute();
 }

@@ -12,6 +12,8 @@ export interface ReceivingOrderTable {
 export interface ReceivingOrderLineTable {
   id: Id; order_id: number; line_no: number; sku_id: number; expected_qty: number; received_qty: Generated<number>;
   damaged_qty: Generated<number>; putaway_qty: Generated<number>; notes: string | null;
+  /** The lot and expiry the supplier announced (migration 0013): what "receive as expected" receives. */
+  lot: Generated<string>; expiry_date: string | null;
 }
 /** One receipt (a scan at the dock): its ledger document, lot, expiry and pallet. */
 export interface ReceivingReceiptTable {

@@ -276,19 +276,22 @@ export class AuthService {
   async principalFromToken(token: string): Promise<Principal | null> {
     const claims = await this.deps.tokens.verify(token);
     if (!claims) return null;
-    const user = await repo.findActiveSessionUser(this.db, claims.sessionId, claims.userId);
+    // One statement: the session's user and its access rows together (see sessionPrincipalRows).
+    const rows = await repo.sessionPrincipalRows(this.db, claims.sessionId, claims.userId);
+    const user = rows[0];
     if (!user) return null;
     const role = roleSchema.safeParse(user.role);
     if (!role.success) return null;
-    return this.buildPrincipal(user.id, user.username, role.data, user.customer_id, claims.sessionId);
+    const access = rows.filter((r) => r.kind != null).map((r) => ({ kind: r.kind!, id: Number(r.ref), perm: r.perm ?? '' }));
+    return this.principalOf(Number(user.id), user.username, role.data, user.customer_id == null ? null : Number(user.customer_id), claims.sessionId, access);
   }
 
-  private async buildPrincipal(userId: number, username: string, role: Role, customerId: number | null, sessionId: string): Promise<Principal> {
+  /** A Principal from the user and its access rows (warehouses 'w', customers 'c', modules 'm' as permission|key). */
+  private principalOf(userId: number, username: string, role: Role, customerId: number | null, sessionId: string, rows: { kind: 'w' | 'c' | 'm'; id: number; perm: string }[]): Principal {
     if (role === 'SuperAdministrator') {
       return { userId, username, role, sessionId, customerId: null, scope: Scope.everything, modules: 'all' };
     }
     const clientCustomer = role === 'Client' ? customerId : null;
-    const rows = await repo.accessRows(this.db, userId, clientCustomer);
     const warehouses: number[] = [];
     const customers: number[] = [];
     const modules = new Map<string, Permission>();

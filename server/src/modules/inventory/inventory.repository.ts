@@ -64,6 +64,30 @@ export const inventoryRepository = {
       .executeTakeFirstOrThrow();
   },
 
+  /**
+   * Adds to many places in one statement, creating balance rows when new. An arrival without its own expiry or
+   * receipt time takes those of `carriedFrom` (the movement's source), read by the statement itself.
+   */
+  addStocks(tx: Executor, legs: { place: Place; qty: number; expiryDate?: string | null; receivedAt?: string | null }[], carriedFrom: Place | undefined, at: string) {
+    const carried = (column: 'expiry_date' | 'received_at') =>
+      carriedFrom ? sql<string | null>`(select ${sql.ref(column)} from inventory_balance where ${placeWhere(carriedFrom)})` : null;
+    return tx.insertInto('inventory_balance')
+      .values(legs.map((leg) => ({
+        warehouse_id: leg.place.warehouseId, customer_id: leg.place.customerId, sku_id: leg.place.skuId, location_id: leg.place.locationId,
+        lot: leg.place.lot, pallet: leg.place.pallet, on_hand: leg.qty, allocated: 0, updated_at: at,
+        expiry_date: leg.expiryDate !== undefined ? leg.expiryDate : carried('expiry_date'),
+        received_at: leg.receivedAt != null ? leg.receivedAt : carriedFrom ? sql<string>`coalesce(${carried('received_at')}, ${at})` : at,
+      })))
+      .onConflict((oc) => oc.columns(['warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet']).doUpdateSet({
+        on_hand: sql`inventory_balance.on_hand + excluded.on_hand`,
+        expiry_date: sql`coalesce(inventory_balance.expiry_date, excluded.expiry_date)`,
+        // An emptied place that fills again starts aging afresh.
+        received_at: sql`CASE WHEN inventory_balance.on_hand = 0 THEN excluded.received_at ELSE coalesce(inventory_balance.received_at, excluded.received_at) END`,
+        updated_at: at,
+      }))
+      .execute();
+  },
+
   /** Takes from a place only if that much is free (on hand less allocated); undefined when it is not. */
   takeStock(tx: Executor, place: Place, qty: number, at: string) {
     return tx.updateTable('inventory_balance')
@@ -142,6 +166,17 @@ export const inventoryRepository = {
     return lockRowAsMutex(dialect, tx.selectFrom('location').select(['id', 'code', 'capacity']).where('id', '=', locationId)).executeTakeFirst();
   },
 
+  /** Many locations' capacities, their rows locked until commit in id order (see lockLocation). */
+  lockLocations(tx: Executor, dialect: Dialect, locationIds: number[]) {
+    return lockRowAsMutex(dialect, tx.selectFrom('location').select(['id', 'code', 'capacity']).where('id', 'in', locationIds).orderBy('id')).execute();
+  },
+
+  /** Units on hand at each of these locations, every client's. */
+  onHandAtMany(tx: Executor, locationIds: number[]) {
+    return tx.selectFrom('inventory_balance').select(['location_id', sql<number>`coalesce(sum(on_hand), 0)`.as('n')])
+      .where('location_id', 'in', locationIds).groupBy('location_id').execute();
+  },
+
   /** Units on hand at a location, every client's (its capacity is physical). */
   async onHandAt(tx: Executor, locationId: number) {
     const r = await tx.selectFrom('inventory_balance').select(sql<number>`coalesce(sum(on_hand), 0)`.as('n')).where('location_id', '=', locationId).executeTakeFirstOrThrow();
@@ -169,14 +204,19 @@ export const inventoryRepository = {
     return lockRows(dialect, tx.selectFrom('inventory_balance').select(['id', 'on_hand', 'allocated']).where(placeWhere(place) as never)).executeTakeFirst();
   },
 
-  /** What a movement refers to, in one round trip: the SKU's owner, each location's warehouse, the customer's warehouses. */
+  /** What a movement refers to, in one statement: the SKU's owner, each location's warehouse, the customer's warehouses. */
   async references(db: Executor, skuId: number, locationIds: number[], customerId: number) {
-    const [sku, locations, served] = await Promise.all([
-      db.selectFrom('sku').select(['id', 'customer_id', 'is_active']).where('id', '=', skuId).executeTakeFirst(),
-      db.selectFrom('location').select(['id', 'warehouse_id', 'is_active']).where('id', 'in', locationIds).execute(),
-      db.selectFrom('customer_warehouse').select('warehouse_id').where('customer_id', '=', customerId).execute(),
-    ]);
-    return { sku, locations, servedWarehouses: served.map((s) => s.warehouse_id) };
+    const rows = await sql<{ kind: 's' | 'l' | 'w'; id: number; owner: number | null; is_active: number }>`
+      select 's' as kind, id, customer_id as owner, is_active from sku where id = ${skuId}
+      union all select 'l', id, warehouse_id, is_active from location where id in (${sql.join(locationIds.length ? locationIds : [0])})
+      union all select 'w', warehouse_id, null, 1 from customer_warehouse where customer_id = ${customerId}`.execute(db);
+    const of = (kind: 's' | 'l' | 'w') => rows.rows.filter((r) => r.kind === kind).map((r) => ({ id: Number(r.id), owner: Number(r.owner), is_active: Number(r.is_active) }));
+    const [sku] = of('s');
+    return {
+      sku: sku && { id: sku.id, customer_id: sku.owner, is_active: sku.is_active },
+      locations: of('l').map((l) => ({ id: l.id, warehouse_id: l.owner, is_active: l.is_active })),
+      servedWarehouses: of('w').map((w) => w.id),
+    };
   },
 
   /** The balances of the stock list (scope and filters), without its joins: what its count needs. */

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
-import { INVENTORY_UPLOAD_COLUMNS, uploadInventoryFields, type HubEventMap } from '@bolx/contracts';
+import { writeAudit, type AuditEntry } from '../../platform/audit.js';
+import { INVENTORY_UPLOAD_COLUMNS, INVENTORY_UPLOAD_MAX_BYTES, uploadInventoryFields, type HubEventMap } from '@bolx/contracts';
 import { toXlsx } from '../../platform/excel.js';
 import { parseFields, type ReceivedUpload } from '../../platform/files.js';
 import { parseDay, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
 import { readCountSheet, validateCountRows } from './import.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { count, noun, signedCount } from '../../platform/plural.js';
-import type { EventBus } from '../../platform/events.js';
+import type { DomainEvent, EventBus } from '../../platform/events.js';
 import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
@@ -76,32 +76,51 @@ export class InventoryService {
     this.events = deps.events;
   }
 
-  /** Applies a movement inside an open transaction; throws 422 (rolling everything back) when stock is short. */
+  /**
+   * Applies a movement inside an open transaction; throws 422 (rolling everything back) when stock is short.
+   * Legs at one place are netted first (a receipt put away in the same document leaves its dock as it was).
+   * Balances are touched in place order, so two opposite moves cannot deadlock: each take is one conditional
+   * UPDATE, and each run of arrivals one multi-row upsert — 750 lines cost a few statements, not 750.
+   */
   async post(uow: UnitOfWork, movement: Movement, actor: Actor) {
     const at = new Date().toISOString();
     const document = movement.documentId ?? randomUUID();
-    // Stock arriving from another place keeps that place's lot expiry and age; read them before anything changes.
     const sources = movement.legs.filter((l) => l.qty < 0);
-    const source = sources.length ? await repo.findBalance(uow.tx, sources[0].place) : undefined;
-    const carried = source?.expiry_date ?? null;
-    // Every transaction touches balance rows in the same order, so two opposite moves cannot deadlock.
-    for (const leg of [...movement.legs].sort((x, y) => placeKey(x.place).localeCompare(placeKey(y.place)))) {
-      if (leg.qty < 0) {
-        const taken = await repo.takeStock(uow.tx, leg.place, -leg.qty, at);
-        if (!taken) throw await this.shortage(uow, leg.place, -leg.qty, movement.quantityField ?? 'quantity');
-      } else {
-        // An explicit null is kept (a leg that knows its lot has no expiry); only an absent one is carried.
-        await repo.addStock(uow.tx, leg.place, leg.qty, leg.expiryDate !== undefined ? leg.expiryDate : carried, at,
-          leg.receivedAt !== undefined ? leg.receivedAt : source?.received_at ?? null);
+    // Stock arriving from another place keeps that place's lot expiry and age: read by the upsert itself.
+    const carriedFrom = sources[0]?.place;
+    const net = new Map<string, Leg>();
+    for (const leg of movement.legs) {
+      const key = placeKey(leg.place);
+      const seen = net.get(key);
+      if (!seen) net.set(key, { ...leg });
+      else {
+        seen.qty += leg.qty;
+        if (seen.expiryDate === undefined) seen.expiryDate = leg.expiryDate;
+        if (seen.receivedAt === undefined) seen.receivedAt = leg.receivedAt;
       }
     }
+    const ordered = [...net.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, leg]) => leg).filter((l) => l.qty !== 0);
+    let arrivals: Leg[] = [];
+    const flush = async () => {
+      for (let i = 0; i < arrivals.length; i += BATCH) await repo.addStocks(uow.tx, arrivals.slice(i, i + BATCH), carriedFrom, at);
+      arrivals = [];
+    };
+    for (const leg of ordered) {
+      if (leg.qty > 0) { arrivals.push(leg); continue; }
+      await flush();
+      const taken = await repo.takeStock(uow.tx, leg.place, -leg.qty, at);
+      if (!taken) throw await this.shortage(uow, leg.place, -leg.qty, movement.quantityField ?? 'quantity');
+    }
+    await flush();
     // Checked after taking, while this transaction holds the balance rows: a count created meanwhile is seen,
     // so stock never leaves a location under count (409).
     if (sources.length) await this.assertNotHeld(uow, sources.map((l) => l.place));
-    const entries = await repo.insertLedger(uow.tx, movement.legs.map((leg) => ({
+    const rows = movement.legs.map((leg) => ({
       place: leg.place, qtyChange: leg.qty, txnType: leg.txnType, reason: movement.reason,
       documentType: movement.documentType, documentId: document, userId: actor.userId, at,
-    })));
+    }));
+    const entries = [];
+    for (let i = 0; i < rows.length; i += BATCH) entries.push(...await repo.insertLedger(uow.tx, rows.slice(i, i + BATCH)));
     return {
       document,
       entries: entries.map((e) => ({
@@ -132,6 +151,21 @@ export class InventoryService {
     if (location.capacity <= 0) return;
     const room = location.capacity - (await repo.onHandAt(uow.tx, locationId));
     if (room < quantity) throw unprocessable(`Location ${location.code} has room for ${Math.max(0, room)} more ${noun(Math.max(0, room), 'unit')}`, { toLocationId: 'Not enough free capacity' });
+  }
+
+  /** assertRoom for many locations at once (quantity by location id): two statements whatever their number. */
+  async assertRoomMany(uow: UnitOfWork, quantities: Map<number, number>) {
+    const ids = [...quantities.keys()];
+    if (ids.length === 0) return;
+    const locations = await repo.lockLocations(uow.tx, this.dialect, ids);
+    if (locations.length !== ids.length) throw notFound('Location');
+    const limited = locations.filter((l) => l.capacity > 0);
+    if (limited.length === 0) return;
+    const held = new Map((await repo.onHandAtMany(uow.tx, limited.map((l) => l.id))).map((r) => [r.location_id, Number(r.n)]));
+    for (const l of limited) {
+      const room = l.capacity - (held.get(l.id) ?? 0);
+      if (room < quantities.get(l.id)!) throw unprocessable(`Location ${l.code} has room for ${Math.max(0, room)} more ${noun(Math.max(0, room), 'unit')}`, { toLocationId: 'Not enough free capacity' });
+    }
   }
 
   private async assertNotHeld(uow: UnitOfWork, places: Place[]) {
@@ -270,11 +304,20 @@ export class InventoryService {
 
   /** Audit row and hub event for a stock change; every posting caller records one in its transaction. */
   async recordChange(uow: UnitOfWork, actor: Actor, kind: StockChangeKind, document: string, place: Place, locationIds: number[], after: unknown) {
-    await writeAudit(uow.tx as Tx, actor, { action: kind.toLowerCase(), entity: 'inventory', entityId: document, warehouseId: place.warehouseId, customerId: place.customerId, after });
-    await this.events.record(uow.tx, {
-      target: 'ReceiveInventoryData', payload: { subEvent: kind, payload: { document, skuId: place.skuId || null, locationIds } },
-      warehouseId: place.warehouseId, customerId: place.customerId,
-    }, uow.afterCommit);
+    const change = this.changeOf(kind, document, place, locationIds, after);
+    await writeAudit(uow.tx as Tx, actor, change.audit);
+    await this.events.record(uow.tx, change.event, uow.afterCommit);
+  }
+
+  /** The audit entry and event of a stock change, for a caller that writes them with its own (one statement each). */
+  changeOf(kind: StockChangeKind, document: string, place: Place, locationIds: number[], after: unknown): { audit: AuditEntry; event: DomainEvent } {
+    return {
+      audit: { action: kind.toLowerCase(), entity: 'inventory', entityId: document, warehouseId: place.warehouseId, customerId: place.customerId, after },
+      event: {
+        target: 'ReceiveInventoryData', payload: { subEvent: kind, payload: { document, skuId: place.skuId || null, locationIds } },
+        warehouseId: place.warehouseId, customerId: place.customerId,
+      },
+    };
   }
 
   /**
@@ -370,6 +413,9 @@ export class InventoryService {
     };
   }
 }
+
+/** Rows per multi-row statement: well inside both engines' bound-parameter limits. */
+const BATCH = 500;
 
 const placeKey = (p: Place) =>
   [p.warehouseId, p.customerId, p.skuId, p.locationId].map((n) => String(n).padStart(10, '0')).join('|') + `|${p.lot}|${p.pallet}`;

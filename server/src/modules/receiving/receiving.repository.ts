@@ -78,6 +78,15 @@ export const receivingRepository = {
       .where('li.order_id', '=', orderId).orderBy('li.line_no').execute();
   },
 
+  /** A line with its SKU and the expiry of the stock waiting at `source` (its lot and pallet at the dock), in one statement. */
+  lineWithSourceExpiry(db: Executor, orderId: number, lineId: number, source: { warehouseId: number; customerId: number; locationId: number; lot: string; pallet: string }) {
+    return db.selectFrom('receiving_order_line as li').innerJoin('sku as s', 's.id', 'li.sku_id')
+      .selectAll('li').select(['s.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
+      .select(sql<string | null>`(select b.expiry_date from inventory_balance b where b.warehouse_id = ${source.warehouseId} and b.customer_id = ${source.customerId}
+        and b.sku_id = li.sku_id and b.location_id = ${source.locationId} and b.lot = ${source.lot} and b.pallet = ${source.pallet})`.as('source_expiry'))
+      .where('li.order_id', '=', orderId).where('li.id', '=', lineId).executeTakeFirst();
+  },
+
   line(db: Executor, orderId: number, lineId: number) {
     return db.selectFrom('receiving_order_line as li').innerJoin('sku as s', 's.id', 'li.sku_id')
       .selectAll('li').select(['s.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
@@ -121,7 +130,7 @@ export const receivingRepository = {
   /** A customer's SKUs by id (checks that lines name the customer's own, active SKUs). */
   skusByIds(db: Executor, customerId: number, ids: number[]) {
     if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('sku').select(['id', 'sku_code', 'is_active']).where('customer_id', '=', customerId).where('id', 'in', ids).execute();
+    return db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_expiry_tracked']).where('customer_id', '=', customerId).where('id', 'in', ids).execute();
   },
 
   /**
@@ -132,11 +141,11 @@ export const receivingRepository = {
     if (codes.length === 0) return [];
     const upper = [...new Set(codes.map((c) => c.toUpperCase()))];
     const [byCode, byUpc, byBarcode, byGtin] = await Promise.all([
-      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', sql<string>`upper(sku_code)`.as('code')]).where('customer_id', '=', customerId).where(sql`upper(sku_code)`, 'in', upper).execute(),
-      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'upc as code']).where('customer_id', '=', customerId).where('upc', 'in', codes).execute(),
-      db.selectFrom('sku_barcode as b').innerJoin('sku as s', 's.id', 'b.sku_id').select(['s.id', 's.sku_code', 's.is_active', 'b.barcode as code'])
+      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_expiry_tracked', sql<string>`upper(sku_code)`.as('code')]).where('customer_id', '=', customerId).where(sql`upper(sku_code)`, 'in', upper).execute(),
+      db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_expiry_tracked', 'upc as code']).where('customer_id', '=', customerId).where('upc', 'in', codes).execute(),
+      db.selectFrom('sku_barcode as b').innerJoin('sku as s', 's.id', 'b.sku_id').select(['s.id', 's.sku_code', 's.is_active', 's.is_lot_tracked', 's.is_expiry_tracked', 'b.barcode as code'])
         .where('b.customer_id', '=', customerId).where('b.barcode', 'in', codes).execute(),
-      db.selectFrom('sku_package as p').innerJoin('sku as s', 's.id', 'p.sku_id').select(['s.id', 's.sku_code', 's.is_active', 'p.gtin as code'])
+      db.selectFrom('sku_package as p').innerJoin('sku as s', 's.id', 'p.sku_id').select(['s.id', 's.sku_code', 's.is_active', 's.is_lot_tracked', 's.is_expiry_tracked', 'p.gtin as code'])
         .where('p.customer_id', '=', customerId).where('p.gtin', 'in', codes).execute(),
     ]);
     return [
@@ -145,11 +154,44 @@ export const receivingRepository = {
     ];
   },
 
+  /**
+   * A scan on an order, in one statement: every SKU of the customer the code matches (SKU code, UPC, barcode,
+   * package GTIN), each with its line on the order when it has one (line columns null otherwise).
+   */
+  async scanLines(db: Executor, orderId: number, customerId: number, code: string) {
+    const upper = code.toUpperCase();
+    const rows = await sql<{
+      sku_id: number; sku_code: string; sku_active: number; matched_by: 'sku' | 'upc' | 'barcode' | 'gtin';
+      id: number | null; line_no: number; expected_qty: number; received_qty: number; damaged_qty: number; putaway_qty: number; notes: string | null;
+      lot: string; expiry_date: string | null; description: string; is_lot_tracked: number; is_expiry_tracked: number;
+    }>`
+      with m as (
+        select id, 'sku' as matched_by, 0 as rank from sku where customer_id = ${customerId} and upper(sku_code) = ${upper}
+        union all select id, 'upc', 1 from sku where customer_id = ${customerId} and upc = ${code}
+        union all select sku_id, 'barcode', 2 from sku_barcode where customer_id = ${customerId} and barcode = ${code}
+        union all select sku_id, 'gtin', 3 from sku_package where customer_id = ${customerId} and gtin = ${code}
+      )
+      select s.id as sku_id, s.sku_code, s.is_active as sku_active, s.description, s.is_lot_tracked, s.is_expiry_tracked, m.matched_by,
+        li.id, li.line_no, li.expected_qty, li.received_qty, li.damaged_qty, li.putaway_qty, li.notes, li.lot, li.expiry_date
+      from m join sku s on s.id = m.id
+      left join receiving_order_line li on li.order_id = ${orderId} and li.sku_id = s.id
+      order by case when li.id is null then 1 else 0 end, m.rank`.execute(db);
+    return rows.rows;
+  },
+
   /** The expiry a lot of a SKU already carries anywhere in stock (a lot has one expiry date). */
   async lotExpiry(db: Executor, customerId: number, skuId: number, lot: string) {
     const row = await db.selectFrom('inventory_balance').select('expiry_date').where('customer_id', '=', customerId).where('sku_id', '=', skuId)
       .where('lot', '=', lot).where('expiry_date', 'is not', null).limit(1).executeTakeFirst();
     return row?.expiry_date ?? null;
+  },
+
+  /** A warehouse's active quarantine locations with what they hold, emptiest first: where an expired lot goes. */
+  quarantineLocations(db: Executor, warehouseId: number, limit: number) {
+    const onHand = sql<number>`(select coalesce(sum(b.on_hand), 0) from inventory_balance b where b.location_id = l.id)`;
+    return db.selectFrom('location as l').select(['l.id', 'l.code', 'l.type', 'l.zone', 'l.capacity', onHand.as('on_hand')])
+      .where('l.warehouse_id', '=', warehouseId).where('l.is_active', '=', 1).where('l.type', '=', 'quarantine')
+      .orderBy(onHand).orderBy('l.code').limit(limit).execute();
   },
 
   async servesWarehouse(db: Executor, customerId: number, warehouseId: number) {
@@ -189,7 +231,7 @@ export const receivingRepository = {
     return tx.updateTable('receiving_order').set(values).where('id', '=', id).where('status', 'in', [...RECEIVABLE]).returning('status').executeTakeFirst();
   },
 
-  updateLine(tx: Executor, id: number, values: { expected_qty: number; notes: string | null; line_no: number }) {
+  updateLine(tx: Executor, id: number, values: { expected_qty: number; notes: string | null; line_no: number; lot: string; expiry_date: string | null }) {
     return tx.updateTable('receiving_order_line').set(values).where('id', '=', id).execute();
   },
 
@@ -209,6 +251,26 @@ export const receivingRepository = {
       .returning(['id', 'status']).executeTakeFirst();
   },
 
+  /**
+   * `transition`, answering the RO as it stood (its line totals, names) from the same statement: what a
+   * receipt adds its own change to, without reading the order again.
+   */
+  transitionWithTotals(tx: Executor, id: number, from: readonly string[], set: { status?: string; received_at?: string }, at: string) {
+    const total = (expr: string) => sql<number>`(select coalesce(sum(${sql.raw(expr)}), 0) from receiving_order_line t where t.order_id = receiving_order.id)`;
+    return tx.updateTable('receiving_order').set({ ...set, updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
+      .returningAll()
+      .returning([
+        sql<string>`(select name from warehouse w where w.id = receiving_order.warehouse_id)`.as('warehouse_name'),
+        sql<string>`(select name from customer c where c.id = receiving_order.customer_id)`.as('customer_name'),
+        sql<number>`(select count(*) from receiving_order_line t where t.order_id = receiving_order.id)`.as('line_count'),
+        total('t.expected_qty').as('expected_qty'), total('t.received_qty').as('received_qty'), total('t.damaged_qty').as('damaged_qty'),
+        total('t.putaway_qty').as('putaway_qty'),
+        total('case when t.received_qty + t.damaged_qty > t.expected_qty then t.received_qty + t.damaged_qty - t.expected_qty else 0 end').as('over_qty'),
+        total('case when t.received_qty + t.damaged_qty < t.expected_qty then t.expected_qty - t.received_qty - t.damaged_qty else 0 end').as('short_qty'),
+      ])
+      .executeTakeFirst();
+  },
+
   /** Takes the RO row for the transaction without changing its status (see `transition`). */
   lockOrder(tx: Executor, id: number, from: readonly string[], at: string) {
     return tx.updateTable('receiving_order').set({ updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
@@ -219,13 +281,13 @@ export const receivingRepository = {
   addReceived(tx: Executor, lineId: number, good: number, damaged: number) {
     return tx.updateTable('receiving_order_line')
       .set({ received_qty: sql`received_qty + ${good}`, damaged_qty: sql`damaged_qty + ${damaged}` })
-      .where('id', '=', lineId).returning(['id']).executeTakeFirst();
+      .where('id', '=', lineId).returningAll().executeTakeFirst();
   },
 
   /** Counts a putaway on its line only if that many good units are still waiting for it. */
   addPutaway(tx: Executor, lineId: number, qty: number) {
     return tx.updateTable('receiving_order_line').set({ putaway_qty: sql`putaway_qty + ${qty}` })
-      .where('id', '=', lineId).where(sql<boolean>`received_qty - putaway_qty >= ${qty}`).returning(['id']).executeTakeFirst();
+      .where('id', '=', lineId).where(sql<boolean>`received_qty - putaway_qty >= ${qty}`).returningAll().executeTakeFirst();
   },
 
   /** Closes a finalized RO once every good unit received has been put away. */
@@ -235,6 +297,59 @@ export const receivingRepository = {
       .where((eb) => eb.not(eb.exists(eb.selectFrom('receiving_order_line as li').select('li.id').whereRef('li.order_id', '=', 'receiving_order.id')
         .where(sql<boolean>`li.putaway_qty < li.received_qty`))))
       .returning(['id']).executeTakeFirst();
+  },
+
+  /**
+   * Receives lines as expected: each line's received count rises to what is still expected (less damaged), and
+   * with `putaway` its putaway count by the same; computed by the statement from the row it updates.
+   */
+  async receiveLinesAsExpected(tx: Executor, orderId: number, lineIds: number[], putaway: boolean) {
+    const remaining = sql<number>`expected_qty - received_qty - damaged_qty`;
+    for (let i = 0; i < lineIds.length; i += 500) {
+      await tx.updateTable('receiving_order_line')
+        .set({ received_qty: sql`expected_qty - damaged_qty`, ...(putaway ? { putaway_qty: sql`putaway_qty + ${remaining}` } : {}) })
+        .where('order_id', '=', orderId).where('id', 'in', lineIds.slice(i, i + 500)).where(sql<boolean>`${remaining} > 0`).execute();
+    }
+  },
+
+  async insertReceipts(tx: Executor, rows: Insertable<ReceivingReceiptTable>[]) {
+    for (let i = 0; i < rows.length; i += 500) await tx.insertInto('receiving_receipt').values(rows.slice(i, i + 500)).execute();
+  },
+
+  async insertPutaways(tx: Executor, rows: Insertable<ReceivingPutawayTable>[]) {
+    for (let i = 0; i < rows.length; i += 500) await tx.insertInto('receiving_putaway').values(rows.slice(i, i + 500)).execute();
+  },
+
+  /**
+   * For many SKUs at once: the active storage locations already holding each (most of the SKU first), with
+   * what each location holds in all and its capacity — the first putaway suggestion of every line in one statement.
+   */
+  async skuStoragePlaces(db: Executor, p: { warehouseId: number; customerId: number; skuIds: number[] }) {
+    if (p.skuIds.length === 0) return [];
+    // Two single-table-led statements: the SKUs' places, then those locations with what each holds. One join
+    // of balances, locations and sums was planned as nested loops by PostgreSQL for 750 SKUs just received
+    // (no statistics for them yet) and took most of a second.
+    const held = await db.selectFrom('inventory_balance').select(['sku_id', 'location_id', sql<number>`sum(on_hand)`.as('sku_on_hand')])
+      .where('warehouse_id', '=', p.warehouseId).where('customer_id', '=', p.customerId).where('sku_id', 'in', p.skuIds).where('on_hand', '>', 0)
+      .groupBy(['sku_id', 'location_id']).execute();
+    if (held.length === 0) return [];
+    const places = new Map((await db.selectFrom('location as l').innerJoin('location_type as lt', 'lt.code', 'l.type')
+      .select(['l.id', 'l.code', 'l.capacity', sql<number>`(select coalesce(sum(b.on_hand), 0) from inventory_balance b where b.location_id = l.id)`.as('on_hand')])
+      .where('l.id', 'in', [...new Set(held.map((h) => h.location_id))]).where('l.is_active', '=', 1).where('lt.category', '=', 'storage')
+      .execute()).map((l) => [l.id, l]));
+    return held.filter((h) => places.has(h.location_id))
+      .map((h) => ({ sku_id: h.sku_id, sku_on_hand: Number(h.sku_on_hand), ...places.get(h.location_id)! }))
+      .sort((x, y) => x.sku_id - y.sku_id || y.sku_on_hand - x.sku_on_hand || x.code.localeCompare(y.code));
+  },
+
+  /** Up to `limit` active, empty storage locations of a warehouse, of the preferred types first, tightest capacity first. */
+  emptyStorage(db: Executor, warehouseId: number, preferTypes: string[], limit: number) {
+    return db.selectFrom('location as l').innerJoin('location_type as lt', 'lt.code', 'l.type')
+      .select(['l.id', 'l.code', 'l.capacity', sql<number>`0`.as('on_hand')])
+      .where('l.warehouse_id', '=', warehouseId).where('l.is_active', '=', 1).where('lt.category', '=', 'storage')
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('inventory_balance as b').select('b.id').whereRef('b.location_id', '=', 'l.id').where('b.on_hand', '>', 0))))
+      .orderBy(sql`case ${sql.join(preferTypes.map((t, i) => sql`when l.type = ${t} then ${sql.lit(i)}`), sql` `)} else ${sql.lit(preferTypes.length)} end`)
+      .orderBy(sql`case when l.capacity = 0 then 1 else 0 end`).orderBy('l.capacity').orderBy('l.code').limit(limit).execute();
   },
 
   insertReceipt(tx: Executor, values: Insertable<ReceivingReceiptTable>) {

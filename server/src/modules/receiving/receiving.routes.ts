@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   STAFF_ROLES, apiErrorSchema, createReceivingOrderInput, dockLocationsQuery, dockLocationsResponse, filterLabelsResponse, mutationResult, putawayInput, putawayResult,
-  putawaySuggestions, receiveItemInput, receiveItemResult, receivingOrderByIdQuery, receivingOrderDetail, receivingOrderIdInput,
+  putawaySuggestions, receiveAsExpectedInput, receiveAsExpectedResult, receiveItemInput, receiveItemResult, receivingOrderByIdQuery, receivingOrderDetail, receivingOrderIdInput,
   receivingOrderListRequest, receivingOrderListResponse, receivingOrderSummary, roDetailListResponse, roDocumentQuery, roInwardListResponse,
   RO_DOCUMENT_MAX_BYTES, roDocumentFields, suggestPutawayQuery, updateReceivingOrderInput, uploadReceivingOrderFields, uploadReceivingOrderResult,
 } from '@bolx/contracts';
@@ -71,6 +71,11 @@ export const receivingRoutes: RouteModule = (api, { receiving }) => {
     schema: { tags, summary: 'Receive a scanned SKU, barcode or GTIN into a dock or staging location, with lot, expiry and pallet; good and damaged units', body: receiveItemInput, response: { 200: mutationResult(receiveItemResult), ...writeErrors } },
     config: { policy: write },
   }, (req) => receiving.receive(principalOf(req), req.body, actorOf(req)));
+
+  api.post(`${BASE}/ReceiveAsExpected`, {
+    schema: { tags, summary: 'Receive the whole order (or the lines chosen) as expected — quantities, lots and expiries from the order — into a dock or straight to putaway suggestions, optionally finalizing it; one transaction, one ledger document', body: receiveAsExpectedInput, response: { 200: mutationResult(receiveAsExpectedResult), ...writeErrors } },
+    config: { policy: write },
+  }, (req) => receiving.receiveAsExpected(principalOf(req), req.body, actorOf(req)));
 
   api.get(`${BASE}/GetDockLocations`, {
     schema: { tags, summary: 'A warehouse’s active dock and staging locations (to receive into) and quarantine and returns locations (for damaged units), for the receive panel', querystring: dockLocationsQuery, response: { 200: dockLocationsResponse, ...authErrors } },

@@ -1,14 +1,14 @@
 import {
   MAX_RO_DOCUMENTS, MAX_RO_UPLOAD_ROWS, MSG_RECEIVING, RO_DOCUMENT_MAX_BYTES, RO_STATUSES, RO_UPLOAD_COLUMNS, roDocumentFields, uploadReceivingOrderFields,
-  type CreateReceivingOrderInput, type DockLocation, type FilterLabel, type HubEventMap, type PutawayInput, type ReceiveItemInput, type ReceivingOrderDetail,
+  type CreateReceivingOrderInput, type DockLocation, type ReceiveAsExpectedInput, type FilterLabel, type HubEventMap, type PutawayInput, type ReceiveItemInput, type ReceivingOrderDetail,
   type ReceivingOrderFilters, type ReceivingOrderSummary, type ReceivingStatus, type UpdateReceivingOrderInput,
 } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
-import { badRequest, notFound, unprocessable } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import { writeAudits, type AuditEntry } from '../../platform/audit.js';
+import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
+import type { DomainEvent, EventBus } from '../../platform/events.js';
 import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
 import { checkUpload, parseFields, readStoredFile, storeFile, type ReceivedUpload, type UploadRule } from '../../platform/files.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
@@ -19,6 +19,7 @@ import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { count, noun } from '../../platform/plural.js';
+import { planPutaway } from './putaway-plan.js';
 import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
 
 export const ORDER_LIST: ListSpec = {
@@ -63,14 +64,31 @@ export function toSummary(r: OrderRow): ReceivingOrderSummary {
 }
 
 /** A line with its over/short: what arrived (good + damaged) against what was expected. */
-export function toLine(r: Pick<LineRow, 'id' | 'line_no' | 'sku_id' | 'sku_code' | 'description' | 'is_lot_tracked' | 'is_expiry_tracked' | 'expected_qty' | 'received_qty' | 'damaged_qty' | 'putaway_qty' | 'notes'>) {
+export function toLine(r: Pick<LineRow, 'id' | 'line_no' | 'sku_id' | 'sku_code' | 'description' | 'is_lot_tracked' | 'is_expiry_tracked' | 'expected_qty' | 'received_qty' | 'damaged_qty' | 'putaway_qty' | 'notes' | 'lot' | 'expiry_date'>) {
   const arrived = r.received_qty + r.damaged_qty;
   return {
     lineId: r.id, lineNo: r.line_no, skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.description,
     isLotTracked: r.is_lot_tracked === 1, isExpiryTracked: r.is_expiry_tracked === 1, expectedQuantity: r.expected_qty,
     receivedQuantity: r.received_qty, damagedQuantity: r.damaged_qty, overQuantity: Math.max(0, arrived - r.expected_qty),
     shortQuantity: Math.max(0, r.expected_qty - arrived), putawayQuantity: r.putaway_qty, awaitingPutaway: r.received_qty - r.putaway_qty,
-    notes: r.notes,
+    notes: r.notes, lot: r.lot, expiryDate: r.expiry_date,
+  };
+}
+
+/**
+ * The order's row after one line's counts changed (its totals as they stood, from the statement that locked
+ * it): the sums move by the line's change, over and short by the line's own over/short before and after.
+ */
+export function withLineChange<O extends OrderRow>(order: O, expected: number, lineAfter: { received_qty: number; damaged_qty: number; putaway_qty: number },
+  delta: { received: number; damaged: number; putaway: number }): O {
+  const arrivedAfter = lineAfter.received_qty + lineAfter.damaged_qty;
+  const arrivedBefore = arrivedAfter - delta.received - delta.damaged;
+  const over = (arrived: number) => Math.max(0, arrived - expected);
+  const short = (arrived: number) => Math.max(0, expected - arrived);
+  return {
+    ...order,
+    received_qty: n(order.received_qty) + delta.received, damaged_qty: n(order.damaged_qty) + delta.damaged, putaway_qty: n(order.putaway_qty) + delta.putaway,
+    over_qty: n(order.over_qty) - over(arrivedBefore) + over(arrivedAfter), short_qty: n(order.short_qty) - short(arrivedBefore) + short(arrivedAfter),
   };
 }
 
@@ -83,6 +101,8 @@ function toReceipt(r: Awaited<ReturnType<typeof repo.receipts>>[number]) {
 }
 
 const statusMessage = (status: string) => `This receiving order is ${status}`;
+/** A lot past its expiry date (today, UTC, as allocation reckons it, is still good). */
+const isExpired = (expiryDate: string | null | undefined) => !!expiryDate && expiryDate < new Date().toISOString().slice(0, 10);
 
 /**
  * Inbound: receiving orders, receipts into a dock, putaway to storage, finalizing, and the RO reports. Stock
@@ -144,7 +164,7 @@ export class ReceivingService {
   // ----- creating and changing an RO -----
 
   /** Checks the customer is served by the warehouse, in scope, and that every line names one of its active SKUs once. */
-  private async checkLines(principal: Principal, warehouseId: number, customerId: number, lines: { skuId: number }[]) {
+  private async checkLines(principal: Principal, warehouseId: number, customerId: number, lines: { skuId: number; lot?: string; expiryDate?: string }[]) {
     principal.scope.assert({ warehouseId, customerId });
     if (!(await repo.servesWarehouse(this.db, customerId, warehouseId))) throw unprocessable('This client is not served by this warehouse');
     const skus = new Map((await repo.skusByIds(this.db, customerId, [...new Set(lines.map((l) => l.skuId))])).map((s) => [s.id, s]));
@@ -155,6 +175,8 @@ export class ReceivingService {
       if (!sku) details[`lines.${i}.skuId`] = 'Not a SKU of this client';
       else if (sku.is_active !== 1) details[`lines.${i}.skuId`] = `SKU ${sku.sku_code} is inactive`;
       else if (seen.has(l.skuId)) details[`lines.${i}.skuId`] = `SKU ${sku.sku_code} is already on line ${seen.get(l.skuId)! + 1}`;
+      else if (l.lot && sku.is_lot_tracked !== 1) details[`lines.${i}.lot`] = `SKU ${sku.sku_code} does not track lots`;
+      else if (l.expiryDate && sku.is_expiry_tracked !== 1) details[`lines.${i}.expiryDate`] = `SKU ${sku.sku_code} does not track expiry dates`;
       seen.set(l.skuId, seen.get(l.skuId) ?? i);
     });
     if (Object.keys(details).length) throw badRequest(Object.values(details)[0], details);
@@ -170,23 +192,32 @@ export class ReceivingService {
     return { message: `Receiving order ${order.roNumber} created successfully`, data: order };
   }
 
-  private async insertOrder(tx: Executor, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber?: string; notes?: string }, lines: { skuId: number; expectedQuantity: number; notes?: string }[], actor: Actor) {
+  private async insertOrder(tx: Executor, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber?: string; notes?: string }, lines: { skuId: number; expectedQuantity: number; notes?: string; lot?: string; expiryDate?: string }[], actor: Actor) {
     const created = await repo.insertOrder(tx, {
       warehouse_id: h.warehouseId, customer_id: h.customerId, supplier: h.supplier, reference_number: h.referenceNumber ?? '',
       expected_date: h.expectedDeliveryDate, notes: h.notes || null, created_by: actor.userId, at: new Date().toISOString(),
     });
-    await repo.insertLines(tx, lines.map((l, i) => ({ order_id: created.id, line_no: i + 1, sku_id: l.skuId, expected_qty: l.expectedQuantity, notes: l.notes || null })));
+    await repo.insertLines(tx, lines.map((l, i) => ({ order_id: created.id, line_no: i + 1, sku_id: l.skuId, expected_qty: l.expectedQuantity, notes: l.notes || null, lot: l.lot ?? '', expiry_date: l.expiryDate || null })));
     return created;
   }
 
-  /** Audits a change and raises its event, in the change's transaction; answers the RO as it now stands. */
-  private async changed(uow: UnitOfWork, actor: Actor, id: number, action: string, subEvent: ReceivingSubEvent, before?: unknown, extra?: Record<string, unknown>) {
-    const after = toSummary((await repo.findOrder(uow.tx, Scope.everything, id))!);
-    await writeAudit(uow.tx, actor, { action, entity: 'receiving_order', entityId: id, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after });
-    await this.events.record(uow.tx, {
-      target: 'ReceiveReceivingData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) },
-      warehouseId: after.warehouseId, customerId: after.customerId,
-    }, uow.afterCommit);
+  /**
+   * Audits a change and raises its event, in the change's transaction; answers the RO as it now stands — read
+   * again unless the caller knows it (`after`). `also`: the stock change's audit entry and event, written with
+   * the order's in one statement each.
+   */
+  private async changed(uow: UnitOfWork, actor: Actor, id: number, action: string, subEvent: ReceivingSubEvent, before?: unknown, extra?: Record<string, unknown>,
+    opts: { after?: ReceivingOrderSummary; also?: { audit: AuditEntry; event: DomainEvent }[] } = {}) {
+    const after = opts.after ?? toSummary((await repo.findOrder(uow.tx, Scope.everything, id))!);
+    const also = opts.also ?? [];
+    await writeAudits(uow.tx, actor, [
+      { action, entity: 'receiving_order', entityId: id, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after },
+      ...also.map((c) => c.audit),
+    ]);
+    await this.events.recordMany(uow.tx, [
+      { target: 'ReceiveReceivingData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) }, warehouseId: after.warehouseId, customerId: after.customerId },
+      ...also.map((c) => c.event),
+    ], uow.afterCommit);
     return after;
   }
 
@@ -210,11 +241,11 @@ export class ReceivingService {
       // Line numbers follow the order sent.
       for (const line of existing.filter((l) => wanted.has(l.sku_id))) {
         const w = wanted.get(line.sku_id)!;
-        await repo.updateLine(uow.tx, line.id, { expected_qty: w.expectedQuantity, notes: w.notes || null, line_no: w.lineNo });
+        await repo.updateLine(uow.tx, line.id, { expected_qty: w.expectedQuantity, notes: w.notes || null, line_no: w.lineNo, lot: w.lot ?? '', expiry_date: w.expiryDate || null });
       }
       const known = new Set(existing.map((l) => l.sku_id));
       await repo.insertLines(uow.tx, [...wanted.values()].filter((w) => !known.has(w.skuId))
-        .map((w) => ({ order_id: before.id, line_no: w.lineNo, sku_id: w.skuId, expected_qty: w.expectedQuantity, notes: w.notes || null })));
+        .map((w) => ({ order_id: before.id, line_no: w.lineNo, sku_id: w.skuId, expected_qty: w.expectedQuantity, notes: w.notes || null, lot: w.lot ?? '', expiry_date: w.expiryDate || null })));
       return this.changed(uow, actor, before.id, 'update', 'UpdateReceivingOrder', { ...toSummary(before), lines: existing.map(toLine) });
     });
     return { message: `Receiving order ${order.roNumber} updated successfully`, data: order };
@@ -272,14 +303,19 @@ export class ReceivingService {
   async receive(principal: Principal, input: ReceiveItemInput, actor: Actor) {
     const order = await this.order(principal, input.receivingOrderId);
     if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing more can be received on it`);
-    const matches = await repo.skusByCodes(this.db, order.customer_id, [input.scanCode]);
-    if (matches.length === 0) throw unprocessable(`No SKU of ${order.customer_name} matches '${input.scanCode}'`, { scanCode: 'Unknown SKU, barcode or GTIN' });
-    const lines = await repo.lines(this.db, order.id);
-    const match = matches.find((m) => lines.some((l) => l.sku_id === m.id));
-    if (!match) throw unprocessable(`SKU ${matches[0].sku_code} is not on receiving order ${order.ro_number}`, { scanCode: 'Not on this receiving order' });
-    const line = lines.find((l) => l.sku_id === match.id)!;
+    // The scanned code's SKUs with their line on this order, lines first: one statement.
+    const [match] = await repo.scanLines(this.db, order.id, order.customer_id, input.scanCode);
+    if (!match) throw unprocessable(`No SKU of ${order.customer_name} matches '${input.scanCode}'`, { scanCode: 'Unknown SKU, barcode or GTIN' });
+    if (match.id == null) throw unprocessable(`SKU ${match.sku_code} is not on receiving order ${order.ro_number}`, { scanCode: 'Not on this receiving order' });
+    const line = { ...match, id: match.id, order_id: order.id };
     if (line.is_lot_tracked === 1 && !input.lot) throw badRequest(`SKU ${line.sku_code} is lot-tracked: enter its lot`, { lot: 'Please enter lot!' });
     if (line.is_expiry_tracked === 1 && !input.expiryDate) throw badRequest(`SKU ${line.sku_code} tracks expiry: enter its expiry date`, { expiryDate: 'Please enter expiry date!' });
+    // A lot or an expiry on a SKU that tracks neither would split its stock into places nothing else knows of.
+    if (input.lot && line.is_lot_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track lots: leave the lot empty`, { lot: 'This SKU does not track lots' });
+    if (input.expiryDate && line.is_expiry_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track expiry: leave the expiry date empty`, { expiryDate: 'This SKU does not track expiry dates' });
+    if (isExpired(input.expiryDate) && !input.confirmExpired) {
+      throw conflict(`${input.lot ? `Lot ${input.lot} of ` : ''}${line.sku_code} expired on ${input.expiryDate}`, MSG_RECEIVING.expiredLot);
+    }
     if (input.damagedLocationId && !input.damagedQuantity) throw badRequest('A damage location needs a damaged quantity', { damagedQuantity: 'Enter the damaged quantity' });
     if (input.lot && input.expiryDate) {
       const known = await repo.lotExpiry(this.db, order.customer_id, line.sku_id, input.lot);
@@ -297,10 +333,11 @@ export class ReceivingService {
 
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      // The RO row first (every receiving transaction takes it first), then the line, then the balances.
-      const started = await repo.transition(uow.tx, order.id, RECEIVABLE, { status: 'Receiving', received_at: order.received_at ?? at }, at);
+      // The RO row first (every receiving transaction takes it first), then the line, then the balances. The
+      // order as it stood comes back from the same statement; the line's counts from its own increment.
+      const started = await repo.transitionWithTotals(uow.tx, order.id, RECEIVABLE, { status: 'Receiving', received_at: order.received_at ?? at }, at);
       if (!started) throw unprocessable('This receiving order was finalized or cancelled meanwhile; nothing more can be received on it');
-      await repo.addReceived(uow.tx, line.id, input.quantity, input.damagedQuantity);
+      const counted = (await repo.addReceived(uow.tx, line.id, input.quantity, input.damagedQuantity))!;
       const legs = [
         ...(input.quantity > 0 ? [{ place: { ...place, locationId: dock.id }, qty: input.quantity, txnType: 'receive', expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
         ...(damagedAt ? [{ place: { ...place, locationId: damagedAt.id }, qty: input.damagedQuantity, txnType: 'receive_damaged', expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
@@ -309,10 +346,8 @@ export class ReceivingService {
       const movement = legs.length
         ? await this.inventory.post(uow, { documentType: 'RECEIPT', documentId: order.ro_number, reason: input.note ?? null, legs }, actor)
         : null;
-      if (movement) {
-        await this.inventory.recordChange(uow, actor, 'Receive', movement.document, { ...place, locationId: dock.id }, legs.map((l) => l.place.locationId),
-          { receivingOrderId: order.id, roNumber: order.ro_number, quantity: input.quantity, damagedQuantity: input.damagedQuantity });
-      }
+      const stock = movement ? [this.inventory.changeOf('Receive', movement.document, { ...place, locationId: dock.id }, legs.map((l) => l.place.locationId),
+        { receivingOrderId: order.id, roNumber: order.ro_number, quantity: input.quantity, damagedQuantity: input.damagedQuantity })] : [];
       const receipt = await repo.insertReceipt(uow.tx, {
         order_id: order.id, line_id: line.id, warehouse_id: order.warehouse_id, customer_id: order.customer_id, sku_id: line.sku_id,
         location_id: dock.id, lot: input.lot, expiry_date: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity,
@@ -323,12 +358,112 @@ export class ReceivingService {
         receiptId: receipt.id, document: movement?.document ?? null, skuId: line.sku_id, skuCode: line.sku_code, locationIds: legs.map((l) => l.place.locationId),
         lot: input.lot, expiryDate: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity, damagedQuantity: input.damagedQuantity,
       };
-      const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail);
-      const now = (await repo.line(uow.tx, order.id, line.id))!;
-      return { order: after, line: toLine(now), movement, matchedBy: match.matchedBy };
+      const now = { ...line, ...counted };
+      const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail,
+        { after: toSummary(withLineChange(started, line.expected_qty, counted, { received: input.quantity, damaged: input.damagedQuantity, putaway: 0 })), also: stock });
+      return { order: after, line: toLine(now), movement, matchedBy: match.matched_by };
     });
     const parts = [input.quantity && `${input.quantity} good`, input.damagedQuantity && `${input.damagedQuantity} damaged`].filter(Boolean).join(' and ');
     return { message: `Received ${parts} of ${line.sku_code} into ${dock.code}`, data: result };
+  }
+
+  /**
+   * Receive as expected: every chosen line's remaining quantity arrives with the lot and expiry the order
+   * announced, into a dock — or straight on to each line's first putaway suggestion (an expired lot: the
+   * first quarantine location) — in one transaction with one ledger document, a fixed number of statements
+   * whatever the number of lines. With `finalize` the order is finalized too (and closes when all is put away).
+   */
+  async receiveAsExpected(principal: Principal, input: ReceiveAsExpectedInput, actor: Actor) {
+    const order = await this.order(principal, input.receivingOrderId);
+    if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing more can be received on it`);
+    const all = await repo.lines(this.db, order.id);
+    const byId = new Map(all.map((l) => [l.id, l]));
+    const unknown = (input.lineIds ?? []).map((id, i) => [i, id] as const).filter(([, id]) => !byId.has(id));
+    if (unknown.length) throw badRequest(`Line ${unknown[0][1]} is not on receiving order ${order.ro_number}`, Object.fromEntries(unknown.map(([i]) => [`lineIds.${i}`, 'Not a line of this receiving order'])));
+    const remaining = (l: LineRow) => l.expected_qty - l.received_qty - l.damaged_qty;
+    const chosen = (input.lineIds ? [...new Set(input.lineIds)].map((id) => byId.get(id)!) : all).filter((l) => remaining(l) > 0);
+    if (chosen.length === 0) throw unprocessable('Nothing more is expected on these lines', { lineIds: 'Every unit expected has arrived' });
+    const missing: Record<string, string> = {};
+    for (const l of chosen) {
+      if (l.is_lot_tracked === 1 && !l.lot) missing[`lines.${l.line_no}.lot`] = `SKU ${l.sku_code} is lot-tracked and line ${l.line_no} names no lot: scan it in`;
+      else if (l.is_expiry_tracked === 1 && !l.expiry_date) missing[`lines.${l.line_no}.expiryDate`] = `SKU ${l.sku_code} tracks expiry and line ${l.line_no} names no expiry date: scan it in`;
+    }
+    if (Object.keys(missing).length) throw badRequest(Object.values(missing)[0], missing);
+    const expired = chosen.filter((l) => isExpired(l.expiry_date));
+    if (expired.length && !input.confirmExpired) {
+      const l = expired[0];
+      throw conflict(`${expired.length === 1 ? '' : `${expired.length} lines have expired lots: `}${l.lot ? `Lot ${l.lot} of ` : ''}${l.sku_code} expired on ${l.expiry_date}`, MSG_RECEIVING.expiredLot);
+    }
+    const dock = (await this.locationsOf(order.warehouse_id, [input.locationId])).get(input.locationId)!;
+    if (!INBOUND_TYPES.includes(dock.type)) throw unprocessable(`Receive into a dock or staging location; ${dock.code} is a ${dock.type} location`, { locationId: 'Choose a dock or staging location' });
+    const targets = input.putaway ? await this.planTargets(order, chosen.map((l) => ({ lineId: l.id, skuId: l.sku_id, skuCode: l.sku_code, quantity: remaining(l), expired: isExpired(l.expiry_date) }))) : null;
+
+    const result = await inTransaction(this.db, async (uow) => {
+      const at = new Date().toISOString();
+      const started = await repo.transition(uow.tx, order.id, RECEIVABLE, { status: 'Receiving', received_at: order.received_at ?? at }, at);
+      if (!started) throw unprocessable('This receiving order was finalized or cancelled meanwhile; nothing more can be received on it');
+      // Read again under the order's lock: a scan may have landed since; what is still expected is what arrives.
+      const now = new Map((await repo.lines(uow.tx, order.id)).map((l) => [l.id, l]));
+      const lines = chosen.map((l) => ({ ...now.get(l.id)!, quantity: remaining(now.get(l.id)!) })).filter((l) => l.quantity > 0);
+      if (lines.length === 0) throw unprocessable('Nothing more is expected on these lines', { lineIds: 'Every unit expected has arrived' });
+      await repo.receiveLinesAsExpected(uow.tx, order.id, lines.map((l) => l.id), !!targets);
+      const base = { warehouseId: order.warehouse_id, customerId: order.customer_id };
+      if (targets) {
+        const room = new Map<number, number>();
+        for (const l of lines) room.set(targets.get(l.id)!.locationId, (room.get(targets.get(l.id)!.locationId) ?? 0) + l.quantity);
+        await this.inventory.assertRoomMany(uow, room);
+      }
+      // Straight to putaway, the goods are received where they are put: one ledger row a line (the receipt and
+      // putaway rows still say they came through the dock).
+      const legs = lines.map((l) => ({
+        place: { ...base, skuId: l.sku_id, lot: l.lot, pallet: '', locationId: targets?.get(l.id)?.locationId ?? dock.id },
+        qty: l.quantity, txnType: 'receive', expiryDate: l.expiry_date, receivedAt: at,
+      }));
+      const movement = await this.inventory.post(uow, { documentType: 'RECEIPT', documentId: order.ro_number, reason: 'Received as expected', legs }, actor);
+      const quantity = lines.reduce((n, l) => n + l.quantity, 0);
+      await this.inventory.recordChange(uow, actor, 'Receive', movement.document, { ...base, skuId: lines.length === 1 ? lines[0].sku_id : 0, locationId: dock.id, lot: '', pallet: '' },
+        [dock.id, ...new Set([...(targets?.values() ?? [])].map((t) => t.locationId))], { receivingOrderId: order.id, roNumber: order.ro_number, asExpected: true, lines: lines.length, quantity });
+      const who = { document_id: movement.document, user_id: actor.userId, username: actor.username, at };
+      await repo.insertReceipts(uow.tx, lines.map((l) => ({
+        order_id: order.id, line_id: l.id, ...{ warehouse_id: order.warehouse_id, customer_id: order.customer_id }, sku_id: l.sku_id, location_id: dock.id,
+        lot: l.lot, expiry_date: l.expiry_date, pallet: '', quantity: l.quantity, damaged_qty: 0, damaged_location_id: null, ...who,
+      })));
+      const putaways = targets ? lines.map((l) => ({ lineId: l.id, skuCode: l.sku_code, ...targets.get(l.id)!, quantity: l.quantity })) : [];
+      if (targets) {
+        await repo.insertPutaways(uow.tx, lines.map((l) => ({
+          order_id: order.id, line_id: l.id, from_location_id: dock.id, to_location_id: targets.get(l.id)!.locationId, lot: l.lot, pallet: '', quantity: l.quantity, ...who,
+        })));
+      }
+      if (input.finalize) {
+        await repo.transition(uow.tx, order.id, ['Receiving'], { status: 'Received', finalized_at: at }, at);
+        await repo.closeIfPutAway(uow.tx, order.id, at);
+      }
+      const after = await this.changed(uow, actor, order.id, input.finalize ? 'receive_as_expected_and_finalize' : 'receive_as_expected', 'ReceiveItem', undefined,
+        { document: movement.document, asExpected: true, lineCount: lines.length, quantity, putaway: !!targets, finalized: input.finalize });
+      return { order: after, document: movement.document, lineCount: lines.length, quantity, putaways };
+    });
+    const where = targets ? 'and put away' : `into ${dock.code}`;
+    const end = result.order.status === 'Closed' ? '; the order is closed' : result.order.status === 'Received' ? '; the order is finalized' : '';
+    return { message: `Received ${count(result.quantity, 'unit')} on ${count(result.lineCount, 'line')} of ${order.ro_number} as expected ${where}${end}`, data: result };
+  }
+
+  /** Each line's putaway target (see planPutaway); an expired lot goes to the first quarantine location. 422 when a line finds no room. */
+  private async planTargets(order: OrderRow, lines: { lineId: number; skuId: number; skuCode: string; quantity: number; expired: boolean }[]) {
+    const good = lines.filter((l) => !l.expired);
+    const [holding, empty, quarantine] = await Promise.all([
+      repo.skuStoragePlaces(this.db, { warehouseId: order.warehouse_id, customerId: order.customer_id, skuIds: [...new Set(good.map((l) => l.skuId))] }),
+      repo.emptyStorage(this.db, order.warehouse_id, ['shelf', 'rack', 'aisle', 'zone'], good.length),
+      good.length < lines.length ? repo.quarantineLocations(this.db, order.warehouse_id, 1) : Promise.resolve([]),
+    ]);
+    const { targets, unplaced } = planPutaway(good, holding, empty);
+    if (unplaced.length) {
+      throw unprocessable(`No storage location has room for ${unplaced.length === 1 ? `SKU ${unplaced[0].skuCode}` : `${count(unplaced.length, 'line')} (first: SKU ${unplaced[0].skuCode})`}; receive into the dock and put away by hand`, { putaway: 'Not enough free storage' });
+    }
+    if (good.length < lines.length) {
+      if (!quarantine[0]) throw unprocessable('This warehouse has no active quarantine location for the expired lots', { putaway: 'No quarantine location' });
+      for (const l of lines.filter((x) => x.expired)) targets.set(l.lineId, { locationId: quarantine[0].id, locationCode: quarantine[0].code });
+    }
+    return targets;
   }
 
   /**
@@ -342,13 +477,23 @@ export class ReceivingService {
   }
 
   /** Where to put a line's goods: locations already holding the SKU, else empty ones of a fitting type and capacity. */
-  async suggestPutaway(principal: Principal, q: { receivingOrderId: number; lineId: number; quantity?: number; pallet?: string }) {
+  async suggestPutaway(principal: Principal, q: { receivingOrderId: number; lineId: number; quantity?: number; pallet?: string; lot?: string }) {
     const order = await this.order(principal, q.receivingOrderId);
     const line = await repo.line(this.db, order.id, q.lineId);
     if (!line) throw notFound('Receiving order line');
     const quantity = q.quantity ?? Math.max(1, line.received_qty - line.putaway_qty);
     // A pallet goes to racking (or a floor zone); loose units to shelving first.
     const preferTypes = q.pallet ? ['rack', 'zone', 'aisle', 'shelf'] : ['shelf', 'rack', 'aisle', 'zone'];
+    // An expired lot is never offered a storage (pickable) place: only quarantine.
+    if (q.lot && isExpired(await repo.lotExpiry(this.db, order.customer_id, line.sku_id, q.lot))) {
+      const places = await repo.quarantineLocations(this.db, order.warehouse_id, SUGGESTIONS);
+      return {
+        skuId: line.sku_id, quantity, suggestions: places.map((r) => ({
+          locationId: r.id, locationCode: r.code, locationType: r.type, zone: r.zone, capacity: r.capacity, onHand: n(r.on_hand),
+          freeCapacity: r.capacity > 0 ? r.capacity - n(r.on_hand) : null, reason: 'Quarantine (expired lot)' as const,
+        })),
+      };
+    }
     const { withSku, empty } = await repo.putawayCandidates(this.db, { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, quantity, preferTypes }, SUGGESTIONS);
     const suggestion = (r: (typeof withSku)[number], reason: 'SKU already here' | 'Empty location') => ({
       locationId: r.id, locationCode: r.code, locationType: r.type, zone: r.zone, capacity: r.capacity, onHand: n(r.on_hand),
@@ -362,21 +507,30 @@ export class ReceivingService {
   async putaway(principal: Principal, input: PutawayInput, actor: Actor) {
     const order = await this.order(principal, input.receivingOrderId);
     if (!(PUTAWAY_OPEN as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing can be put away on it`);
-    const line = await repo.line(this.db, order.id, input.lineId);
-    if (!line) throw notFound('Receiving order line');
     if (input.toLocationId === input.fromLocationId) throw badRequest('Choose a different destination location', { toLocationId: 'Same as the source location' });
-    const locations = await this.locationsOf(order.warehouse_id, [input.fromLocationId, input.toLocationId]);
+    const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, lot: input.lot, pallet: input.pallet };
+    const [line, locations] = await Promise.all([
+      repo.lineWithSourceExpiry(this.db, order.id, input.lineId, { ...place, locationId: input.fromLocationId }),
+      this.locationsOf(order.warehouse_id, [input.fromLocationId, input.toLocationId]),
+    ]);
+    if (!line) throw notFound('Receiving order line');
     const from = locations.get(input.fromLocationId)!;
     const to = locations.get(input.toLocationId)!;
     if (!INBOUND_TYPES.includes(from.type)) throw unprocessable(`Put away from the dock or staging location the goods were received into; ${from.code} is a ${from.type} location`, { fromLocationId: 'Choose a dock or staging location' });
-    if (to.category !== 'storage') throw unprocessable(`Put away to a storage location (rack, shelf, zone or aisle); ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a storage location' });
-    const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, lot: input.lot, pallet: input.pallet };
+    if (isExpired(line.source_expiry)) {
+      if (to.type !== 'quarantine') throw unprocessable(`This lot has expired: put it away to a quarantine location; ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a quarantine location' });
+    } else if (to.category !== 'storage') {
+      throw unprocessable(`Put away to a storage location (rack, shelf, zone or aisle); ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a storage location' });
+    }
+    const stockPlace = { ...place, skuId: line.sku_id };
 
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      const locked = await repo.lockOrder(uow.tx, order.id, PUTAWAY_OPEN, at);
+      // The RO row first, with its totals as they stand (see receive).
+      const locked = await repo.transitionWithTotals(uow.tx, order.id, PUTAWAY_OPEN, {}, at);
       if (!locked) throw unprocessable('This receiving order was closed or cancelled meanwhile; nothing can be put away on it');
-      if (!(await repo.addPutaway(uow.tx, line.id, input.quantity))) {
+      const counted = await repo.addPutaway(uow.tx, line.id, input.quantity);
+      if (!counted) {
         const now = await repo.line(uow.tx, order.id, line.id);
         const waiting = now ? now.received_qty - now.putaway_qty : 0;
         throw unprocessable(`Only ${count(waiting, 'unit')} of ${line.sku_code} ${noun(waiting, 'is', 'are')} waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
@@ -385,19 +539,20 @@ export class ReceivingService {
       await this.inventory.assertRoom(uow, to.id, input.quantity);
       const movement = await this.inventory.post(uow, {
         documentType: 'PUTAWAY', documentId: order.ro_number, reason: null,
-        legs: [{ place: { ...place, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...place, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],
+        legs: [{ place: { ...stockPlace, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...stockPlace, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],
       }, actor);
-      await this.inventory.recordChange(uow, actor, 'Putaway', movement.document, { ...place, locationId: from.id }, [from.id, to.id],
+      const stock = this.inventory.changeOf('Putaway', movement.document, { ...stockPlace, locationId: from.id }, [from.id, to.id],
         { receivingOrderId: order.id, roNumber: order.ro_number, from: from.id, to: to.id, quantity: input.quantity });
       const putaway = await repo.insertPutaway(uow.tx, {
         order_id: order.id, line_id: line.id, from_location_id: from.id, to_location_id: to.id, lot: input.lot, pallet: input.pallet,
         quantity: input.quantity, document_id: movement.document, user_id: actor.userId, username: actor.username, at,
       });
-      await repo.closeIfPutAway(uow.tx, order.id, at);
+      let state = withLineChange(locked, line.expected_qty, counted, { received: 0, damaged: 0, putaway: input.quantity });
+      // Only a finalized order closes, once its last units are put away.
+      if (locked.status === 'Received' && await repo.closeIfPutAway(uow.tx, order.id, at)) state = { ...state, status: 'Closed', closed_at: at, updated_at: at };
       const detail = { putawayId: putaway.id, document: movement.document, skuId: line.sku_id, skuCode: line.sku_code, locationIds: [from.id, to.id], quantity: input.quantity };
-      const after = await this.changed(uow, actor, order.id, 'putaway', 'Putaway', undefined, detail);
-      const now = (await repo.line(uow.tx, order.id, line.id))!;
-      return { order: after, line: toLine(now), movement };
+      const after = await this.changed(uow, actor, order.id, 'putaway', 'Putaway', undefined, detail, { after: toSummary(state), also: [stock] });
+      return { order: after, line: toLine({ ...line, ...counted }), movement };
     });
     return { message: `Put away ${count(input.quantity, 'unit')} of ${line.sku_code} to ${to.code}`, data: result };
   }
@@ -421,7 +576,7 @@ export class ReceivingService {
     };
 
     const errors: RowError[] = [];
-    const groups = new Map<string, { supplier: string; expectedDeliveryDate: string; referenceNumber: string; lines: { skuId: number; expectedQuantity: number; notes?: string; row: number }[] }>();
+    const groups = new Map<string, { supplier: string; expectedDeliveryDate: string; referenceNumber: string; lines: { skuId: number; expectedQuantity: number; notes?: string; lot?: string; expiryDate?: string; row: number }[] }>();
     for (const { row, cells } of rows) {
       const fail = (column: Column, message: string) => errors.push({ row, column, message });
       const before = errors.length;
@@ -445,13 +600,20 @@ export class ReceivingService {
       else if (!Number.isInteger(qty) || qty <= 0 || qty > 10_000_000) fail('Expected Quantity', 'Expected quantity must be a whole number above 0');
       const notes = cells.Notes ?? '';
       if (notes.length > 255) fail('Notes', 'At most 255 characters');
+      const lot = cells.Lot ?? '';
+      if (lot.length > 64) fail('Lot', 'At most 64 characters');
+      else if (lot && sku && sku.is_lot_tracked !== 1) fail('Lot', `SKU ${sku.sku_code} does not track lots`);
+      const expiryText = cells['Expiry Date'] ?? '';
+      const expiryDate = expiryText ? parseDay(expiryText) : null;
+      if (expiryText && !expiryDate) fail('Expiry Date', `'${expiryText.slice(0, 32)}' is not a date (use YYYY-MM-DD)`);
+      else if (expiryText && sku && sku.is_expiry_tracked !== 1) fail('Expiry Date', `SKU ${sku.sku_code} does not track expiry dates`);
       if (errors.length !== before) continue;
       const key = JSON.stringify([supplier.toLowerCase(), day, reference.toLowerCase()]);
       const group = groups.get(key) ?? { supplier, expectedDeliveryDate: day!, referenceNumber: reference, lines: [] };
       groups.set(key, group);
       const twin = group.lines.find((l) => l.skuId === sku!.id);
       if (twin) fail('SKU', `SKU ${sku!.sku_code} is already on row ${twin.row} of the same order`);
-      else group.lines.push({ skuId: sku!.id, expectedQuantity: qty, notes: notes || undefined, row });
+      else group.lines.push({ skuId: sku!.id, expectedQuantity: qty, notes: notes || undefined, lot: lot || undefined, expiryDate: expiryDate ?? undefined, row });
     }
     if (errors.length) {
       throw unprocessable(rowErrorSummary(errors, 'uploaded'), rowErrorDetails(errors));
@@ -501,7 +663,7 @@ export class ReceivingService {
 
   /** The upload template: its header row and one example line. */
   template() {
-    const example: Record<Column, string> = { Supplier: 'Acme Supplies', 'Expected Delivery Date': new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10), 'Reference Number': 'PO-1001', SKU: 'SKU-CODE', 'Expected Quantity': '100', Notes: '' };
+    const example: Record<Column, string> = { Supplier: 'Acme Supplies', 'Expected Delivery Date': new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10), 'Reference Number': 'PO-1001', SKU: 'SKU-CODE', 'Expected Quantity': '100', Notes: '', Lot: '', 'Expiry Date': '' };
     return toXlsx('Receiving Order', RO_UPLOAD_COLUMNS.map((c): ExcelColumn<Record<Column, string>> => ({ header: c, value: (r) => r[c], width: 22 })), [example]);
   }
 

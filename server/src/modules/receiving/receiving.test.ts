@@ -181,6 +181,9 @@ describe('receiving, putaway and finalizing', () => {
       [{ scanCode: 'RCV-LOT', quantity: 1 }, 400, 'SKU RCV-LOT is lot-tracked: enter its lot'],
       [{ scanCode: 'RCV-LOT', lot: 'L1', quantity: 1 }, 400, 'SKU RCV-LOT tracks expiry: enter its expiry date'],
       [{ scanCode: 'RCV-LOT', lot: 'L-2026-01', expiryDate: '2028-01-01', quantity: 1 }, 422, 'Lot L-2026-01 of RCV-LOT already has expiry date 2027-03-31'],
+      [{ scanCode: 'RCV-PLAIN', lot: 'L1', quantity: 1 }, 400, 'SKU RCV-PLAIN does not track lots: leave the lot empty'],
+      [{ scanCode: 'RCV-PLAIN', expiryDate: '2030-01-01', quantity: 1 }, 400, 'SKU RCV-PLAIN does not track expiry: leave the expiry date empty'],
+      [{ scanCode: 'RCV-LOT', lot: 'L-OLD', expiryDate: '2020-01-31', quantity: 1 }, 409, 'Lot L-OLD of RCV-LOT expired on 2020-01-31'],
       [{ scanCode: 'RCV-PLAIN', quantity: 1, locationId: rackA }, 422, 'Receive into a dock or staging location; A-01-01 is a rack location'],
       [{ scanCode: 'RCV-PLAIN', damagedQuantity: 1, damagedLocationId: rackA }, 422, 'Damaged goods go to a quarantine'],
       [{ scanCode: 'RCV-PLAIN', quantity: 0 }, 400, 'Enter a good or damaged quantity above 0'],
@@ -330,21 +333,166 @@ describe('idempotency and concurrency', () => {
   });
 });
 
+describe('lots and expiry at the door (issue 10, item 11)', () => {
+  it('refuses a lot or an expiry for a SKU that tracks neither, naming the field, and writes nothing', async () => {
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 5 }]);
+    const before = { txn: await count('inventory_txn'), receipts: await count('receiving_receipt') };
+    const lot = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', lot: 'L-X', quantity: 1 });
+    expect(lot.statusCode).toBe(400);
+    expect(lot.json().details).toEqual({ lot: 'This SKU does not track lots' });
+    const expiry = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', expiryDate: '2030-01-01', quantity: 1 });
+    expect(expiry.statusCode).toBe(400);
+    expect(expiry.json().details).toEqual({ expiryDate: 'This SKU does not track expiry dates' });
+    expect({ txn: await count('inventory_txn'), receipts: await count('receiving_receipt') }).toEqual(before);
+    expect((await detail(ro.receivingOrderId)).status).toBe('Open');
+  });
+
+  it('an expired lot asks for confirmation; confirmed, it is offered and put away to quarantine only, never to storage', async () => {
+    const ro = await createOrder([{ skuId: lotSku, expectedQuantity: 6 }]);
+    const body = { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-LOT', lot: 'L-EXPIRED', expiryDate: '2021-06-30', quantity: 6 };
+    const before = await count('inventory_txn');
+    const asked = await receive(admin, body);
+    expect(asked.statusCode).toBe(409);
+    expect(asked.json()).toMatchObject({ message: 'Lot L-EXPIRED of RCV-LOT expired on 2021-06-30', details: 'Confirm to receive an expired lot: it can only be put away to quarantine' });
+    expect(await count('inventory_txn')).toBe(before);
+
+    const confirmed = await receive(admin, { ...body, confirmExpired: true });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(await onHand(dock, lotSku, 'L-EXPIRED')).toEqual({ on_hand: 6, expiry_date: '2021-06-30' });
+    const line = await lineOf(ro.receivingOrderId, lotSku);
+
+    const suggested = (await admin.get(`${R}/SuggestPutaway?receivingOrderId=${ro.receivingOrderId}&lineId=${line.lineId}&lot=L-EXPIRED`)).json();
+    expect(suggested.suggestions.map((s: { locationId: number; reason: string }) => [s.locationId, s.reason])).toEqual([[quarantine, 'Quarantine (expired lot)']]);
+    const put = { receivingOrderId: ro.receivingOrderId, lineId: line.lineId, fromLocationId: dock, lot: 'L-EXPIRED', quantity: 6 };
+    const toRack = await admin.post(`${R}/Putaway`, { ...put, toLocationId: rackA });
+    expect(toRack.statusCode).toBe(422);
+    expect(toRack.json()).toMatchObject({ message: 'This lot has expired: put it away to a quarantine location; A-01-01 is a rack location', details: { toLocationId: 'Choose a quarantine location' } });
+    expect(await onHand(rackA, lotSku, 'L-EXPIRED')).toMatchObject({ on_hand: 0 });
+    const toQuarantine = await admin.post(`${R}/Putaway`, { ...put, toLocationId: quarantine });
+    expect(toQuarantine.statusCode, toQuarantine.body).toBe(200);
+    expect(await onHand(quarantine, lotSku, 'L-EXPIRED')).toEqual({ on_hand: 6, expiry_date: '2021-06-30' });
+    expect(await balanced()).toBe(true);
+  });
+});
+
+describe('receive as expected (issue 10, item 19)', () => {
+  const asExpected = (body: Record<string, unknown>) => admin.post(`${R}/ReceiveAsExpected`, { locationId: dock, ...body });
+
+  it('receives every line as expected into the dock: lots and expiries from the order, one transaction, one ledger document', async () => {
+    const ro = await createOrder([{ skuId: lotSku, expectedQuantity: 9, lot: 'L-AE-1', expiryDate: '2030-05-31' }, { skuId: plainSku, expectedQuantity: 4 }] as never);
+    const events = recordEvents(t.app);
+    const res = await asExpected({ receivingOrderId: ro.receivingOrderId });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(`Received 13 units on 2 lines of ${ro.roNumber} as expected into DOCK-01`);
+    expect(res.json().data).toMatchObject({ lineCount: 2, quantity: 13, putaways: [], order: { status: 'Receiving', receivedQuantity: 13, shortQuantity: 0 } });
+    const rows = await ledger(ro.roNumber);
+    expect(rows.map((r) => [r.txn_type, r.sku_id, r.qty_change, r.location_id, r.lot, r.document_type])).toEqual([
+      ['receive', lotSku, 9, dock, 'L-AE-1', 'RECEIPT'], ['receive', plainSku, 4, dock, '', 'RECEIPT'],
+    ]);
+    expect(await onHand(dock, lotSku, 'L-AE-1')).toEqual({ on_hand: 9, expiry_date: '2030-05-31' });
+    const d = await detail(ro.receivingOrderId);
+    expect(d.receipts.map((r: { lot: string; expiryDate: string | null; quantity: number }) => [r.lot, r.expiryDate, r.quantity])).toEqual([['L-AE-1', '2030-05-31', 9], ['', null, 4]]);
+    expect(d.lines.map((l: { lot: string; awaitingPutaway: number }) => [l.lot, l.awaitingPutaway])).toEqual([['L-AE-1', 9], ['', 4]]);
+    // One inventory event and one RO event (on PostgreSQL the order's AddReceivingOrder may arrive meanwhile).
+    const seen = (await events.until(3, 1000)).map((e) => (e.payload as { subEvent: string }).subEvent).filter((e) => e !== 'AddReceivingOrder');
+    expect(seen.sort()).toEqual(['Receive', 'ReceiveItem']);
+    // Nothing is left: a second time is refused.
+    expect((await asExpected({ receivingOrderId: ro.receivingOrderId })).statusCode).toBe(422);
+    expect(await balanced()).toBe(true);
+  });
+
+  it('the lines chosen, straight to their putaway suggestion and finalized: the order closes, the dock is left as it was', async () => {
+    const holder = await makeLocation(t.database, wh, 'AE-HOLD-1', 'shelf');
+    const plainSku = await makeSku(t.database, cust, 'RCV-AE-HELD');
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 5 }, { skuId: thirdSku, expectedQuantity: 7 }]);
+    // The SKU already sits at AE-HOLD-1 (put there by an earlier order), so it is suggested first.
+    const seed = await createOrder([{ skuId: plainSku, expectedQuantity: 1 }]);
+    await receive(admin, { receivingOrderId: seed.receivingOrderId, scanCode: 'RCV-AE-HELD', quantity: 1 });
+    const seedLine = await lineOf(seed.receivingOrderId, plainSku);
+    expect((await admin.post(`${R}/Putaway`, { receivingOrderId: seed.receivingOrderId, lineId: seedLine.lineId, fromLocationId: dock, toLocationId: holder, quantity: 1 })).statusCode).toBe(200);
+    const dockBefore = await onHand(dock, plainSku);
+    const lines = (await detail(ro.receivingOrderId)).lines as { lineId: number; skuId: number }[];
+    const plainLine = lines.find((l) => l.skuId === plainSku)!.lineId;
+    const first = await asExpected({ receivingOrderId: ro.receivingOrderId, lineIds: [plainLine], putaway: true });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data.putaways).toEqual([{ lineId: plainLine, skuCode: 'RCV-AE-HELD', locationId: holder, locationCode: 'AE-HOLD-1', quantity: 5 }]);
+    expect(await onHand(holder, plainSku)).toMatchObject({ on_hand: 6 });
+    expect(await onHand(dock, plainSku)).toEqual(dockBefore);
+    const rest = await asExpected({ receivingOrderId: ro.receivingOrderId, putaway: true, finalize: true });
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect(rest.json().message).toMatch(new RegExp(`^Received 7 units on 1 line of ${ro.roNumber} as expected and put away; the order is closed$`));
+    const order = (await detail(ro.receivingOrderId));
+    expect(order).toMatchObject({ status: 'Closed', receivedQuantity: 12, putawayQuantity: 12 });
+    const rows = await ledger(ro.roNumber);
+    // Received where they were put: one ledger row a line, at the storage location.
+    expect(rows.map((r) => [r.txn_type, r.location_id === holder ? 'AE-HOLD-1' : r.location_id === dock ? 'dock' : 'empty location'])).toEqual([
+      ['receive', 'AE-HOLD-1'], ['receive', 'empty location'],
+    ]);
+    expect(await balanced()).toBe(true);
+  });
+
+  it('refuses what it cannot receive as expected with the field named, and writes nothing', async () => {
+    const ro = await createOrder([{ skuId: lotSku, expectedQuantity: 3 }]);
+    const other = await createOrder([{ skuId: plainSku, expectedQuantity: 3 }]);
+    const otherLine = (await lineOf(other.receivingOrderId, plainSku)).lineId;
+    const before = { txn: await count('inventory_txn'), receipts: await count('receiving_receipt') };
+    const noLot = await asExpected({ receivingOrderId: ro.receivingOrderId });
+    expect(noLot.statusCode).toBe(400);
+    expect(noLot.json().details).toEqual({ 'lines.1.lot': 'SKU RCV-LOT is lot-tracked and line 1 names no lot: scan it in' });
+    const notOurs = await asExpected({ receivingOrderId: ro.receivingOrderId, lineIds: [otherLine] });
+    expect(notOurs.statusCode).toBe(400);
+    expect(notOurs.json().details).toEqual({ 'lineIds.0': 'Not a line of this receiving order' });
+    const intoRack = await asExpected({ receivingOrderId: other.receivingOrderId, locationId: rackA });
+    expect(intoRack.statusCode).toBe(422);
+    expect(intoRack.json().details).toEqual({ locationId: 'Choose a dock or staging location' });
+    const untracked = await admin.post(`${R}/CreateReceivingOrder`, order([{ skuId: plainSku, expectedQuantity: 1, lot: 'L-1' } as never]));
+    expect(untracked.statusCode).toBe(400);
+    expect(untracked.json().details).toMatchObject({ 'lines.0.lot': 'SKU RCV-PLAIN does not track lots' });
+    expect({ txn: await count('inventory_txn'), receipts: await count('receiving_receipt') }).toEqual(before);
+    expect((await detail(ro.receivingOrderId)).status).toBe('Open');
+  });
+
+  it('an expired lot asks for confirmation; confirmed and put away, it goes to quarantine', async () => {
+    const ro = await createOrder([{ skuId: lotSku, expectedQuantity: 2, lot: 'L-AE-OLD', expiryDate: '2022-01-31' }] as never);
+    const asked = await asExpected({ receivingOrderId: ro.receivingOrderId, putaway: true });
+    expect(asked.statusCode).toBe(409);
+    expect(asked.json()).toMatchObject({ message: 'Lot L-AE-OLD of RCV-LOT expired on 2022-01-31', details: 'Confirm to receive an expired lot: it can only be put away to quarantine' });
+    const done = await asExpected({ receivingOrderId: ro.receivingOrderId, putaway: true, confirmExpired: true });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().data.putaways).toEqual([expect.objectContaining({ locationId: quarantine, quantity: 2 })]);
+    expect(await onHand(quarantine, lotSku, 'L-AE-OLD')).toEqual({ on_hand: 2, expiry_date: '2022-01-31' });
+  });
+
+  it('an uploaded sheet names lots and expiries per line', async () => {
+    const csv = 'SKU,Expected Quantity,Lot,Expiry Date\nRCV-LOT,4,L-UP-9,2031-02-28\nRCV-PLAIN,2,,\n';
+    const { payload, headers } = multipartBody({ warehouseId: wh, customerId: cust, supplier: 'Sheet Supplier', expectedDeliveryDate: '2031-03-01' }, { name: 'lots.csv', bytes: Buffer.from(csv) });
+    const up = await admin.post(`${R}/UploadReceivingOrder`, payload, headers);
+    expect(up.statusCode, up.body).toBe(200);
+    const id = up.json().data.orders[0].receivingOrderId;
+    expect((await detail(id)).lines.map((l: { skuCode: string; lot: string; expiryDate: string | null }) => [l.skuCode, l.lot, l.expiryDate]))
+      .toEqual([['RCV-LOT', 'L-UP-9', '2031-02-28'], ['RCV-PLAIN', '', null]]);
+    const bad = multipartBody({ warehouseId: wh, customerId: cust, supplier: 'Sheet Supplier', expectedDeliveryDate: '2031-03-01' }, { name: 'bad.csv', bytes: Buffer.from('SKU,Expected Quantity,Lot\nRCV-PLAIN,2,L-NO\n') });
+    const refused = await admin.post(`${R}/UploadReceivingOrder`, bad.payload, bad.headers);
+    expect(refused.statusCode).toBe(422);
+    expect(JSON.stringify(refused.json().details)).toContain('SKU RCV-PLAIN does not track lots');
+  });
+});
+
 describe('location capacity under load', () => {
   it('parallel putaways from many orders never fill a location past its capacity; ledger = balances', async () => {
     const roomy = await makeLocation(t.database, wh, 'CAP-01-01', 'rack');
     await t.database.db.updateTable('location').set({ capacity: 21 }).where('id', '=', roomy).execute();
-    // Different orders (each putaway locks only its own RO) and different lots (different balance rows):
+    // Different orders (each putaway locks only its own RO) and different pallets (different balance rows):
     // only the location itself is shared.
     const lines = [];
     for (let i = 0; i < 16; i++) {
       const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 4 }]);
-      expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 4, lot: `CAP-${i}` })).statusCode).toBe(200);
-      lines.push({ ro, lineId: (await lineOf(ro.receivingOrderId, plainSku)).lineId, lot: `CAP-${i}` });
+      expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 4, pallet: `CAP-${i}` })).statusCode).toBe(200);
+      lines.push({ ro, lineId: (await lineOf(ro.receivingOrderId, plainSku)).lineId, pallet: `CAP-${i}` });
     }
     const sessions = await Promise.all(Array.from({ length: 8 }, () => login(t.app, ADMIN.username, ADMIN.password)));
     const puts = await Promise.all(lines.map((l, i) => as(t.app, sessions[i % 8]).post(`${R}/Putaway`, {
-      receivingOrderId: l.ro.receivingOrderId, lineId: l.lineId, fromLocationId: dock, toLocationId: roomy, lot: l.lot, quantity: 4,
+      receivingOrderId: l.ro.receivingOrderId, lineId: l.lineId, fromLocationId: dock, toLocationId: roomy, pallet: l.pallet, quantity: 4,
     })));
     expect(puts.filter((r) => r.statusCode !== 200 && r.statusCode !== 422).map((r) => r.body)).toEqual([]);
     // Room for 21: five putaways of 4 fit, the rest are refused with the room left.
@@ -552,7 +700,7 @@ describe('access', () => {
 describe('reports', () => {
   it('summary, details and inward log: filtered lists and escaped Excel downloads', async () => {
     const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 4 }], { supplier: '=HYPERLINK("http://x")', expectedDeliveryDate: '2031-01-15' });
-    await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 3, lot: '+LOT' });
+    await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 3, pallet: '+PLT' });
     const filters = { warehouseId: wh, fromDate: '2031-01-01', toDate: '2031-01-31' };
 
     const summary = (await admin.post(`${R}/GetROReport`, { filters })).json();
@@ -562,10 +710,10 @@ describe('reports', () => {
     expect(details.items).toEqual([expect.objectContaining({ roNumber: ro.roNumber, skuCode: 'RCV-PLAIN', shortQuantity: 1 })]);
     const today = new Date().toISOString().slice(0, 10);
     const inward = (await admin.post(`${R}/GetROInward`, { filters: { warehouseId: wh, fromDate: today, toDate: today }, searchQuery: ro.roNumber })).json();
-    expect(inward.items).toEqual([expect.objectContaining({ roNumber: ro.roNumber, quantity: 3, lot: '+LOT', locationCode: 'DOCK-01', receivedBy: 'admin' })]);
+    expect(inward.items).toEqual([expect.objectContaining({ roNumber: ro.roNumber, quantity: 3, pallet: '+PLT', locationCode: 'DOCK-01', receivedBy: 'admin' })]);
     expect((await admin.post(`${R}/GetROInward`, { filters: { warehouseId: wh, fromDate: '2020-01-01', toDate: '2020-01-02' } })).json().totalCount).toBe(0);
 
-    for (const [path, sheetCell] of [['DownloadROReport', '=HYPERLINK'], ['DownloadROReportDetails', '=HYPERLINK'], ['DownloadROInward', '+LOT']] as const) {
+    for (const [path, sheetCell] of [['DownloadROReport', '=HYPERLINK'], ['DownloadROReportDetails', '=HYPERLINK'], ['DownloadROInward', '+PLT']] as const) {
       const res = await admin.post(`${R}/${path}`, { filters: path === 'DownloadROInward' ? { warehouseId: wh } : filters, searchQuery: ro.roNumber });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('spreadsheetml');
@@ -573,7 +721,7 @@ describe('reports', () => {
       await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
       const values = book.worksheets[0].getRow(2).values as unknown[];
       const cell = values.find((v) => typeof v === 'string' && v.includes(sheetCell.slice(1)));
-      expect(cell).toBe(`'${sheetCell}${sheetCell === '+LOT' ? '' : '("http://x")'}`);
+      expect(cell).toBe(`'${sheetCell}${sheetCell === '+PLT' ? '' : '("http://x")'}`);
     }
   });
 

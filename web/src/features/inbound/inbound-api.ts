@@ -30,6 +30,17 @@ export interface ReceiveItemArgs {
   quantity: number;
   damagedQuantity: number;
   damagedLocationId?: number;
+  /** The receiver confirmed a lot past its expiry (the server asked with a 409). */
+  confirmExpired?: boolean;
+}
+/** ReceiveAsExpected's body, with the Idempotency-Key of the one user action. */
+export interface ReceiveAsExpectedArgs {
+  idempotencyKey: string;
+  receivingOrderId: number;
+  locationId: number;
+  putaway: boolean;
+  finalize: boolean;
+  confirmExpired?: boolean;
 }
 export interface PutawayArgs {
   idempotencyKey: string;
@@ -116,7 +127,12 @@ export const inboundApi = baseApi.enhanceEndpoints({ addTagTypes: ['ReceivingOrd
       query: ({ idempotencyKey, ...body }) => ({ url: `${R}/ReceiveItem`, method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
       invalidatesTags: (_r, _e, arg) => changed(arg.receivingOrderId),
     }),
-    suggestPutaway: build.query<PutawaySuggestions, { receivingOrderId: number; lineId: number; quantity?: number; pallet?: string }>({
+    /** The whole order as expected, in one request (see the server's ReceiveAsExpected). */
+    receiveAsExpected: build.mutation<Done<{ lineCount: number; quantity: number }>, ReceiveAsExpectedArgs>({
+      query: ({ idempotencyKey, ...body }) => ({ url: `${R}/ReceiveAsExpected`, method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
+      invalidatesTags: (_r, _e, arg) => changed(arg.receivingOrderId),
+    }),
+    suggestPutaway: build.query<PutawaySuggestions, { receivingOrderId: number; lineId: number; quantity?: number; pallet?: string; lot?: string }>({
       query: (params) => ({ url: `${R}/SuggestPutaway`, params }),
       providesTags: (_res, _err, arg) => [one(arg.receivingOrderId)],
     }),
@@ -167,7 +183,7 @@ export const inboundApi = baseApi.enhanceEndpoints({ addTagTypes: ['ReceivingOrd
 
 export const {
   useGetReceivingOrdersQuery, useGetReceivingOrderFilterLabelsQuery, useGetReceivingOrderByIdQuery, useCreateReceivingOrderMutation,
-  useUpdateReceivingOrderMutation, useCancelReceivingOrderMutation, useFinalizeReceivingOrderMutation, useReceiveItemMutation,
+  useUpdateReceivingOrderMutation, useCancelReceivingOrderMutation, useFinalizeReceivingOrderMutation, useReceiveItemMutation, useReceiveAsExpectedMutation,
   useSuggestPutawayQuery, usePutawayMutation, useUploadReceivingOrderMutation, useAddReceivingOrderDocumentMutation,
   useGetROReportQuery, useGetROReportDetailsQuery, useGetROInwardQuery, useGetDockLocationsQuery,
 } = inboundApi;

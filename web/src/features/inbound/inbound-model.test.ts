@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionKeyFor, localDate, newIdempotencyKey, putawaySources, roActions, roFileProblem } from './inbound-model';
+import { actionKeyFor, asksExpiredConfirmation, localDate, newIdempotencyKey, putawaySources, roActions, roFileProblem } from './inbound-model';
 
 const receipt = (over: Partial<{ lineId: number; locationId: number; locationCode: string; lot: string; pallet: string; quantity: number }>) => ({
   receiptId: 1, lineId: 1, skuCode: 'A', locationId: 10, locationCode: 'DOCK-01', lot: '', expiryDate: null, pallet: '', quantity: 0,
@@ -56,5 +56,14 @@ describe('helpers', () => {
   });
   it('formats a local date', () => {
     expect(localDate(new Date(2026, 0, 5))).toBe('2026-01-05');
+  });
+});
+
+describe('asksExpiredConfirmation', () => {
+  it('is the server asking about an expired lot (409 ending "expired on <date>"), not any other 409', () => {
+    expect(asksExpiredConfirmation({ status: 409, message: 'Lot L-1 of SKU-1 expired on 2020-01-31' })).toBe(true);
+    expect(asksExpiredConfirmation({ status: 409, message: '2 lines have expired lots: SKU-1 expired on 2020-01-31' })).toBe(true);
+    expect(asksExpiredConfirmation({ status: 409, message: 'A request with this Idempotency-Key is still in progress' })).toBe(false);
+    expect(asksExpiredConfirmation({ status: 422, message: 'Lot L-1 of SKU-1 expired on 2020-01-31' })).toBe(false);
   });
 });

@@ -10,6 +10,12 @@ export const RO_STATUS_COLOR: Record<ReceivingStatus, string> = {
 };
 
 /** What staff may still do with an RO in a status (the server refuses the rest). */
+/**
+ * Whether an error is the server asking to confirm an expired lot: its 409 ends "… expired on YYYY-MM-DD" (the
+ * screen's error keeps the message, not the server's details, MSG_RECEIVING.expiredLot).
+ */
+export const asksExpiredConfirmation = (e: { status: number; message: string }) => e.status === 409 && / expired on \d{4}-\d{2}-\d{2}$/.test(e.message);
+
 export function roActions(status: ReceivingStatus) {
   return {
     edit: status === 'Open' || status === 'Receiving',

@@ -12,6 +12,8 @@ export async function runMutation<T extends { message?: string }>(
     silentSuccess?: boolean;
     /** The error toast's text when a screen has its own default (e.g. 'Failed to delete carrier'). */
     errorText?: (error: ApiError) => string;
+    /** An answer the screen handles itself (the server asking to confirm): no error toast. */
+    quietError?: (error: ApiError) => boolean;
   } = {},
 ): Promise<T | undefined> {
   try {
@@ -20,7 +22,7 @@ export async function runMutation<T extends { message?: string }>(
     return result;
   } catch (raw) {
     const error = toApiError(raw);
-    notifyError((options.errorText ?? errorToastText)(error));
+    if (!options.quietError?.(error)) notifyError((options.errorText ?? errorToastText)(error));
     options.onError?.(error);
     return undefined;
   }

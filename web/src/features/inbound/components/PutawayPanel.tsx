@@ -35,7 +35,7 @@ export function PutawayPanel({ order }: { order: ReceivingOrderDetail }) {
   const tooMany = quantity != null && quantity > most;
   const qty = quantity && quantity > 0 && !tooMany ? quantity : undefined;
   const { data: suggested, isFetching } = useSuggestPutawayQuery(
-    { receivingOrderId: order.receivingOrderId, lineId: line?.lineId ?? 0, ...(qty ? { quantity: qty } : {}), ...(source?.pallet ? { pallet: source.pallet } : {}) },
+    { receivingOrderId: order.receivingOrderId, lineId: line?.lineId ?? 0, ...(qty ? { quantity: qty } : {}), ...(source?.pallet ? { pallet: source.pallet } : {}), ...(source?.lot ? { lot: source.lot } : {}) },
     { skip: !line },
   );
   const suggestions = suggested?.suggestions ?? [];
@@ -113,7 +113,9 @@ export function PutawayPanel({ order }: { order: ReceivingOrderDetail }) {
                     <EnvironmentOutlined />
                     <Typography.Text strong>{s.locationCode}</Typography.Text>
                     {i === 0 && <Tag color="blue">{t('inbound.putaway.best')}</Tag>}
-                    <Tag color={s.reason === 'SKU already here' ? 'green' : 'default'}>{t(s.reason === 'SKU already here' ? 'inbound.putaway.skuHere' : 'inbound.putaway.empty')}</Tag>
+                    <Tag color={s.reason === 'SKU already here' ? 'green' : s.reason === 'Empty location' ? 'default' : 'red'}>
+                      {t(s.reason === 'SKU already here' ? 'inbound.putaway.skuHere' : s.reason === 'Empty location' ? 'inbound.putaway.empty' : 'inbound.putaway.quarantine')}
+                    </Tag>
                   </Space>
                   <Typography.Text type="secondary" className="bolx-ro-putaway__meta">
                     {[s.locationType, s.zone && `${t('inbound.putaway.zone')} ${s.zone}`, `${t('inbound.putaway.onHand')} ${s.onHand}`,

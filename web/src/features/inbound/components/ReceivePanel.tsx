@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Col, Form, Input, InputNumber, Row, Select, Tag, type InputRef } from 'antd';
+import { Alert, Button, Col, Form, Input, InputNumber, Modal, Row, Select, Tag, type InputRef } from 'antd';
 import { BarcodeOutlined, CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
 import { MSG_RECEIVING, type ReceivingOrderDetail } from '@bolx/contracts';
 import { selectProps } from '../../../components/form/select-props';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { useGetDockLocationsQuery, useReceiveItemMutation } from '../inbound-api';
+import { asksExpiredConfirmation } from '../inbound-model';
 import { useActionKey } from './use-action-key';
 
 interface ScanValues {
@@ -56,9 +57,10 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
   }, 0);
   useEffect(() => { focusScan(); }, []);
 
-  const submit = async (v: ScanValues) => {
+  const submit = async (v: ScanValues, confirmExpired = false) => {
     if (inFlight.current) return; // a second Enter while the first is on its way
     inFlight.current = true;
+    let askExpired: string | null = null;
     const body = {
       receivingOrderId: order.receivingOrderId,
       scanCode: v.scanCode.trim(),
@@ -69,18 +71,29 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
       ...(v.expiryDate?.trim() ? { expiryDate: v.expiryDate.trim() } : {}),
       ...(v.pallet?.trim() ? { pallet: v.pallet.trim() } : {}),
       ...(v.damagedQuantity && v.damagedLocationId ? { damagedLocationId: v.damagedLocationId } : {}),
+      ...(confirmExpired ? { confirmExpired: true } : {}),
     };
     const idempotencyKey = begin(body);
     let answered = true;
     const done = await runMutation(receive({ idempotencyKey, ...body }), {
       silentSuccess: true,
+      quietError: asksExpiredConfirmation,
       onError: (e) => {
         answered = e.status !== 0;
-        setFeedback({ ok: false, text: e.details && e.details !== e.message ? `${e.message} — ${e.details}` : e.message });
+        if (asksExpiredConfirmation(e)) askExpired = e.message;
+        setFeedback(asksExpiredConfirmation(e) ? null : { ok: false, text: e.details && e.details !== e.message ? `${e.message} — ${e.details}` : e.message });
       },
     });
     settle(answered);
     inFlight.current = false;
+    // An expired lot: the receiver confirms, and it is received for quarantine (its putaway offers nothing else).
+    if (askExpired) {
+      Modal.confirm({
+        title: askExpired, content: t('inbound.receive.expiredConfirm'), okText: t('inbound.receive.expiredOk'), cancelText: t('table.no'),
+        onOk: () => submit(v, true), onCancel: () => focusScan(true),
+      });
+      return;
+    }
     if (done) {
       setFeedback({ ok: true, text: done.message, matchedBy: done.data.matchedBy });
       form.setFieldsValue({ scanCode: '', quantity: 1, damagedQuantity: 0 });

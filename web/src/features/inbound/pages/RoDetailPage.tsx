@@ -8,6 +8,7 @@ import { useFormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { PutawayPanel } from '../components/PutawayPanel';
+import { ReceiveAsExpectedButton } from '../components/ReceiveAsExpectedButton';
 import { ReceivePanel } from '../components/ReceivePanel';
 import { RoDocuments } from '../components/RoDocuments';
 import { RoFormDrawer } from '../components/RoFormDrawer';
@@ -92,6 +93,7 @@ export function RoDetailPage({ receivingOrderId, canWrite, onBack }: { receiving
         {staff && (
           <Space wrap>
             {can.edit && <Button icon={<EditOutlined />} onClick={editor.openCreate}>{t('table.edit')}</Button>}
+            {can.receive && <ReceiveAsExpectedButton order={order} />}
             {can.cancel && (
               <Popconfirm
                 title={t('inbound.detail.cancelTitle', { ro: order.roNumber })}
