@@ -157,6 +157,45 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await page.close();
   });
 
+  it('editing an open RO shows its lines with their SKUs and quantities, and Save keeps them', async () => {
+    const page = await demo.newPage();
+    await signIn(page, ...DEMO.admin);
+    await landOnDashboard(page);
+    await page.goto('/InBound');
+    await listed(page);
+    await rows(page).filter({ has: page.locator('[data-status="Open"]') }).first().locator('a').first().click();
+    await page.locator('.bolx-ro-detail').waitFor();
+    const lineRows = page.locator('.bolx-ro-detail__lines tr.ant-table-row');
+    await lineRows.first().waitFor();
+    const lines = await lineRows.evaluateAll((trs) => trs.map((tr) => {
+      const cells = [...tr.querySelectorAll('td')].map((td) => (td as HTMLElement).innerText.trim());
+      return { sku: cells[1].split('\n')[0], expected: cells[2].replace(/\D/g, '') };
+    }));
+    expect(lines.length).toBeGreaterThan(1);
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const form = drawer(page);
+    await form.getByLabel('Supplier', { exact: true }).waitFor();
+    // Every existing line shows its SKU and its expected quantity, none blank.
+    const shown = form.locator('.bolx-ro-form__line');
+    await expect.poll(() => shown.count()).toBe(lines.length);
+    for (const [i, line] of lines.entries()) {
+      expect(await shown.nth(i).locator('.ant-select-selection-item').innerText()).toContain(line.sku);
+      expect(await shown.nth(i).locator('input.ant-input-number-input').inputValue()).toBe(line.expected);
+    }
+    await shot(page, 'inbound-edit');
+
+    // Change the last line's quantity and save: the order keeps every line, with the new figure.
+    const qty = shown.last().locator('input.ant-input-number-input');
+    await qty.fill('77');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await toast(page, /Receiving order RO-\d{6} updated successfully/).waitFor();
+    await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
+    await expect.poll(() => lineRows.count()).toBe(lines.length);
+    await expect.poll(() => lineRows.last().locator('td').nth(2).innerText()).toBe('77');
+    await page.close();
+  });
+
   it('a receiver without the Location module still picks a dock and receives', async () => {
     // The admin makes a Warehouse Staff user holding InBound (write) and Dashboard only: no Location module.
     const admin = await demo.newPage();
