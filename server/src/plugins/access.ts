@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import type { Permission, Role } from '@bolx/contracts';
+import { mayAccess, type Permission, type Role } from '@bolx/contracts';
 import { forbidden, unauthenticated } from '../platform/errors.js';
-import { hasModule, type Principal } from '../platform/principal.js';
+import type { Principal } from '../platform/principal.js';
 import type { Actor } from '../platform/actor.js';
 
 /**
@@ -87,7 +87,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: Pri
     const principal = token ? await opts.resolve(token) : null;
     if (!principal) throw unauthenticated(token ? 'Session expired or invalid token' : 'Authentication required');
     request.principal = principal;
-    if (policy.roles && !policy.roles.includes(principal.role)) throw forbidden();
-    if (policy.module && !hasModule(principal, policy.module.key, policy.module.permission)) throw forbidden();
+    // The same rule the web offers its screens and actions by (contracts' mayAccess).
+    if (!mayAccess(principal, policy)) throw forbidden();
   });
 });

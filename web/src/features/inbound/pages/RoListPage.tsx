@@ -8,8 +8,8 @@ import type { ReceivingOrderSummary } from '@bolx/contracts';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
 import { useFormDrawer } from '../../../components/form-drawer/FormDrawer';
-import { useGetUserModulesQuery } from '../../../lib/api/user-module-api';
-import { findModule, useCanWrite } from '../../../lib/use-can-write';
+import { useCanWrite } from '../../../lib/use-can-write';
+import { useMayAccess } from '../../../lib/use-access';
 import { useT } from '../../../lib/i18n/use-t';
 import { RoFormDrawer } from '../components/RoFormDrawer';
 import { RoStatusTag } from '../components/RoStatusTag';
@@ -41,8 +41,7 @@ export default function RoListPage() {
   const { data: filters } = useGetReceivingOrderFilterLabelsQuery();
   const quantities = useRoQuantityColumns();
   // The list's Excel is the RO summary report's download, which needs that report's module.
-  const { data: modules } = useGetUserModulesQuery();
-  const canExport = modules?.appId == null || Boolean(findModule(modules.modules, 'ROReport'));
+  const canExport = useMayAccess()({ module: { key: 'ROReport', permission: 'read' } });
 
   const columns = useMemo<ColumnsType<ReceivingOrderSummary>>(() => [
     { key: 'roNumber', dataIndex: 'roNumber', title: t('inbound.col.roNumber'), sorter: true, fixed: 'left', render: (v: string, o) => <Link to={roDetailPath(o.receivingOrderId)}>{v}</Link> },
