@@ -17,6 +17,8 @@ addMessages({
   'inbound.col.referenceNumber': 'Reference',
   'inbound.col.customer': 'Client',
   'inbound.col.warehouse': 'Warehouse',
+  'inbound.col.supplierReference': 'Supplier / Reference',
+  'inbound.col.customerWarehouse': 'Client / Warehouse',
   'inbound.col.expectedDeliveryDate': 'Expected Delivery',
   'inbound.col.lineCount': 'Lines',
   'inbound.col.expectedQuantity': 'Expected',
