@@ -64,6 +64,12 @@ describe('screenAccess', () => {
     expect(screenAccess('/HelpDesk', 1, admin, [1, 2, 3])).toEqual({ kind: 'otherService', appId: 3, appName: 'Service Management' });
   });
 
+  it('waits for the user’s apps only for a screen the chosen app lacks', () => {
+    expect(screenAccess('/SKU', 1, client, null)).toEqual({ kind: 'allow' });
+    expect(screenAccess('/Dimensions', 1, client, null)).toEqual({ kind: 'forbidden' });
+    expect(screenAccess('/InBound', 2, admin, null)).toEqual({ kind: 'pending' });
+  });
+
   it('refuses a screen of a service the user may not use', () => {
     expect(screenAccess('/FreightShipment', 1, client, [1, 3])).toEqual({ kind: 'forbidden' });
   });

@@ -44,18 +44,23 @@ export type ScreenAccess =
   | { kind: 'allow' }
   | { kind: 'forbidden' }
   /** The screen belongs to another of the user's apps (services): offer to switch to it. */
-  | { kind: 'otherService'; appId: number; appName: string };
+  | { kind: 'otherService'; appId: number; appName: string }
+  /** Only another app has the screen, and the user's apps are still loading. */
+  | { kind: 'pending' };
 
 /**
  * Whether the screen at `path` may show. A screen that is no module's (profile, the selection pages) always; a
  * module's screen when the selected app has that module and the account holds it (read is enough to see it);
  * a screen only another app has, when the user may use that app, offers the switch; anything else is refused.
+ * The user's apps (null while loading) are needed for that last case only, so a screen of the chosen app starts
+ * loading without waiting for them.
  */
-export function screenAccess(path: string, selectedAppId: number | null, account: Account, userAppIds: readonly number[]): ScreenAccess {
+export function screenAccess(path: string, selectedAppId: number | null, account: Account, userAppIds: readonly number[] | null): ScreenAccess {
   const homes = modulesAtUrl(path.replace(/^\/+/, ''));
   if (!homes.length) return { kind: 'allow' };
   const here = homes.find((h) => h.app.id === selectedAppId);
   if (here) return holdsModule(account.modules, here.module.key, 'read') ? { kind: 'allow' } : { kind: 'forbidden' };
+  if (!userAppIds) return { kind: 'pending' };
   const elsewhere = homes.find((h) => userAppIds.includes(h.app.id));
   return elsewhere ? { kind: 'otherService', appId: elsewhere.app.id, appName: elsewhere.app.name } : { kind: 'forbidden' };
 }
