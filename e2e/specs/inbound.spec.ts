@@ -168,7 +168,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     const lineRows = page.locator('.bolx-ro-detail__lines tr.ant-table-row');
     await lineRows.first().waitFor();
     const lines = await lineRows.evaluateAll((trs) => trs.map((tr) => {
-      const cells = [...tr.querySelectorAll('td')].map((td) => (td as HTMLElement).innerText.trim());
+      const cells = Array.from(tr.querySelectorAll('td')).map((td) => (td as HTMLElement).innerText.trim());
       return { sku: cells[1].split('\n')[0], expected: cells[2].replace(/\D/g, '') };
     }));
     expect(lines.length).toBeGreaterThan(1);

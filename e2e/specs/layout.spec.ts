@@ -24,11 +24,11 @@ interface Layout {
 async function layoutOf(page: Page): Promise<Layout> {
   return page.evaluate(() => {
     const doc = document.documentElement;
-    const offscreen = [...document.querySelectorAll('.bolx-table__titlebar button, .bolx-page__heading button')]
+    const offscreen = Array.from(document.querySelectorAll('.bolx-table__titlebar button, .bolx-page__heading button'))
       .filter((b) => b.getBoundingClientRect().right > doc.clientWidth + 0.5).map((b) => (b as HTMLElement).innerText.trim());
-    const tables = [...document.querySelectorAll('.ant-table')].map((table) => {
+    const tables = Array.from(document.querySelectorAll('.ant-table')).map((table) => {
       const content = table.querySelector('.ant-table-content, .ant-table-body') as HTMLElement;
-      const ths = [...table.querySelectorAll('thead th')] as HTMLElement[];
+      const ths = Array.from(table.querySelectorAll('thead th')) as HTMLElement[];
       const stuck = ths.filter((th) => th.classList.contains('ant-table-cell-fix-right')).map((th) => th.getBoundingClientRect());
       const covered = ths.filter((th) => !th.classList.contains('ant-table-cell-fix-right') && th.innerText.trim())
         .filter((th) => stuck.some((s) => th.getBoundingClientRect().right > s.left + 0.5)).map((th) => th.innerText.trim());
