@@ -1,5 +1,6 @@
 export * from './roles.js';
 export * from './apps.js';
+export * from './access.js';
 export * from './errors.js';
 export * from './messages.js';
 export * from './fields.js';

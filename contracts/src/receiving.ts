@@ -260,7 +260,7 @@ export const receiveAsExpectedInput = z.object({
   /** The lines to receive; every line with units still expected when omitted. */
   lineIds: z.array(id).min(1, 'Choose at least one line').max(1000, 'At most 1,000 lines').optional(),
   /** The dock or staging location the goods arrive at. */
-  locationId: z.number({ error: MSG_RECEIVING.location }).int().positive(MSG_RECEIVING.location),
+  locationId: field.id(MSG_RECEIVING.location),
   /** Put each line away at once to its first suggestion (where the SKU already is, else an empty location; an expired lot: quarantine). */
   putaway: z.boolean().optional().default(false),
   /** Finalize the order afterwards; it closes once everything is put away. */

@@ -163,6 +163,134 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await page.close();
   });
 
+  it('editing an open RO shows its lines with their SKUs and quantities, and Save keeps them', async () => {
+    const page = await demo.newPage();
+    await signIn(page, ...DEMO.admin);
+    await landOnDashboard(page);
+    await page.goto('/InBound');
+    await listed(page);
+    await rows(page).filter({ has: page.locator('[data-status="Open"]') }).first().locator('a').first().click();
+    await page.locator('.bolx-ro-detail').waitFor();
+    const lineRows = page.locator('.bolx-ro-detail__lines tr.ant-table-row');
+    await lineRows.first().waitFor();
+    const lines = await lineRows.evaluateAll((trs) => trs.map((tr) => {
+      const cells = Array.from(tr.querySelectorAll('td')).map((td) => (td as HTMLElement).innerText.trim());
+      return { sku: cells[1].split('\n')[0], expected: cells[2].replace(/\D/g, '') };
+    }));
+    expect(lines.length).toBeGreaterThan(1);
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const form = drawer(page);
+    await form.getByLabel('Supplier', { exact: true }).waitFor();
+    // Every existing line shows its SKU and its expected quantity, none blank.
+    const shown = form.locator('.bolx-ro-form__line');
+    await expect.poll(() => shown.count()).toBe(lines.length);
+    for (const [i, line] of lines.entries()) {
+      expect(await shown.nth(i).locator('.ant-select-selection-item').innerText()).toContain(line.sku);
+      expect(await shown.nth(i).locator('input.ant-input-number-input').inputValue()).toBe(line.expected);
+    }
+    await shot(page, 'inbound-edit');
+
+    // Change the last line's quantity and save: the order keeps every line, with the new figure.
+    const qty = shown.last().locator('input.ant-input-number-input');
+    await qty.fill('77');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await toast(page, /Receiving order RO-\d{6} updated successfully/).waitFor();
+    await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
+    await expect.poll(() => lineRows.count()).toBe(lines.length);
+    await expect.poll(() => lineRows.last().locator('td').nth(2).innerText()).toBe('77');
+    await page.close();
+  });
+
+  it('a hardware scanner receives carton after carton: lot and expiry clear after each receipt unless pinned', async () => {
+    const page = await demo.newPage();
+    await signIn(page, ...DEMO.admin);
+    await landOnDashboard(page);
+    // An RO of two lot-tracked SKUs of Cascade Pet Supply at Ontario, made through the API.
+    const roId = await page.evaluate(async () => {
+      const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}`, 'content-type': 'application/json' };
+      const { warehouseData, customerData } = await (await fetch('/Common/UserModule/GetWarehouseClient', { headers })).json();
+      const warehouseId = warehouseData.find((w: { warehouseName: string }) => w.warehouseName === 'Ontario West Coast DC').warehouseId;
+      const customerId = customerData.find((c: { customerName: string; warehouseId: number }) => c.customerName === 'Cascade Pet Supply' && c.warehouseId === warehouseId).customerId;
+      const skus = await (await fetch('/warehouse/Sku/GetAllSkus', { method: 'POST', headers, body: JSON.stringify({ filters: { customerId }, searchQuery: 'CPS-100', pageNumber: 1, pageSize: 50 }) })).json();
+      const skuId = (code: string) => skus.items.find((x: { skuCode: string }) => x.skuCode === code).skuId;
+      const res = await fetch('/Warehouse/Receiving/CreateReceivingOrder', {
+        method: 'POST', headers,
+        body: JSON.stringify({ warehouseId, customerId, supplier: 'E2E Scanner Co', expectedDeliveryDate: '2026-12-20',
+          lines: [{ skuId: skuId('CPS-1004'), expectedQuantity: 10 }, { skuId: skuId('CPS-1005'), expectedQuantity: 10 }] }),
+      });
+      return (await res.json()).data.receivingOrderId as number;
+    });
+    await page.goto(`/InBound?roid=${roId}`);
+    await page.locator('.bolx-ro-detail').waitFor();
+    const scan = page.getByTestId('scan-input');
+    const lot = page.getByLabel('Lot', { exact: true });
+    const expiry = page.getByLabel('Expiry Date', { exact: true });
+    const feedback = page.getByTestId('receive-feedback');
+    await expect.poll(() => scan.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.locator('.bolx-ro-receive .ant-select-selection-item').first().innerText()).toContain('DOCK-01');
+    /** What a scanner does: types the code into the focused box and sends Enter. */
+    const scanCode = async (code: string) => {
+      await expect.poll(() => scan.evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.keyboard.type(code);
+      await page.keyboard.press('Enter');
+    };
+
+    // Carton 1: its lot and expiry typed, then scanned. After the receipt both are cleared for the next carton.
+    await lot.fill('L-SCAN-A');
+    await expiry.fill('2027-06-30');
+    await scan.click();
+    await scanCode('CPS-1004');
+    await feedback.locator('.ant-alert-success').filter({ hasText: 'CPS-1004' }).waitFor();
+    expect(await lot.inputValue()).toBe('');
+    expect(await expiry.inputValue()).toBe('');
+    expect(await scan.inputValue()).toBe('');
+
+    // Carton 2, a wrong code: nothing received, its lot and expiry stay for the corrected scan.
+    await lot.fill('L-SCAN-B');
+    await expiry.fill('2027-07-31');
+    await scan.click();
+    await scanCode('NOPE-404');
+    await feedback.locator('.ant-alert-error').filter({ hasText: 'NOPE-404' }).waitFor();
+    expect(await lot.inputValue()).toBe('L-SCAN-B');
+    expect(await expiry.inputValue()).toBe('2027-07-31');
+
+    // Pin the lot (the scan box takes the focus back), then two cartons of that lot: the lot stays, the expiry clears.
+    const pinLot = page.getByRole('button', { name: 'Pin Lot' });
+    expect(await pinLot.getAttribute('aria-pressed')).toBe('false');
+    await pinLot.click();
+    expect(await pinLot.getAttribute('aria-pressed')).toBe('true');
+    await scanCode('CPS-1005'); // the wrong code is still selected in the box: the scan replaces it
+    await feedback.locator('.ant-alert-success').filter({ hasText: 'CPS-1005' }).waitFor();
+    expect(await lot.inputValue()).toBe('L-SCAN-B');
+    expect(await expiry.inputValue()).toBe('');
+    await shot(page, 'inbound-scan-pinned');
+    await expiry.fill('2027-07-31');
+    await scan.click();
+    await scanCode('CPS-1005');
+    await expect.poll(() => page.locator('.bolx-ro-detail__lines tr.ant-table-row').last().innerText()).toMatch(/CPS-1005[\s\S]*10\s+2\s/);
+    expect(await lot.inputValue()).toBe('L-SCAN-B');
+
+    // Unpinned again, the next receipt clears the lot too.
+    await page.getByRole('button', { name: 'Pin Lot' }).click();
+    expect(await pinLot.getAttribute('aria-pressed')).toBe('false');
+    await expiry.fill('2027-07-31');
+    await scan.click();
+    await scanCode('CPS-1005');
+    await expect.poll(() => page.locator('.bolx-ro-detail__lines tr.ant-table-row').last().innerText()).toMatch(/CPS-1005[\s\S]*10\s+3\s/);
+    await expect.poll(() => lot.inputValue()).toBe('');
+
+    // What was posted: each receipt carries the lot and expiry of its own carton, never the one before.
+    const receipts = await page.evaluate(async (id) => {
+      const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}` };
+      const order = await (await fetch(`/Warehouse/Receiving/GetReceivingOrderById?receivingOrderId=${id}`, { headers })).json();
+      return (order.receipts as { skuCode: string; lot: string; expiryDate: string | null; receiptId: number }[])
+        .sort((a, b) => a.receiptId - b.receiptId).map((r) => `${r.skuCode} ${r.lot} ${r.expiryDate}`);
+    }, roId);
+    expect(receipts).toEqual(['CPS-1004 L-SCAN-A 2027-06-30', 'CPS-1005 L-SCAN-B 2027-07-31', 'CPS-1005 L-SCAN-B 2027-07-31', 'CPS-1005 L-SCAN-B 2027-07-31']);
+    await page.close();
+  });
+
   it('a receiver without the Location module still picks a dock and receives', async () => {
     // The admin makes a Warehouse Staff user holding InBound (write) and Dashboard only: no Location module.
     const admin = await demo.newPage();
@@ -204,8 +332,8 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     expect(other).toBe(403);
     await page.locator('.bolx-ro-receive .ant-select').first().click();
     const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
-    await options.first().waitFor();
-    expect(await options.allInnerTexts()).toEqual(['DOCK-01 (dock)', 'DOCK-02 (dock)', 'STAGE-01 (staging)']);
+    // Polled: the list is measured and filled while the dropdown opens.
+    await expect.poll(() => options.allInnerTexts()).toEqual(['DOCK-01 (dock)', 'DOCK-02 (dock)', 'STAGE-01 (staging)']);
     await shot(page, 'inbound-receiver-docks');
     await page.keyboard.press('Escape');
     const scan = page.getByTestId('scan-input');

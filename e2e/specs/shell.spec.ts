@@ -136,3 +136,60 @@ describe('redirects after login', () => {
     await page.context().close();
   });
 });
+
+describe('what each account is offered follows the server’s access policies', () => {
+  it('offers a client account no Add Data form, and /Dimensions (a module it does not hold) shows Unauthorized, never an error over an empty table', async () => {
+    const page = await demo.newPage();
+    const refused: string[] = [];
+    page.on('response', (r) => { if (r.status() === 403) refused.push(new URL(r.url()).pathname); });
+    await signIn(page, 'client', 'bolx-demo-client');
+    await landOnDashboard(page);
+    await page.locator('.bolx-header__end .ant-avatar').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Add Data' }).count()).toBe(0);
+    await page.goto('/Dimensions');
+    await page.getByText('You are not authorized for this page!').waitFor();
+    expect(await page.getByText(/Something went wrong/).count()).toBe(0);
+    expect(await page.locator('.ant-table').count()).toBe(0);
+    await shot(page, 'shell-client-dimensions-unauthorized');
+    // The SKU list it reads is there, with no add, upload or template offered.
+    await page.goto('/SKU');
+    await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    expect(await page.getByRole('button', { name: /^(Add|Upload)/ }).count()).toBe(0);
+    expect(refused).toEqual([]);
+    await page.context().close();
+  });
+
+  it('offers staff only the Add Data forms their modules and role allow', async () => {
+    const page = await demo.newPage();
+    await signIn(page, 'staff', 'bolx-demo-staff');
+    await landOnDashboard(page);
+    await page.getByRole('button', { name: 'Add Data' }).click();
+    const grid = page.getByTestId('add-data-grid');
+    await grid.waitFor();
+    // SKU is read-only for this account and the inventory sheet is an approver's: neither card is offered.
+    expect((await grid.locator('.bolx-add-data__card').allInnerTexts()).map((s) => s.trim())).toEqual(['Orders', 'Receiving Orders', 'Locations', 'Pallets']);
+    await page.waitForTimeout(400); // the drawer's slide-in, before the screenshot
+    await shot(page, 'shell-staff-add-data');
+    await page.context().close();
+  });
+
+  it('a warehouse screen opened in another service says which service it belongs to, and one click switches and shows it', async () => {
+    const page = await demo.newPage();
+    await signIn(page, 'admin', 'bolx-demo-admin');
+    await landOnDashboard(page);
+    // The logo leads to the service choice; the admin picks Freight Management.
+    await page.locator('.bolx-sidebar__brand').click();
+    await page.waitForURL('**/ServiceSelection');
+    await page.locator('.ant-card', { hasText: 'Freight Management' }).click();
+    await page.locator('.bolx-header').getByText('Freight Management').waitFor();
+    await page.goto('/InBound');
+    await page.getByText('This page belongs to Warehouse Management').waitFor();
+    expect(await page.getByText('You are not authorized for this page!').count()).toBe(0);
+    await shot(page, 'shell-other-service');
+    await page.getByRole('button', { name: 'Switch to Warehouse Management' }).click();
+    await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/InBound');
+    await page.locator('.bolx-header').getByText('Warehouse Management').waitFor();
+    await page.context().close();
+  });
+});

@@ -1,4 +1,4 @@
-import type { Permission, Role } from '@bolx/contracts';
+import { holdsModule, type Permission, type Role } from '@bolx/contracts';
 import { Scope } from './scope.js';
 
 /** The signed-in caller, loaded fresh on every request so a disabled user or revoked session stops at once. */
@@ -15,7 +15,5 @@ export interface Principal {
 }
 
 export function hasModule(p: Principal, key: string, need: Permission): boolean {
-  if (p.modules === 'all') return true;
-  const have = p.modules.get(key);
-  return have === 'write' || (have === 'read' && need === 'read');
+  return holdsModule(p.modules, key, need);
 }

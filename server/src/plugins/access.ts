@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import type { Permission, Role } from '@bolx/contracts';
+import { mayAccess, type Permission, type Role } from '@bolx/contracts';
 import { forbidden, unauthenticated } from '../platform/errors.js';
-import { hasModule, type Principal } from '../platform/principal.js';
+import type { Principal } from '../platform/principal.js';
 import type { Actor } from '../platform/actor.js';
 
 /**
@@ -76,9 +76,8 @@ export function principalOf(request: FastifyRequest): Principal {
  * and so are live events, through the policy of the route that lists their record.
  */
 export function admits(policy: RoutePolicy, principal: Principal): boolean {
-  if (policy.access === 'public') return true;
-  if (policy.roles && !policy.roles.includes(principal.role)) return false;
-  return !policy.module || hasModule(principal, policy.module.key, policy.module.permission);
+  // The same rule the web offers its screens and actions by (contracts' mayAccess).
+  return policy.access === 'public' || mayAccess(principal, policy);
 }
 
 /**

@@ -1,7 +1,6 @@
-import type { NavModule } from '@bolx/contracts';
-import { roleFromLabel } from '@bolx/contracts';
-import { useAppSelector } from '../app/hooks';
-import { useGetUserModulesQuery } from './api/user-module-api';
+import { modulesAtUrl, type NavModule } from '@bolx/contracts';
+import { staffWrite } from './access';
+import { useMayAccess } from './use-access';
 
 /** The module with this url anywhere in the user's module tree. */
 export function findModule(modules: NavModule[], url: string): NavModule | undefined {
@@ -13,19 +12,14 @@ export function findModule(modules: NavModule[], url: string): NavModule | undef
   return undefined;
 }
 
-/**
- * Whether the screen may offer add/edit/delete: never to a Client account (it reads its own data only), and
- * only with write permission on the screen's module when the user's module list names it. The server enforces
- * the same; this only hides buttons that would be refused.
- */
-export function canWriteModule(usertype: string | null, modules: NavModule[] | undefined, url: string): boolean {
-  if (roleFromLabel(usertype ?? '') === 'Client') return false;
-  const module = modules ? findModule(modules, url) : undefined;
-  return (module?.permission ?? 'write') !== 'read';
-}
+/** The catalogue key of the screen's module (the url names it in the catalogue). */
+export const moduleKeyOf = (url: string): string => modulesAtUrl(url)[0]?.module.key ?? url;
 
+/**
+ * Whether the screen may offer add/edit/delete: the server's usual write policy, staff (never a Client account)
+ * holding write on the screen's module, decided by the same rule (lib/access). A screen whose writes need other
+ * roles (administrators only) asks `useMayAccess` with that need.
+ */
 export function useCanWrite(url: string): boolean {
-  const usertype = useAppSelector((s) => s.auth.usertype);
-  const { data } = useGetUserModulesQuery();
-  return canWriteModule(usertype, data?.modules, url);
+  return useMayAccess()(staffWrite(moduleKeyOf(url)));
 }

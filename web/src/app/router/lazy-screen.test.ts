@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadOrSignal, PRELOAD_ERROR_EVENT, type PreloadErrorEvent } from './lazy-screen';
+import { createElement } from 'react';
+import { lazyScreen, loadOrSignal, preloadScreen, PRELOAD_ERROR_EVENT, type PreloadErrorEvent } from './lazy-screen';
 
 describe('lazy screen loading', () => {
   it('passes a successful load through', async () => {
@@ -21,5 +22,17 @@ describe('lazy screen loading', () => {
       new Promise((r) => setTimeout(() => r('pending'), 20)),
     ]);
     expect(outcome).toBe('pending');
+  });
+  it('fetches a screen once, whether preloaded before it renders or not', async () => {
+    let loads = 0;
+    const Screen = lazyScreen(async () => {
+      loads += 1;
+      return { default: () => null };
+    });
+    preloadScreen(createElement(Screen));
+    preloadScreen(createElement(Screen));
+    await Screen.preload();
+    preloadScreen('not a screen');
+    expect(loads).toBe(1);
   });
 });

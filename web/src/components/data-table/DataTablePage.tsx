@@ -9,6 +9,7 @@ import type { DownloadRequest } from '../../lib/api/download';
 import { FilterBar } from './FilterBar';
 import { PAGE_SIZE_OPTIONS, pageRange, type FilterValue, type ListPage, type ListRequest, type SortOrder } from './list-args';
 import { useListState, type ListStateOptions } from './use-list-state';
+import { markTextColumns } from './text-columns';
 import './data-table.css';
 
 /** Spec section 2/3: the loading placeholder is 10 rows. */
@@ -80,12 +81,13 @@ export function DataTablePage<T extends object, D extends ListPage<T> = ListPage
   const onFilter = useCallback((key: string, value: FilterValue | undefined) => dispatch({ type: 'filter', key, value }), [dispatch]);
 
   // Controlled sort arrows, so the table always shows the order the server was asked for.
+  // Names and descriptions may wrap, so the columns fit beside the sticky Actions column (text-columns.ts).
   const shownColumns = useMemo(
     () =>
-      columns.map((column) =>
+      markTextColumns(columns, data?.items ?? []).map((column) =>
         column.sorter ? { ...column, sortOrder: state.sort && state.sort.field === column.key ? state.sort.order : null } : column,
       ),
-    [columns, state.sort],
+    [columns, data, state.sort],
   );
 
   const placeholder = isLoading && !data;
@@ -169,7 +171,10 @@ export function DataTablePage<T extends object, D extends ListPage<T> = ListPage
           {...tableProps}
           className="bolx-table"
           size="middle"
-          scroll={tableProps?.scroll ?? { x: 'max-content' }}
+          // The table fits its card where it can (text columns wrap) and scrolls inside the card where it cannot;
+          // 'auto' layout, since with a fixed column antd would otherwise share the width out equally.
+          scroll={tableProps?.scroll ?? { x: true }}
+          tableLayout={tableProps?.tableLayout ?? 'auto'}
           rowKey={placeholder ? (row) => String((row as { __placeholder?: number }).__placeholder) : rowKey}
           columns={placeholder ? placeholderColumns : shownColumns}
           dataSource={placeholder ? placeholderRows : (data?.items ?? [])}

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useState, type ReactNode } from 'react';
 import { Button, Drawer, Form, Grid, Skeleton, Space, type FormInstance } from 'antd';
 import { useT } from '../../lib/i18n/use-t';
 import './form-drawer.css';
@@ -93,8 +93,7 @@ export function FormDrawer<V extends object>(props: FormDrawerProps<V>) {
           scrollToFirstError
           preserve={false}
         >
-          <ResetOnMount form={form} />
-          {children}
+          <FreshStore form={form}>{children}</FreshStore>
           {/* Enter in a field submits, like any form. */}
           <button type="submit" hidden aria-hidden tabIndex={-1} />
         </Form>
@@ -105,13 +104,17 @@ export function FormDrawer<V extends object>(props: FormDrawerProps<V>) {
 
 /**
  * The screen's form instance outlives each opening, and antd merges a remounted form's initialValues under what the
- * store still holds from the last opening; resetting once on mount makes every opening start from its own values.
+ * store still holds from the last opening; so the store is reset to this opening's values first, and only then do
+ * the fields mount. Resetting after they mounted would remount a Form.List's rows, and with preserve={false} each
+ * row taken down erases its values: an RO opened for editing showed every line blank.
  */
-function ResetOnMount({ form }: { form: FormInstance }) {
-  useEffect(() => {
+function FreshStore({ form, children }: { form: FormInstance; children: ReactNode }) {
+  const [ready, setReady] = useState(false);
+  useLayoutEffect(() => {
     form.resetFields();
+    setReady(true);
   }, [form]);
-  return null;
+  return ready ? <>{children}</> : null;
 }
 
 /** Which record a FormDrawer shows: none (closed), a new one, or an existing one. */

@@ -12,6 +12,8 @@ import { LanguageMenu } from './LanguageMenu';
 import { HubStatusTag } from './HubStatusTag';
 import { NotificationsMenu } from './NotificationsMenu';
 import { UserMenu } from './UserMenu';
+import { offeredCards } from './add-data/cards';
+import { useMayAccess } from '../../../lib/use-access';
 import { headerTitle } from '../../../lib/identity';
 import { findRoute } from '../../router/resolve-routes';
 import { ROUTE_TABLE } from '../../router/routes';
@@ -32,6 +34,9 @@ export function AppHeader({ desktop, wide, collapsed, menuTitleOf }: AppHeaderPr
   const service = useAppSelector((s) => s.auth.selectedServiceManagement);
   const showFilters = useAppSelector(selectShowHeaderFilters);
   const onLogo = useLogoClick();
+  // The Add Data icon only for an account offered at least one of its forms.
+  const may = useMayAccess();
+  const addData = showFilters && offeredCards(may).length > 0;
   // Screens outside the menu (selection pages, profile) fall back to their route title.
   const routeTitleId = findRoute(ROUTE_TABLE, pathname)?.titleId;
   const title = headerTitle(service, menuTitleOf(pathname) ?? (routeTitleId ? t(routeTitleId) : undefined));
@@ -69,7 +74,7 @@ export function AppHeader({ desktop, wide, collapsed, menuTitleOf }: AppHeaderPr
               </Tooltip>
             </Popover>
           ))}
-        {showFilters && (
+        {addData && (
           <Tooltip title={t('header.addData')}>
             <Button type="text" shape="circle" aria-label={t('header.addData')} icon={<CloudUploadOutlined />} onClick={() => dispatch(addDataToggled(true))} />
           </Tooltip>

@@ -1,12 +1,13 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Col, Form, Input, InputNumber, Modal, Row, Select, Tag, type InputRef } from 'antd';
-import { BarcodeOutlined, CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Col, Form, Input, InputNumber, Modal, Row, Select, Space, Tag, type InputRef } from 'antd';
+import { BarcodeOutlined, CheckCircleFilled, CloseCircleFilled, PushpinFilled, PushpinOutlined } from '@ant-design/icons';
 import { MSG_RECEIVING, type ReceivingOrderDetail } from '@bolx/contracts';
 import { selectProps } from '../../../components/form/select-props';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { useGetDockLocationsQuery, useReceiveItemMutation } from '../inbound-api';
 import { asksExpiredConfirmation } from '../inbound-model';
+import { NO_PINS, valuesAfterReceipt, type PinnableField, type ScanPins } from '../scan-pins';
 import { useActionKey } from './use-action-key';
 
 interface ScanValues {
@@ -26,7 +27,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * The dock's scanner station: the scan box has the focus; scan (or type) a SKU code, UPC/barcode or GTIN, set the
  * quantity, lot, expiry, pallet and dock, and Enter posts the receipt. The result shows in large type, the scan
- * box is cleared (lot, expiry, pallet and dock stay for the next carton) and focused again.
+ * box is cleared and focused again; the lot and expiry are cleared too unless pinned (scan-pins.ts), pallet and
+ * dock stay for the next carton.
  */
 export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
   const t = useT();
@@ -36,6 +38,7 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
   const { begin, settle } = useActionKey();
   const inFlight = useRef(false);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
+  const [pins, setPins] = useState<ScanPins>(NO_PINS);
   const wh = order.warehouseId;
   // Read under the InBound module: a receiving user need not hold the Location module.
   const { data: places } = useGetDockLocationsQuery(wh);
@@ -56,6 +59,12 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
     if (select) scanRef.current?.select();
   }, 0);
   useEffect(() => { focusScan(); }, []);
+
+  // Back to the scan box after a pin is toggled, so the scanner's next code lands there.
+  const pin = (field: PinnableField) => {
+    setPins((p) => ({ ...p, [field]: !p[field] }));
+    focusScan(true);
+  };
 
   const submit = async (v: ScanValues, confirmExpired = false) => {
     if (inFlight.current) return; // a second Enter while the first is on its way
@@ -96,7 +105,7 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
     }
     if (done) {
       setFeedback({ ok: true, text: done.message, matchedBy: done.data.matchedBy });
-      form.setFieldsValue({ scanCode: '', quantity: 1, damagedQuantity: 0 });
+      form.setFieldsValue(valuesAfterReceipt(pins));
       focusScan();
     } else focusScan(true);
   };
@@ -146,14 +155,14 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="lot" label={t('inbound.receive.lot')} rules={[{ max: 64 }]}>
+          <PinnedField field="lot" label={t('inbound.receive.lot')} pins={pins} onPin={pin} rules={[{ max: 64 }]}>
             <Input autoComplete="off" />
-          </Form.Item>
+          </PinnedField>
         </Col>
         <Col span={12}>
-          <Form.Item name="expiryDate" label={t('inbound.receive.expiry')} rules={[{ pattern: DATE, message: t('inbound.validation.date') }]}>
+          <PinnedField field="expiryDate" label={t('inbound.receive.expiry')} pins={pins} onPin={pin} rules={[{ pattern: DATE, message: t('inbound.validation.date') }]}>
             <Input placeholder="YYYY-MM-DD" autoComplete="off" />
-          </Form.Item>
+          </PinnedField>
         </Col>
         <Col span={12}>
           <Form.Item name="pallet" label={t('inbound.receive.pallet')} rules={[{ max: 64 }]}>
@@ -177,5 +186,29 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
         {t('inbound.receive.submit')}
       </Button>
     </Form>
+  );
+}
+
+/** A lot or expiry field with its pin toggle beside it: pinned, the value stays for the next scans. */
+function PinnedField({ field, label, pins, onPin, rules, children }: {
+  field: PinnableField; label: string; pins: ScanPins; onPin: (field: PinnableField) => void;
+  rules: NonNullable<Parameters<typeof Form.Item>[0]['rules']>; children: ReactNode;
+}) {
+  const t = useT();
+  const pinned = pins[field];
+  return (
+    <Form.Item label={label} htmlFor={field} required={false}>
+      <Space.Compact block>
+        <Form.Item name={field} noStyle rules={rules}>{children}</Form.Item>
+        <Button
+          icon={pinned ? <PushpinFilled /> : <PushpinOutlined />}
+          type={pinned ? 'primary' : 'default'}
+          aria-pressed={pinned}
+          aria-label={t('inbound.receive.pin', { field: label })}
+          title={t(pinned ? 'inbound.receive.pinned' : 'inbound.receive.unpinned')}
+          onClick={() => onPin(field)}
+        />
+      </Space.Compact>
+    </Form.Item>
   );
 }

@@ -9,7 +9,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import { RoStatusTag } from '../components/RoStatusTag';
 import { R, useGetReceivingOrderFilterLabelsQuery, useGetROReportQuery } from '../inbound-api';
 import { roDetailPath } from '../inbound-model';
-import { useRoQuantityColumns } from './RoListPage';
+import { useRoPartyColumns, useRoQuantityColumns } from './RoListPage';
 import '../inbound.css';
 
 /** /ROReport: one row per receiving order with its expected, received, damaged, over, short and put-away totals. */
@@ -18,21 +18,19 @@ export default function ROReportPage() {
   const intl = useIntl();
   const { data: filters } = useGetReceivingOrderFilterLabelsQuery();
   const quantities = useRoQuantityColumns();
+  const parties = useRoPartyColumns();
   const when = (v: string | null) => (v ? intl.formatDate(v, { dateStyle: 'medium' }) : '—');
   const columns = useMemo<ColumnsType<ReceivingOrderSummary>>(() => [
     { key: 'roNumber', dataIndex: 'roNumber', title: t('inbound.col.roNumber'), sorter: true, fixed: 'left', render: (v: string, o) => <Link to={roDetailPath(o.receivingOrderId)}>{v}</Link> },
     { key: 'status', dataIndex: 'status', title: t('inbound.col.status'), sorter: true, render: (s: ReceivingOrderSummary['status']) => <RoStatusTag status={s} /> },
-    { key: 'supplier', dataIndex: 'supplier', title: t('inbound.col.supplier'), sorter: true },
-    { key: 'referenceNumber', dataIndex: 'referenceNumber', title: t('inbound.col.referenceNumber'), render: (v: string) => v || '—' },
-    { key: 'customerName', dataIndex: 'customerName', title: t('inbound.col.customer'), sorter: true },
-    { key: 'warehouseName', dataIndex: 'warehouseName', title: t('inbound.col.warehouse'), sorter: true },
+    ...parties,
     { key: 'expectedDeliveryDate', dataIndex: 'expectedDeliveryDate', title: t('inbound.col.expectedDeliveryDate'), sorter: true },
     { key: 'lineCount', dataIndex: 'lineCount', title: t('inbound.col.lineCount'), align: 'right' },
     ...quantities,
     { key: 'receivedAt', dataIndex: 'receivedAt', title: t('inbound.col.firstReceipt'), render: when },
     { key: 'finalizedAt', dataIndex: 'finalizedAt', title: t('inbound.col.finalizedAt'), render: when },
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  ], [t, intl, quantities]);
+  ], [t, intl, quantities, parties]);
   return (
     <DataTablePage<ReceivingOrderSummary>
       title={t('routes.ROReport')}

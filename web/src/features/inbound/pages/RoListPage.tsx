@@ -8,14 +8,34 @@ import type { ReceivingOrderSummary } from '@bolx/contracts';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
 import { useFormDrawer } from '../../../components/form-drawer/FormDrawer';
-import { useGetUserModulesQuery } from '../../../lib/api/user-module-api';
-import { findModule, useCanWrite } from '../../../lib/use-can-write';
+import { useCanWrite } from '../../../lib/use-can-write';
+import { useMayAccess } from '../../../lib/use-access';
 import { useT } from '../../../lib/i18n/use-t';
 import { RoFormDrawer } from '../components/RoFormDrawer';
 import { RoStatusTag } from '../components/RoStatusTag';
 import { RoUploadDrawer } from '../components/RoUploadDrawer';
 import { R, useGetReceivingOrderFilterLabelsQuery, useGetReceivingOrdersQuery } from '../inbound-api';
 import { roDetailPath } from '../inbound-model';
+
+/**
+ * Who an RO is from and for, two columns of two lines: the supplier over the reference, the client over the
+ * warehouse. As four columns beside the quantities the list ran past a 1440 px screen, under its Actions column.
+ */
+export function useRoPartyColumns(): ColumnsType<ReceivingOrderSummary> {
+  const t = useT();
+  return useMemo(() => {
+    const twoLines = (main: string, sub: string) => (
+      <div className="bolx-ro-list__two-lines">
+        <div>{main}</div>
+        <Typography.Text type="secondary">{sub || '—'}</Typography.Text>
+      </div>
+    );
+    return [
+      { key: 'supplier', title: t('inbound.col.supplierReference'), sorter: true, render: (_, o) => twoLines(o.supplier, o.referenceNumber) },
+      { key: 'customerName', title: t('inbound.col.customerWarehouse'), sorter: true, render: (_, o) => twoLines(o.customerName, o.warehouseName) },
+    ];
+  }, [t]);
+}
 
 /** The quantity columns every RO table shows (list and summary report). */
 export function useRoQuantityColumns(): ColumnsType<ReceivingOrderSummary> {
@@ -40,17 +60,14 @@ export default function RoListPage() {
   const uploader = useFormDrawer<never>();
   const { data: filters } = useGetReceivingOrderFilterLabelsQuery();
   const quantities = useRoQuantityColumns();
+  const parties = useRoPartyColumns();
   // The list's Excel is the RO summary report's download, which needs that report's module.
-  const { data: modules } = useGetUserModulesQuery();
-  const canExport = modules?.appId == null || Boolean(findModule(modules.modules, 'ROReport'));
+  const canExport = useMayAccess()({ module: { key: 'ROReport', permission: 'read' } });
 
   const columns = useMemo<ColumnsType<ReceivingOrderSummary>>(() => [
     { key: 'roNumber', dataIndex: 'roNumber', title: t('inbound.col.roNumber'), sorter: true, fixed: 'left', render: (v: string, o) => <Link to={roDetailPath(o.receivingOrderId)}>{v}</Link> },
     { key: 'status', dataIndex: 'status', title: t('inbound.col.status'), sorter: true, render: (s: ReceivingOrderSummary['status']) => <RoStatusTag status={s} /> },
-    { key: 'supplier', dataIndex: 'supplier', title: t('inbound.col.supplier'), sorter: true, ellipsis: true },
-    { key: 'referenceNumber', dataIndex: 'referenceNumber', title: t('inbound.col.referenceNumber'), sorter: true, render: (v: string) => v || '—' },
-    { key: 'customerName', dataIndex: 'customerName', title: t('inbound.col.customer'), sorter: true },
-    { key: 'warehouseName', dataIndex: 'warehouseName', title: t('inbound.col.warehouse'), sorter: true },
+    ...parties,
     { key: 'expectedDeliveryDate', dataIndex: 'expectedDeliveryDate', title: t('inbound.col.expectedDeliveryDate'), sorter: true },
     { key: 'lineCount', dataIndex: 'lineCount', title: t('inbound.col.lineCount'), align: 'right' },
     ...quantities,
@@ -58,7 +75,7 @@ export default function RoListPage() {
       key: 'actions', title: t('table.actions'), fixed: 'right',
       render: (_, o) => <Button type="link" size="small" onClick={() => navigate(roDetailPath(o.receivingOrderId))}>{t(canWrite && o.status !== 'Closed' && o.status !== 'Cancelled' ? 'inbound.open' : 'table.view')}</Button>,
     },
-  ], [t, quantities, navigate, canWrite]);
+  ], [t, quantities, parties, navigate, canWrite]);
 
   return (
     <DataTablePage<ReceivingOrderSummary>

@@ -2,11 +2,11 @@ import { useCallback } from 'react';
 import { Button } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { useIntl } from 'react-intl';
-import type { Warehouse } from '@bolx/contracts';
+import { ADMIN_ROLES, type Warehouse } from '@bolx/contracts';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { useFormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { StatusTag } from '../../../components/StatusTag';
-import { useCanWrite } from '../../../lib/use-can-write';
+import { useMayAccess } from '../../../lib/use-access';
 import { useT } from '../../../lib/i18n/use-t';
 import type { ColumnsType } from 'antd/es/table';
 import { WarehouseFormDrawer } from '../components/WarehouseFormDrawer';
@@ -28,7 +28,8 @@ const DEFAULT_COLUMNS: WarehouseColumn[] = [
 export default function WarehousePage() {
   const t = useT();
   const intl = useIntl();
-  const canWrite = useCanWrite('Warehouse');
+  // The server's write policy: administrators with write on the Warehouse module.
+  const canWrite = useMayAccess()({ roles: ADMIN_ROLES, module: { key: 'Warehouse', permission: 'write' } });
   const drawer = useFormDrawer<Warehouse>();
   const { data: filters } = useGetWarehouseFiltersLabelsQuery();
 

@@ -4,7 +4,9 @@ import { AppstoreAddOutlined, ArrowLeftOutlined, DatabaseOutlined, EnvironmentOu
 import { useT } from '../../../../lib/i18n/use-t';
 import { useAppDispatch, useAppSelector } from '../../../hooks';
 import { addDataToggled } from '../../../state/ui-slice';
-import { runningKinds, type UploadKind } from '../../../state/uploads-slice';
+import { runningKinds } from '../../../state/uploads-slice';
+import { useMayAccess } from '../../../../lib/use-access';
+import { offeredCards, type CardKey } from './cards';
 import { InventoryForm } from './InventoryForm';
 import { LocationForm } from './LocationForm';
 import { RoForm } from './RoForm';
@@ -14,17 +16,14 @@ import { UploadProgressStack } from './UploadProgressStack';
 import './messages';
 import './add-data.css';
 
-type CardKey = 'orders' | 'ro' | 'sku' | 'inventory' | 'locations' | 'pallets';
-
-/** Spec section 2, Add Data panel: the 2-column card grid, in the spec's order. */
-const CARDS: { key: CardKey; kind: UploadKind; icon: ReactNode; mostUsed?: boolean }[] = [
-  { key: 'orders', kind: 'ORD', icon: <ShoppingCartOutlined />, mostUsed: true },
-  { key: 'ro', kind: 'RO', icon: <ImportOutlined /> },
-  { key: 'sku', kind: 'SKU', icon: <TagsOutlined /> },
-  { key: 'inventory', kind: 'INV', icon: <DatabaseOutlined /> },
-  { key: 'locations', kind: 'LOC', icon: <EnvironmentOutlined /> },
-  { key: 'pallets', kind: 'PLT', icon: <AppstoreAddOutlined /> },
-];
+const ICONS: Record<CardKey, ReactNode> = {
+  orders: <ShoppingCartOutlined />,
+  ro: <ImportOutlined />,
+  sku: <TagsOutlined />,
+  inventory: <DatabaseOutlined />,
+  locations: <EnvironmentOutlined />,
+  pallets: <AppstoreAddOutlined />,
+};
 
 /** The panel (drawer with the card grid and one form at a time) and the floating progress cards. */
 export default function AddDataPanel() {
@@ -34,6 +33,8 @@ export default function AddDataPanel() {
   const rtl = useAppSelector((s) => s.settings.direction === 'rtl');
   const running = useAppSelector((s) => runningKinds(s.uploads));
   const [chosen, setChosen] = useState<CardKey | null>(null);
+  // Only the forms whose calls the server would allow this account (cards.ts).
+  const cards = offeredCards(useMayAccess());
   const back = () => setChosen(null);
 
   const form = (() => {
@@ -68,12 +69,12 @@ export default function AddDataPanel() {
       >
         {form ?? (
           <div className="bolx-add-data" data-testid="add-data-grid">
-            {CARDS.map((card) => {
+            {cards.map((card) => {
               const uploading = running.includes(card.kind);
               const body = (
                 <Card key={card.key} size="small" hoverable className="bolx-add-data__card" role="button" tabIndex={0}
                   onClick={() => setChosen(card.key)} onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') setChosen(card.key); }}>
-                  <span className="bolx-add-data__icon">{card.icon}</span>
+                  <span className="bolx-add-data__icon">{ICONS[card.key]}</span>
                   <span>{t(`addData.cards.${card.key}`)}</span>
                   {uploading && <Badge status="processing" text={t('addData.uploading')} className="bolx-add-data__uploading" />}
                 </Card>

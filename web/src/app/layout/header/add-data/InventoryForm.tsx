@@ -7,6 +7,7 @@ import { useGetLocationsQuery } from '../../../../features/locations/locations-a
 import { FILE_LIMITS, SHEETS } from './file-rules';
 import { FilePicker, FormFooter, ScopeNote, TemplateLink, useAddDataScope } from './panel-parts';
 import { useUploadRunner } from './use-upload-runner';
+import { TEMPLATE_NEEDS } from './cards';
 
 interface InventoryValues { inventoryType?: string; locationId?: number; countDate?: Dayjs; files?: File[] }
 
@@ -55,7 +56,7 @@ export function InventoryForm({ onStarted }: { onStarted: () => void }) {
       <Form.Item name="files" label={t('addData.fields.countSheet')}>
         <FilePicker max={FILE_LIMITS.inventory} kinds={SHEETS} />
       </Form.Item>
-      <TemplateLink url="Warehouse/Inventory/DownloadInventoryTemplate" fileName="inventory-template.xlsx" />
+      <TemplateLink url="Warehouse/Inventory/DownloadInventoryTemplate" fileName="inventory-template.xlsx" need={TEMPLATE_NEEDS.inventory} />
       <FormFooter label={t('addData.submit')} disabled={!ready || files.length === 0} />
     </Form>
   );

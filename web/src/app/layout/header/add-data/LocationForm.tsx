@@ -8,6 +8,9 @@ import { useCreateLocationMutation, useGetLocationTypesQuery } from '../../../..
 import { FILE_LIMITS, SHEETS } from './file-rules';
 import { FilePicker, FormFooter, ScopeNote, TemplateLink, useAddDataScope } from './panel-parts';
 import { useUploadRunner } from './use-upload-runner';
+import { TEMPLATE_NEEDS } from './cards';
+import { staffWrite } from '../../../../lib/access';
+import { useMayAccess } from '../../../../lib/use-access';
 
 interface LocationValues { locationType?: string; locationCode?: string; capacity?: number; description?: string; files?: File[] }
 
@@ -24,6 +27,10 @@ export function LocationForm({ onStarted }: { onStarted: () => void }) {
   const { data: types } = useGetLocationTypesQuery();
   const [create] = useCreateLocationMutation();
   const [busy, setBusy] = useState(false);
+  // The card is offered for either call; each part of the form only when its call would be allowed.
+  const may = useMayAccess();
+  const canUpload = may(staffWrite('LocationUpload'));
+  const canCreate = may(staffWrite('CreateLocation'));
   const submit = async (v: LocationValues) => {
     const file = v.files?.[0];
     if (file) {
@@ -54,11 +61,13 @@ export function LocationForm({ onStarted }: { onStarted: () => void }) {
       <Form.Item name="description" label={t('addData.fields.description')}>
         <Input.TextArea maxLength={255} autoSize={{ minRows: 2, maxRows: 4 }} />
       </Form.Item>
-      <Form.Item name="files" label={t('addData.fields.locationFile')} extra={t('addData.hints.location')}>
-        <FilePicker max={FILE_LIMITS.locations} kinds={SHEETS} />
-      </Form.Item>
-      <TemplateLink url="warehouse/Location/DownloadLocationTemplate" fileName="location-template.xlsx" />
-      <FormFooter label={t(files.length ? 'addData.submit' : 'addData.create')} disabled={!warehouseId} busy={busy} />
+      {canUpload && (
+        <Form.Item name="files" label={t('addData.fields.locationFile')} extra={t('addData.hints.location')}>
+          <FilePicker max={FILE_LIMITS.locations} kinds={SHEETS} />
+        </Form.Item>
+      )}
+      <TemplateLink url="warehouse/Location/DownloadLocationTemplate" fileName="location-template.xlsx" need={TEMPLATE_NEEDS.locations} />
+      <FormFooter label={t(files.length ? 'addData.submit' : 'addData.create')} disabled={!warehouseId || (!files.length && !canCreate)} busy={busy} />
     </Form>
   );
 }

@@ -4,6 +4,7 @@ import { useT } from '../../../../lib/i18n/use-t';
 import { FILE_LIMITS, SHEETS } from './file-rules';
 import { FilePicker, FormFooter, ScopeNote, TemplateLink, useAddDataScope } from './panel-parts';
 import { useUploadRunner } from './use-upload-runner';
+import { TEMPLATE_NEEDS } from './cards';
 
 interface RoValues { supplier?: string; expectedDeliveryDate?: Dayjs; files?: File[] }
 
@@ -36,7 +37,7 @@ export function RoForm({ onStarted }: { onStarted: () => void }) {
       <Form.Item name="files" label={t('addData.fields.roDocuments')} extra={t('addData.hints.ro')}>
         <FilePicker max={FILE_LIMITS.ro} kinds={SHEETS} />
       </Form.Item>
-      <TemplateLink url="Warehouse/Receiving/DownloadReceivingOrderTemplate" fileName="receiving-order-template.xlsx" />
+      <TemplateLink url="Warehouse/Receiving/DownloadReceivingOrderTemplate" fileName="receiving-order-template.xlsx" need={TEMPLATE_NEEDS.ro} />
       <FormFooter label={t('addData.submit')} disabled={!ready || files.length === 0} />
     </Form>
   );

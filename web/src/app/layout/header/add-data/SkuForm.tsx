@@ -3,6 +3,7 @@ import { useT } from '../../../../lib/i18n/use-t';
 import { FILE_LIMITS, SHEETS } from './file-rules';
 import { FilePicker, FormFooter, ScopeNote, TemplateLink, useAddDataScope } from './panel-parts';
 import { useUploadRunner } from './use-upload-runner';
+import { TEMPLATE_NEEDS } from './cards';
 
 interface SkuValues { skuCategory?: string; files?: File[] }
 
@@ -26,7 +27,7 @@ export function SkuForm({ onStarted }: { onStarted: () => void }) {
       <Form.Item name="files" label={t('addData.fields.skuFile')} extra={t('addData.hints.sku')}>
         <FilePicker max={FILE_LIMITS.sku} kinds={SHEETS} />
       </Form.Item>
-      <TemplateLink url="warehouse/Sku/DownloadSkuTemplate" fileName="sku-template.xlsx" />
+      <TemplateLink url="warehouse/Sku/DownloadSkuTemplate" fileName="sku-template.xlsx" need={TEMPLATE_NEEDS.sku} />
       <FormFooter label={t('addData.submit')} disabled={!customerId || files.length === 0} />
     </Form>
   );

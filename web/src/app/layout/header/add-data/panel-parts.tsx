@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
+import type { AccessNeed } from '@bolx/contracts';
 import { Alert, Button, Typography, Upload, type UploadFile } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { useDownload } from '../../../../components/download/use-download';
 import { useT } from '../../../../lib/i18n/use-t';
+import { useMayAccess } from '../../../../lib/use-access';
 import { notifyError } from '../../../../lib/toast';
 import { useAppSelector } from '../../../hooks';
 import { selectCustomerId, selectWarehouseId } from '../../../state/selectors';
@@ -69,10 +71,14 @@ export function FilePicker({ value, onChange, max, kinds, disabled }: { value?: 
   );
 }
 
-/** The sample template download: a link whose target is not shown (an authenticated download, not an href). */
-export function TemplateLink({ url, fileName }: { url: string; fileName: string }) {
+/**
+ * The sample template download: a link whose target is not shown (an authenticated download, not an href); only
+ * for an account the download's policy (`need`) allows.
+ */
+export function TemplateLink({ url, fileName, need }: { url: string; fileName: string; need: AccessNeed }) {
   const t = useT();
   const [download, busy] = useDownload();
+  if (!useMayAccess()(need)) return null;
   return (
     <Button type="link" size="small" icon={<DownloadOutlined />} loading={busy} className="bolx-add-data-form__template" onClick={() => void download({ url, method: 'GET' }, fileName)}>
       {t('addData.template')}
