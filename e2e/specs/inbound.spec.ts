@@ -169,7 +169,8 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await landOnDashboard(page);
     await page.goto('/InBound');
     await listed(page);
-    await rows(page).filter({ has: page.locator('[data-status="Open"]') }).first().locator('a').first().click();
+    // Not the uploaded order: the receiver's journey below receives that one as expected.
+    await rows(page).filter({ has: page.locator('[data-status="Open"]'), hasNotText: 'E2E Upload Co' }).first().locator('a').first().click();
     await page.locator('.bolx-ro-detail').waitFor();
     const lineRows = page.locator('.bolx-ro-detail__lines tr.ant-table-row');
     await lineRows.first().waitFor();

@@ -223,6 +223,9 @@ describe('connection state through a server restart', () => {
     const page = await adminTab();
     await page.goto('/SKU');
     await page.locator('[data-hub-status="Connected"]').waitFor();
+    // The screen fully drawn first: a screen chunk still loading when the server stops would reload the page.
+    await rows(page).first().waitFor();
+    await page.waitForLoadState('networkidle');
     await markDocument(page);
 
     // Record every state the header shows from now on.

@@ -75,7 +75,7 @@ export async function seedDemoData(db: Db): Promise<void> {
         const variant = VARIANTS[Math.floor(i / c.products.length) % VARIANTS.length];
         return {
           customer_id: customerIds[ci], sku_code: `${c.code}-${String(1001 + i)}`, description: `${product} – ${variant}`,
-          uom: 'EA', upc: null, is_kit: 0, is_active: 1, weight_kg: Math.round((0.1 + random() * 12) * 100) / 100,
+          uom: 'EA', upc: null, is_kit: 0, is_active: 1, is_lot_tracked: c.lots ? 1 : 0, is_expiry_tracked: c.lots ? 1 : 0, weight_kg: Math.round((0.1 + random() * 12) * 100) / 100,
           length_cm: Math.round(10 + random() * 50), width_cm: Math.round(8 + random() * 40), height_cm: Math.round(4 + random() * 30),
           created_at: now, updated_at: now,
         };
