@@ -282,13 +282,29 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await expect.poll(() => lot.inputValue()).toBe('');
 
     // What was posted: each receipt carries the lot and expiry of its own carton, never the one before.
-    const receipts = await page.evaluate(async (id) => {
+    const postedReceipts = () => page.evaluate(async (id) => {
       const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}` };
       const order = await (await fetch(`/Warehouse/Receiving/GetReceivingOrderById?receivingOrderId=${id}`, { headers })).json();
       return (order.receipts as { skuCode: string; lot: string; expiryDate: string | null; receiptId: number }[])
         .sort((a, b) => a.receiptId - b.receiptId).map((r) => `${r.skuCode} ${r.lot} ${r.expiryDate}`);
     }, roId);
-    expect(receipts).toEqual(['CPS-1004 L-SCAN-A 2027-06-30', 'CPS-1005 L-SCAN-B 2027-07-31', 'CPS-1005 L-SCAN-B 2027-07-31', 'CPS-1005 L-SCAN-B 2027-07-31']);
+    const firstFour = ['CPS-1004 L-SCAN-A 2027-06-30', 'CPS-1005 L-SCAN-B 2027-07-31', 'CPS-1005 L-SCAN-B 2027-07-31', 'CPS-1005 L-SCAN-B 2027-07-31'];
+    expect(await postedReceipts()).toEqual(firstFour);
+
+    // A burst, as a scanner sends it: three codes and Enters without waiting for the answers. None is dropped:
+    // the ones that arrive while a receipt is posting wait their turn, each with the lot it was scanned with.
+    await page.getByRole('button', { name: 'Pin Lot' }).click();
+    await page.getByRole('button', { name: 'Pin Expiry Date' }).click();
+    await lot.fill('L-BURST');
+    await expiry.fill('2027-08-31');
+    await scan.click();
+    for (let n = 0; n < 3; n++) {
+      await page.keyboard.type('CPS-1004');
+      await page.keyboard.press('Enter');
+    }
+    await expect.poll(() => postedReceipts()).toEqual([...firstFour, ...Array(3).fill('CPS-1004 L-BURST 2027-08-31')]);
+    await expect.poll(() => page.getByTestId('scans-waiting').count()).toBe(0);
+    expect(await scan.inputValue()).toBe('');
     await page.close();
   });
 

@@ -117,6 +117,8 @@ addMessages({
   'inbound.receive.damagedHint': 'Leave empty to refuse damaged units at the door (recorded, not stocked).',
   'inbound.receive.damagedRefused': 'Refused at the door',
   'inbound.receive.submit': 'Receive (Enter)',
+  'inbound.receive.waiting': '{count, plural, one {# scan} other {# scans}} waiting to be received',
+  'inbound.receive.notPosted': 'Not received, scanned after it: {codes}. Scan {count, plural, one {it} other {them}} again.',
   'inbound.receive.matchedBy': 'Matched by {by}',
   'inbound.receive.expiredConfirm': 'This lot is past its expiry date. Receive it anyway? It can only be put away to a quarantine location, and is never picked.',
   'inbound.receive.expiredOk': 'Receive for quarantine',

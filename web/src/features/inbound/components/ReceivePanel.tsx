@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Col, Form, Input, InputNumber, Modal, Row, Select, Space, Tag, type InputRef } from 'antd';
-import { BarcodeOutlined, CheckCircleFilled, CloseCircleFilled, PushpinFilled, PushpinOutlined } from '@ant-design/icons';
+import { BarcodeOutlined, CheckCircleFilled, CloseCircleFilled, LoadingOutlined, PushpinFilled, PushpinOutlined } from '@ant-design/icons';
 import { MSG_RECEIVING, type ReceivingOrderDetail } from '@bolx/contracts';
 import { selectProps } from '../../../components/form/select-props';
 import { runMutation } from '../../../lib/api/mutation-toast';
@@ -37,6 +37,9 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
   const [receive, { isLoading }] = useReceiveItemMutation();
   const { begin, settle } = useActionKey();
   const inFlight = useRef(false);
+  // Scans that arrived (code + Enter) while a receipt was posting: a hardware scanner does not wait for the answer.
+  const queued = useRef<ScanValues[]>([]);
+  const [waiting, setWaiting] = useState(0);
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [pins, setPins] = useState<ScanPins>(NO_PINS);
   const wh = order.warehouseId;
@@ -66,8 +69,34 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
     focusScan(true);
   };
 
-  const submit = async (v: ScanValues, confirmExpired = false) => {
-    if (inFlight.current) return; // a second Enter while the first is on its way
+  /** Enter in the form: posted at once, or queued behind the receipt on its way, with the values it was scanned with. */
+  const scanned = (v: ScanValues) => {
+    queued.current.push(v);
+    // The box is free for the next code at once (a refused code comes back into it for correcting).
+    form.setFieldValue('scanCode', '');
+    if (inFlight.current) {
+      setWaiting(queued.current.length);
+      return;
+    }
+    void drain();
+  };
+
+  /** Posts the queued scans in order; a refused one stops the run and the scans behind it are named, never dropped. */
+  const drain = async () => {
+    while (queued.current.length > 0) {
+      const next = queued.current.shift()!;
+      setWaiting(queued.current.length);
+      if (await submit(next)) continue;
+      const behind = queued.current.splice(0).map((q) => q.scanCode.trim());
+      setWaiting(0);
+      if (behind.length) setFeedback((f) => ({ ok: false, text: `${f && !f.ok ? `${f.text} ` : ''}${t('inbound.receive.notPosted', { count: behind.length, codes: behind.join(', ') })}` }));
+      return;
+    }
+  };
+
+  /** Posts one receipt; true when it was received. */
+  const submit = async (v: ScanValues, confirmExpired = false): Promise<boolean> => {
+    if (inFlight.current) return false;
     inFlight.current = true;
     let askExpired: string | null = null;
     const body = {
@@ -101,13 +130,18 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
         title: askExpired, content: t('inbound.receive.expiredConfirm'), okText: t('inbound.receive.expiredOk'), cancelText: t('table.no'),
         onOk: () => submit(v, true), onCancel: () => focusScan(true),
       });
-      return;
+      return false;
     }
     if (done) {
       setFeedback({ ok: true, text: done.message, matchedBy: done.data.matchedBy });
-      form.setFieldsValue(valuesAfterReceipt(pins));
+      form.setFieldsValue(untouchedSince(valuesAfterReceipt(pins), v, form.getFieldsValue()));
       focusScan();
-    } else focusScan(true);
+      return true;
+    }
+    // Refused: the code (and the lot and expiry it was scanned with) back in the form, for the corrected scan.
+    form.setFieldsValue({ scanCode: v.scanCode, lot: v.lot, expiryDate: v.expiryDate });
+    focusScan(true);
+    return false;
   };
 
   return (
@@ -116,7 +150,7 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
       layout="vertical"
       className="bolx-ro-receive"
       initialValues={{ quantity: 1, damagedQuantity: 0 }}
-      onFinish={submit}
+      onFinish={scanned}
       onFinishFailed={() => focusScan(true)}
       requiredMark={false}
     >
@@ -182,11 +216,25 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
           </Col>
         )}
       </Row>
-      <Button type="primary" htmlType="submit" size="large" block loading={isLoading} icon={<BarcodeOutlined />}>
+      {/* Never `loading`: Enter in the scan box clicks this button, and a loading antd button swallows the click —
+          the next scan must be taken (and queued) while a receipt is posting. */}
+      <Button type="primary" htmlType="submit" size="large" block icon={isLoading ? <LoadingOutlined /> : <BarcodeOutlined />}>
         {t('inbound.receive.submit')}
       </Button>
+      {waiting > 0 && <div className="bolx-ro-receive__waiting" data-testid="scans-waiting">{t('inbound.receive.waiting', { count: waiting })}</div>}
     </Form>
   );
+}
+
+/**
+ * The values to reset after a receipt, leaving alone any field the user has changed since that scan (the next
+ * code, or the next carton's lot, typed while the receipt was posting).
+ */
+function untouchedSince<T extends Partial<Record<keyof ScanValues, unknown>>>(reset: T, scanned: ScanValues, now: ScanValues): Partial<T> {
+  return Object.fromEntries(Object.entries(reset).filter(([field]) => {
+    const key = field as keyof ScanValues;
+    return (now[key] ?? '') === (scanned[key] ?? '') || (key === 'scanCode' && String(now.scanCode ?? '').trim() === '');
+  })) as Partial<T>;
 }
 
 /** A lot or expiry field with its pin toggle beside it: pinned, the value stays for the next scans. */
