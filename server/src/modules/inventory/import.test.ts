@@ -19,6 +19,7 @@ beforeAll(async () => {
   otherCust = await makeCustomer(t.database, [wh]);
   drill = await makeSku(t.database, cust, 'IMP-DRILL');
   saw = await makeSku(t.database, cust, 'IMP-SAW');
+  await t.database.db.updateTable('sku').set({ is_lot_tracked: 1, is_expiry_tracked: 1 }).where('id', '=', saw).execute();
   await makeSku(t.database, otherCust, 'IMP-OTHER');
   loc = await makeLocation(t.database, wh);
   loc2 = await makeLocation(t.database, wh);
@@ -58,9 +59,9 @@ describe('UploadInventory', () => {
   it('Stock Count sets the place to the count, posting only the difference (XLSX too)', async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('Count');
-    sheet.addRow(['SKU', 'Quantity', 'Lot', 'Pallet']);
+    sheet.addRow(['SKU', 'Quantity', 'Lot', 'Expiry Date', 'Pallet']);
     sheet.addRow(['IMP-DRILL', 32]);
-    sheet.addRow(['IMP-SAW', 5, 'L1', 'P-9']);
+    sheet.addRow(['IMP-SAW', 5, 'L1', '2027-03-31', 'P-9']);
     const res = await upload(admin, Buffer.from(await book.xlsx.writeBuffer()), { inventoryType: 'Stock Count' }, 'count.xlsx');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ message: 'Stock count imported: 1 of 2 rows differed (-8 units)', data: { posted: 1, units: -8 } });
@@ -78,8 +79,10 @@ describe('UploadInventory', () => {
     expect(res.json().details).toEqual({
       '3.SKU': "Row 3, SKU: No SKU of this client matches 'IMP-OTHER'",
       '4.Quantity': 'Row 4, Quantity: Quantity must be a whole number above 0',
+      '4.Lot': 'Row 4, Lot: SKU IMP-SAW is lot-tracked: enter its lot',
       '5.SKU': 'Row 5, SKU: Please enter SKU!',
       '6.SKU': 'Row 6, SKU: Same SKU, lot and pallet as row 2',
+      '7.Lot': 'Row 7, Lot: SKU IMP-SAW is lot-tracked: enter its lot',
       '7.Expiry Date': "Row 7, Expiry Date: '31/31/2027' is not a date (use YYYY-MM-DD)",
       '7.SKU': 'Row 7, SKU: Same SKU, lot and pallet as row 4',
     });
@@ -87,10 +90,21 @@ describe('UploadInventory', () => {
     expect(await onHand(drill)).toBe(32);
   });
 
+  it('refuses a lot or an expiry date for a SKU that tracks neither, naming the row, and writes nothing', async () => {
+    const before = await ledgerCount();
+    const res = await upload(admin, 'SKU,Quantity,Lot,Expiry Date\nIMP-DRILL,3,L9,\nIMP-DRILL,4,,2027-01-31\n');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual({
+      '2.Lot': 'Row 2, Lot: SKU IMP-DRILL does not track lots: leave the lot empty',
+      '3.Expiry Date': 'Row 3, Expiry Date: SKU IMP-DRILL does not track expiry: leave the expiry date empty',
+    });
+    expect(await ledgerCount()).toBe(before);
+  });
+
   it('refuses a count below what is allocated, rolling back every row', async () => {
     await inTransaction(t.database.db, (uow) => t.app.services.inventory.allocate(uow, { warehouseId: wh, customerId: cust, skuId: drill, quantity: 30 }));
     const before = await ledgerCount();
-    const res = await upload(admin, 'SKU,Quantity,Lot,Pallet\nIMP-SAW,50,L1,P-9\nIMP-DRILL,10,,\n', { inventoryType: 'Stock Count' });
+    const res = await upload(admin, 'SKU,Quantity,Lot,Expiry Date,Pallet\nIMP-SAW,50,L1,2027-03-31,P-9\nIMP-DRILL,10,,,\n', { inventoryType: 'Stock Count' });
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe('1 row has errors; nothing was imported');
     expect(res.json().details).toEqual({ '3.Quantity': 'Row 3, Quantity: 30 units of IMP-DRILL are allocated here; the count cannot be less' });
@@ -116,13 +130,13 @@ describe('UploadInventory', () => {
   });
 
   it('honours Idempotency-Key: a replay posts nothing more', async () => {
-    const body = multipartBody({ warehouseId: wh, customerId: cust, inventoryType: 'Opening Stock', locationId: loc2, countDate: '2026-11-20' }, { name: 'a.csv', bytes: Buffer.from('SKU,Quantity\nIMP-SAW,7\n') });
+    const body = multipartBody({ warehouseId: wh, customerId: cust, inventoryType: 'Opening Stock', locationId: loc2, countDate: '2026-11-20' }, { name: 'a.csv', bytes: Buffer.from('SKU,Quantity\nIMP-DRILL,7\n') });
     const headers = { ...body.headers, 'idempotency-key': `imp-${Date.now()}` };
     const first = await admin.post(U, body.payload, headers);
     const second = await admin.post(U, body.payload, headers);
     expect(first.statusCode).toBe(200);
     expect(second.json()).toEqual(first.json());
-    expect(await onHand(saw, loc2)).toBe(7);
+    expect(await onHand(drill, loc2)).toBe(7);
   });
 
   it('gives the template', async () => {

@@ -47,10 +47,13 @@ export function validateCountRows(rows: SheetRow<Column>[], type: InventoryUploa
     if (lot.length > 64) fail('Lot', 'At most 64 characters');
     if (pallet.length > 64) fail('Pallet', 'At most 64 characters');
     if (sku?.is_lot_tracked === 1 && !lot) fail('Lot', `SKU ${sku.sku_code} is lot-tracked: enter its lot`);
+    // As at receiving: stock of a SKU that tracks no lots (or no expiry) never enters with one.
+    if (sku && sku.is_lot_tracked !== 1 && lot) fail('Lot', `SKU ${sku.sku_code} does not track lots: leave the lot empty`);
     const expiryText = cells['Expiry Date'] ?? '';
     const expiryDate = expiryText ? parseDay(expiryText) : null;
     if (expiryText && !expiryDate) fail('Expiry Date', `'${expiryText.slice(0, 32)}' is not a date (use YYYY-MM-DD)`);
     if (sku?.is_expiry_tracked === 1 && !expiryText && quantity > 0) fail('Expiry Date', `SKU ${sku.sku_code} tracks expiry: enter its expiry date`);
+    if (sku && sku.is_expiry_tracked !== 1 && expiryText) fail('Expiry Date', `SKU ${sku.sku_code} does not track expiry: leave the expiry date empty`);
 
     if (sku) {
       const key = JSON.stringify([sku.id, lot, pallet]);
