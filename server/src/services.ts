@@ -4,6 +4,8 @@ import type { Database } from './db/database.js';
 import type { Db } from './db/schema.js';
 import type { Dialect } from './db/dialect.js';
 import { EventBus } from './platform/events.js';
+import { ChangeRecorder } from './platform/change-recorder.js';
+import { WarehouseTimeZones } from './platform/business-day.js';
 import { Mailer } from './platform/mail.js';
 import { AccessTokens } from './platform/tokens.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -28,6 +30,10 @@ export interface ServiceDeps {
   db: Db;
   dialect: Dialect;
   events: EventBus;
+  /** The one way to write a change's audit rows and hub events. */
+  recorder: ChangeRecorder;
+  /** Warehouses' time zones, for the business day of a posting or a report bucket. */
+  timeZones: WarehouseTimeZones;
   mailer: Mailer;
   tokens: AccessTokens;
   config: Config;
@@ -40,7 +46,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const tokens = new AccessTokens(config.tokenSecret);
   const mailer = new Mailer(db, log, { smtpUrl: config.smtpUrl, from: config.mailFrom, logMail: config.demoData });
   const events = new EventBus(database);
-  const deps: ServiceDeps = { db, dialect, events, mailer, tokens, config, log };
+  const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events), timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
   return {
     tokens,
     mailer,

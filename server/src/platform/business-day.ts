@@ -1,0 +1,58 @@
+import type { Executor } from '../db/schema.js';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Whether `timeZone` is an IANA zone this runtime knows (a warehouse's zone is checked before it is stored). */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-CA', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The business day (YYYY-MM-DD) an instant belongs to in a warehouse's time zone: a receipt posted at 23:30 in
+ * Los Angeles belongs to that day there, not to the next UTC day. An unknown zone counts as UTC.
+ */
+export function businessDay(timeZone: string, at: Date | string = new Date()): string {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: isTimeZone(timeZone) ? timeZone : 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, format);
+  }
+  return format.format(typeof at === 'string' ? new Date(at) : at);
+}
+
+const TTL_MS = 60_000;
+
+/**
+ * Warehouses' time zones, read once a minute at most: every posting needs its warehouse's business day, and a
+ * zone changes about never, so a statement per posting would be waste. `forget` after a warehouse's zone changes
+ * (other nodes catch up within the minute).
+ */
+export class WarehouseTimeZones {
+  private readonly zones = new Map<number, { zone: string; until: number }>();
+
+  constructor(private readonly db: Executor) {}
+
+  async of(warehouseId: number, tx: Executor = this.db): Promise<string> {
+    const hit = this.zones.get(warehouseId);
+    if (hit && hit.until > Date.now()) return hit.zone;
+    const row = await tx.selectFrom('warehouse').select('timezone').where('id', '=', warehouseId).executeTakeFirst();
+    const zone = row?.timezone ?? 'UTC';
+    this.zones.set(warehouseId, { zone, until: Date.now() + TTL_MS });
+    return zone;
+  }
+
+  /** The business day now (or at `at`) in the warehouse's zone. */
+  async dayOf(warehouseId: number, at: Date | string = new Date(), tx?: Executor): Promise<string> {
+    return businessDay(await this.of(warehouseId, tx), at);
+  }
+
+  forget(warehouseId?: number): void {
+    if (warehouseId === undefined) this.zones.clear();
+    else this.zones.delete(warehouseId);
+  }
+}
