@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { shot } from '../support/browser.js';
 import { useDemoServer } from '../support/demo.js';
 import { DEMO, signInToDashboard } from '../support/session.js';
+import { rows } from '../support/lists.js';
 
 const WAREHOUSE = 'Ontario West Coast DC';
 const CLIENT = 'Fjord Electronics';
@@ -12,7 +13,6 @@ const demo = useDemoServer();
 const panel = (page: Page) => page.locator('.ant-drawer-content.bolx-add-data-drawer');
 const openDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
 const card = (page: Page, title: string) => page.getByTestId('upload-card').filter({ hasText: title });
-const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
 
 /** Picks a header filter's option (the header's warehouse and client selects). */
 async function headerFilter(page: Page, label: string, option: string) {

@@ -3,17 +3,12 @@ import type { Page } from 'playwright-core';
 import { shot } from '../support/browser.js';
 import { useDemoServer } from '../support/demo.js';
 import { DEMO, landOnDashboard, signIn } from '../support/session.js';
+import { listed, rows } from '../support/lists.js';
 
 const demo = useDemoServer();
 
 const drawer = (page: Page) => page.locator('.ant-drawer-content').last();
 const dropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
-const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
-/** A list screen's first answer is in: rows, and no loading placeholder left. */
-async function listed(page: Page) {
-  await rows(page).first().waitFor();
-  await page.locator('.bolx-table__placeholder').first().waitFor({ state: 'detached' });
-}
 const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify__toast--success').filter({ hasText: text }).first();
 
 /**

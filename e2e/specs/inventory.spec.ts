@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { shot } from '../support/browser.js';
 import { useDemoServer } from '../support/demo.js';
 import { DEMO, landOnDashboard, signIn } from '../support/session.js';
+import { listed, rows as dataRows } from '../support/lists.js';
 
 const demo = useDemoServer();
 let page: Page;
@@ -19,7 +20,7 @@ afterAll(async () => {
 });
 
 const drawer = () => page.locator('.ant-drawer-content').last();
-const rows = (scope: Page | Locator = page) => scope.locator('.ant-table-tbody tr.ant-table-row');
+const rows = (scope: Page | Locator = page) => dataRows(scope);
 const dropdown = () => page.locator('.ant-select-dropdown:visible');
 const toast = (text: string | RegExp) => page.locator('.Toastify__toast--success').filter({ hasText: text }).first().waitFor();
 const drawerClosed = () => page.locator('.ant-drawer-content').waitFor({ state: 'detached' });
@@ -311,8 +312,8 @@ describe('inventory as a client account', () => {
     await signIn(client, ...DEMO.client);
     await landOnDashboard(client);
     await client.goto('/InventoryReports');
-    await client.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
-    const customers = await client.locator('.ant-table-tbody tr.ant-table-row td:nth-child(4)').allInnerTexts();
+    await listed(client);
+    const customers = await dataRows(client).locator('td:nth-child(4)').allInnerTexts();
     expect(new Set(customers)).toEqual(new Set(['Fjord Electronics']));
     await shot(client, 'inventory-client-reports');
     await client.context().close();

@@ -3,6 +3,7 @@ import type { Page, WebSocket } from 'playwright-core';
 import { shot } from '../support/browser.js';
 import { useDemoServer } from '../support/demo.js';
 import { DEMO, landOnDashboard, signIn } from '../support/session.js';
+import { rows } from '../support/lists.js';
 
 /**
  * Live updates (spec sections 4 and 7, issue 5): one hub connection per signed-in tab, its state in the header,
@@ -13,7 +14,6 @@ import { DEMO, landOnDashboard, signIn } from '../support/session.js';
 const demo = useDemoServer();
 
 const hubStatus = (page: Page) => page.locator('[data-hub-status]');
-const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
 
 /** A new browser context (its own storage, its own tab), signed in as the administrator. */
 async function adminTab(): Promise<Page> {

@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { shot } from '../support/browser.js';
 import { useDemoServer } from '../support/demo.js';
 import { DEMO, landOnDashboard, signIn } from '../support/session.js';
+import { rows as dataRows } from '../support/lists.js';
 
 const demo = useDemoServer();
 let page: Page;
@@ -16,7 +17,7 @@ afterAll(async () => {
   await page?.context().close();
 });
 
-const rows = (scope: Page | Locator = page) => scope.locator('.ant-table-tbody tr.ant-table-row');
+const rows = (scope: Page | Locator = page) => dataRows(scope);
 const cellTexts = (row: Locator) => row.locator('td').allInnerTexts();
 const toast = (text: string | RegExp) => page.locator('.Toastify__toast--success').filter({ hasText: text }).first().waitFor();
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { shot } from '../support/browser.js';
 import { useDemoServer } from '../support/demo.js';
+import { rows } from '../support/lists.js';
 
 const demo = useDemoServer();
 
@@ -20,7 +21,6 @@ async function signIn(page: Page, username: string, password: string) {
 }
 
 const drawer = (page: Page) => page.locator('.ant-drawer-content').last();
-const rows = (scope: Page | Locator) => scope.locator('.ant-table-tbody tr.ant-table-row');
 const dropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
 
 /**
