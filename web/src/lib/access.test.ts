@@ -74,6 +74,16 @@ describe('screenAccess', () => {
     expect(screenAccess('/FreightShipment', 1, client, [1, 3])).toEqual({ kind: 'forbidden' });
   });
 
+  it('refuses a screen that only writes (/CreateLocation, /LocationUpload) to an account that may only read its module', () => {
+    const reader = accountOf('Warehouse Staff', wms([mod(null, 'read', [mod('CreateLocation', 'read'), mod('LocationUpload', 'read'), mod('Location', 'read')])])) as Account;
+    const writer = accountOf('Warehouse Staff', wms([mod(null, 'write', [mod('CreateLocation', 'write'), mod('LocationUpload', 'write')])])) as Account;
+    expect(screenAccess('/CreateLocation', 1, reader, [1])).toEqual({ kind: 'forbidden' });
+    expect(screenAccess('/LocationUpload', 1, reader, [1])).toEqual({ kind: 'forbidden' });
+    expect(screenAccess('/Location', 1, reader, [1])).toEqual({ kind: 'allow' });
+    expect(screenAccess('/CreateLocation', 1, writer, [1])).toEqual({ kind: 'allow' });
+    expect(screenAccess('/LocationUpload', 1, admin, [1])).toEqual({ kind: 'allow' });
+  });
+
   it('decides a screen every app has (the Dashboard) by the selected app', () => {
     expect(screenAccess('/Dashboard', 2, admin, [1, 2, 3])).toEqual({ kind: 'allow' });
   });

@@ -40,6 +40,15 @@ export const mayDo = (account: Account | null, need: AccessNeed): boolean => acc
 /** The server's write policy of most screens: staff (never a Client account) with write on the screen's module. */
 export const staffWrite = (moduleKey: string): AccessNeed => ({ roles: STAFF_ROLES, module: { key: moduleKey, permission: 'write' } });
 
+/**
+ * Screens whose every action writes (a form and nothing to read): to an account that may only read the module, or
+ * a Client account, the screen would be a form the server refuses, so it is refused like a module not held.
+ */
+const WRITE_ONLY_SCREENS = new Set(['CreateLocation', 'LocationUpload']);
+
+/** Whether the screen at this url only writes, so a module held to read gives nothing there (the menu leaves it out). */
+export const isWriteOnlyScreen = (url: string): boolean => modulesAtUrl(url.replace(/^\/+/, '')).some((h) => WRITE_ONLY_SCREENS.has(h.module.key));
+
 export type ScreenAccess =
   | { kind: 'allow' }
   | { kind: 'forbidden' }
@@ -59,7 +68,11 @@ export function screenAccess(path: string, selectedAppId: number | null, account
   const homes = modulesAtUrl(path.replace(/^\/+/, ''));
   if (!homes.length) return { kind: 'allow' };
   const here = homes.find((h) => h.app.id === selectedAppId);
-  if (here) return holdsModule(account.modules, here.module.key, 'read') ? { kind: 'allow' } : { kind: 'forbidden' };
+  if (here) {
+    const key = here.module.key;
+    const may = WRITE_ONLY_SCREENS.has(key) ? mayAccess(account, staffWrite(key)) : holdsModule(account.modules, key, 'read');
+    return may ? { kind: 'allow' } : { kind: 'forbidden' };
+  }
   if (!userAppIds) return { kind: 'pending' };
   const elsewhere = homes.find((h) => userAppIds.includes(h.app.id));
   return elsewhere ? { kind: 'otherService', appId: elsewhere.app.id, appName: elsewhere.app.name } : { kind: 'forbidden' };

@@ -18,6 +18,12 @@ describe('sidebar menu model', () => {
     expect(nodes.map((n) => n.key)).toEqual(['/Dashboard', 'group-2', 'group-5']);
     expect(nodes[1].children?.map((c) => c.path)).toEqual(['/Warehouse', '/User']);
   });
+  it('leaves out a form-only screen held to read (Create Location, Location Upload), keeping its readable siblings', () => {
+    const read = (m: NavModule): NavModule => ({ ...m, permission: 'read', permissionId: 0 });
+    const locations = toMenuNodes([mod(8, 'Location', null, [read(mod(9, 'Location', 'Location')), read(mod(10, 'Create Location', 'CreateLocation')), read(mod(11, 'Location Upload', 'LocationUpload'))])]);
+    expect(locations[0].children?.map((c) => c.path)).toEqual(['/Location']);
+    expect(toMenuNodes([mod(10, 'Create Location', 'CreateLocation')]).map((n) => n.path)).toEqual(['/CreateLocation']);
+  });
   it("opens the current route's group (case-insensitively)", () => {
     expect(groupChainOfPath(nodes, '/user')).toEqual(['group-2']);
     expect(groupChainOfPath(nodes, '/Dashboard')).toEqual([]);

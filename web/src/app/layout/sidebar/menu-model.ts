@@ -1,4 +1,5 @@
 import type { NavModule } from '@bolx/contracts';
+import { isWriteOnlyScreen } from '../../../lib/access';
 
 /**
  * Spec section 2, Shell: the sidebar is built from module data. A module with children is a collapsible group,
@@ -22,7 +23,8 @@ export function toMenuNodes(modules: readonly NavModule[]): MenuNode[] {
     if (m.childModules.length > 0) {
       const children = toMenuNodes(m.childModules);
       if (children.length) nodes.push({ key: groupKey(m.moduleId), label: m.moduleName, name: m.moduleName, children });
-    } else if (m.url) {
+    } else if (m.url && !(m.permission.toLowerCase() === 'read' && isWriteOnlyScreen(m.url))) {
+      // A form-only screen held to read would open on Unauthorized: not offered.
       const path = `/${m.url.replace(/^\/+/, '')}`;
       nodes.push({ key: path, label: m.moduleName, name: m.moduleName, path });
     }
