@@ -31,3 +31,16 @@ describe('the at-most-available rule', () => {
     await expect(most(2, 1)).rejects.toThrow('validation.atMostAvailable {"available":1}');
   });
 });
+
+describe('the not-negative rule (counts)', () => {
+  const check = (value: unknown) => {
+    const rule = rules((id) => id).notNegative() as RuleObject;
+    return rule.validator!(rule, value, () => undefined) as Promise<void>;
+  };
+  it('accepts 0 and more, and blanks (a line not counted yet)', async () => {
+    for (const value of [0, 1, 500, undefined, null]) await expect(check(value)).resolves.toBeUndefined();
+  });
+  it('refuses a negative count with a message instead of turning it into 0', async () => {
+    await expect(check(-5)).rejects.toThrow('validation.notNegative');
+  });
+});

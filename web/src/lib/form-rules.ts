@@ -37,6 +37,11 @@ export const rules = (t: Translate) => ({
     validator: (_rule, value: unknown) =>
       typeof value === 'number' && value < 1 ? Promise.reject(new Error(t('validation.atLeastOne'))) : Promise.resolve(),
   }),
+  /** A counted quantity: 0 or more, refused rather than clamped (a mistyped -5 must not quietly count as 0). */
+  notNegative: (): FormRule => ({
+    validator: (_rule, value: unknown) =>
+      typeof value === 'number' && value < 0 ? Promise.reject(new Error(t('validation.notNegative'))) : Promise.resolve(),
+  }),
   /** The confirmation field must equal `field`. */
   sameAs: (field: string): FormRule => ({ getFieldValue }) => ({
     validator: (_rule, value) =>

@@ -296,6 +296,7 @@ export const EN_US: Record<string, string> = {
   // Inventory operations (issue 6): /Move, /MovePallet, /Adjustment, /CycleCount, /ProductReplenishment, /ProductExpire, /InventoryReports.
   'validation.quantity': 'Please enter quantity!',
   'validation.atLeastOne': 'Enter a quantity of at least 1',
+  'validation.notNegative': 'A count cannot be negative',
   'validation.atMostAvailable': 'Only {available, plural, one {# unit is} other {# units are}} available',
   'validation.toLocation': 'Please scan or enter the target location!',
   'validation.customer': 'Please select a customer!',

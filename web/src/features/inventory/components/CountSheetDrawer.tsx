@@ -4,6 +4,7 @@ import { CheckOutlined, DownloadOutlined, SafetyCertificateOutlined, StopOutline
 import type { ColumnsType } from 'antd/es/table';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { useDownload } from '../../../components/download/use-download';
+import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
 import { useStockAction } from '../action-key';
 import {
@@ -13,6 +14,7 @@ import { useInventoryScope } from '../use-inventory-scope';
 import { CountHistory } from './CountHistory';
 import { OverrideApprovalModal } from './OverrideApprovalModal';
 import { StockStatusTag } from './StockStatusTag';
+import '../inventory.css';
 
 type SheetValues = { counts: Record<string, number | null | undefined> };
 
@@ -23,6 +25,7 @@ type SheetValues = { counts: Record<string, number | null | undefined> };
 export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: number; onClose: () => void }) {
   const t = useT();
   const [form] = Form.useForm<SheetValues>();
+  const countRule = rules(t).notNegative();
   const { canWrite, canApprove } = useInventoryScope('CycleCount');
   const { data, isFetching } = useGetCycleCountLinesQuery(cycleCountId ?? 0, { skip: !cycleCountId, refetchOnMountOrArgChange: true });
   const [enter] = useEnterCountsMutation();
@@ -56,16 +59,16 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
     {
       key: 'countedQty', title: t('inventory.fields.counted'), align: 'right',
       render: (_: unknown, l: CycleCountLine) => (phase === 'Open' && entering ? (
-        <Form.Item name={['counts', String(l.lineId)]} noStyle>
-          <InputNumber min={0} precision={0} size="small" style={{ width: 100 }} aria-label={`${t('inventory.fields.counted')} ${l.locationCode} ${l.skuCode}`} />
+        <Form.Item name={['counts', String(l.lineId)]} rules={[countRule]} className="bolx-count-input">
+          <InputNumber precision={0} size="small" style={{ width: 100 }} aria-label={`${t('inventory.fields.counted')} ${l.locationCode} ${l.skuCode}`} />
         </Form.Item>
       ) : l.countedQty ?? '—'),
     },
     {
       key: 'recountQty', title: t('inventory.fields.recount'), align: 'right',
       render: (_: unknown, l: CycleCountLine) => (phase === 'Recount' && entering && l.needsRecount ? (
-        <Form.Item name={['counts', String(l.lineId)]} noStyle>
-          <InputNumber min={0} precision={0} size="small" style={{ width: 100 }} aria-label={`${t('inventory.fields.recount')} ${l.locationCode} ${l.skuCode}`} />
+        <Form.Item name={['counts', String(l.lineId)]} rules={[countRule]} className="bolx-count-input">
+          <InputNumber precision={0} size="small" style={{ width: 100 }} aria-label={`${t('inventory.fields.recount')} ${l.locationCode} ${l.skuCode}`} />
         </Form.Item>
       ) : l.recountQty ?? (l.needsRecount ? <StockStatusTag status="Recount" /> : '—')),
     },
