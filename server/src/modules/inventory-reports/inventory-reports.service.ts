@@ -6,7 +6,7 @@ import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import type { Scope } from '../../platform/scope.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { inventoryReportRepository as repo, type ReportFilter } from './inventory-reports.repository.js';
 
 /** Filters every report takes, plus the few that only some use. */
@@ -135,7 +135,7 @@ export type ReportName = keyof typeof REPORTS;
 export class InventoryReportService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
   }

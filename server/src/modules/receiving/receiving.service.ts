@@ -16,7 +16,7 @@ import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import { parseDay, readSheet, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { count, noun } from '../../platform/plural.js';
 import { planPutaway } from './putaway-plan.js';
@@ -114,7 +114,7 @@ export class ReceivingService {
   private readonly dialect: Dialect;
   private readonly events: EventBus;
   private readonly inventory: InventoryService;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

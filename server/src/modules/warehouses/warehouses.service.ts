@@ -10,7 +10,7 @@ import { listAll, listPage, type ListRequest, type ListSpec } from '../../platfo
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { isTimeZone } from '../auth/auth.service.js';
 import { warehouseRepository as repo, type WarehouseFilter } from './warehouses.repository.js';
 
@@ -58,7 +58,7 @@ export class WarehouseService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;
