@@ -35,6 +35,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     tokens,
     mailer,
     events,
+    timeZones: deps.timeZones,
     auth: new AuthService(deps),
     userModules: new UserModuleService(deps),
     dashboard: new DashboardService(deps),

@@ -675,7 +675,7 @@ export class ReceivingService {
   }
 
   async inward(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
-    const page = await listPage(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}), inwardColumns, req, INWARD_LIST);
+    const page = await listPage(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}, this.dialect), inwardColumns, req, INWARD_LIST);
     return { totalCount: page.totalCount, items: page.items.map(toInward) };
   }
 
@@ -707,7 +707,7 @@ export class ReceivingService {
   }
 
   async downloadInward(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await listAll(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}), inwardColumns, req, INWARD_LIST)).map(toInward);
+    const rows = (await listAll(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}, this.dialect), inwardColumns, req, INWARD_LIST)).map(toInward);
     return toXlsx<ReturnType<typeof toInward>>('RO Inward', [
       { header: 'Received At', value: (r) => r.receivedAt, width: 24 }, { header: 'RO Number', value: (r) => r.roNumber },
       { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 }, { header: 'Client', value: (r) => r.customerName, width: 24 },
