@@ -1,13 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import type { Db } from './db/schema.js';
-import type { Dialect } from './db/dialect.js';
 import { EventBus } from './platform/events.js';
 import { ChangeRecorder } from './platform/change-recorder.js';
 import { WarehouseTimeZones } from './platform/business-day.js';
 import { Mailer } from './platform/mail.js';
 import { AccessTokens } from './platform/tokens.js';
+import type { ServiceDeps } from './platform/service-deps.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { UserModuleService } from './modules/user-module/user-module.service.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
@@ -25,21 +24,6 @@ import { ReplenishmentService } from './modules/replenishment/replenishment.serv
 import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
 import { ReceivingService } from './modules/receiving/receiving.service.js';
 
-/** What every service may depend on. Services take this one object, so wiring a new one is one line. */
-export interface ServiceDeps {
-  db: Db;
-  dialect: Dialect;
-  events: EventBus;
-  /** The one way to write a change's audit rows and hub events. */
-  recorder: ChangeRecorder;
-  /** Warehouses' time zones, for the business day of a posting or a report bucket. */
-  timeZones: WarehouseTimeZones;
-  mailer: Mailer;
-  tokens: AccessTokens;
-  config: Config;
-  log: FastifyBaseLogger;
-}
-
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
   const { db, dialect } = database;
@@ -51,6 +35,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     tokens,
     mailer,
     events,
+    timeZones: deps.timeZones,
     auth: new AuthService(deps),
     userModules: new UserModuleService(deps),
     dashboard: new DashboardService(deps),
@@ -71,3 +56,4 @@ export function createServices(config: Config, database: Database, log: FastifyB
 }
 
 export type Services = ReturnType<typeof createServices>;
+export type { ServiceDeps };

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
-import { dialectFor, type Dialect } from './dialect.js';
+import { dialectFor, registerSqliteFunctions, type Dialect } from './dialect.js';
 import { pinnable } from './pinned-connection.js';
 
 export interface Database {
@@ -54,6 +54,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  registerSqliteFunctions(sqlite);
   // SQLite plans without table statistics unless asked for them, and without them it takes any index on an IN
   // list for selective: a SKU list scoped to five clients of six then sorts 100,000 rows instead of walking the
   // code index for ten. `optimize` gathers statistics where they are missing or stale (cheaply, with its own

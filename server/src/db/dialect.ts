@@ -1,5 +1,7 @@
 import { sql, type ColumnDefinitionBuilder, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type SQLite from 'better-sqlite3';
 import type { DB, Executor } from './schema.js';
+import { businessDay } from '../platform/business-day.js';
 
 /**
  * The few places where SQLite and PostgreSQL differ. Everything else is plain Kysely and runs on both.
@@ -18,6 +20,14 @@ export interface Dialect {
   ilike(column: Expression<unknown>, pattern: string): RawBuilder<SqlBool>;
   /** The date part (YYYY-MM-DD) of a timestamp column, for day bucketing. */
   day(column: Expression<unknown>): RawBuilder<string>;
+  /**
+   * The business day (YYYY-MM-DD) of an instant (a timestamp column, or an ISO string parameter) in the IANA time
+   * zone `zone` names (a warehouse's timezone column): a receipt at 23:30 in Los Angeles counts on that day there,
+   * not on the next UTC day. Exact across DST on both engines.
+   */
+  localDay(instant: Expression<unknown>, zone: Expression<string>): RawBuilder<string>;
+  /** A business day (YYYY-MM-DD) plus `days` calendar days. */
+  addDays(day: Expression<string>, days: number): RawBuilder<string>;
 }
 
 export function dialectFor(engine: Engine): Dialect {
@@ -29,6 +39,9 @@ export function dialectFor(engine: Engine): Dialect {
       identity: (col) => col.generatedByDefaultAsIdentity().primaryKey(),
       ilike: (column, pattern) => sql<SqlBool>`${column} ILIKE ${pattern}`,
       day: (column) => sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+      // The cast makes a text parameter an instant; on a timestamptz column it is a no-op.
+      localDay: (instant, zone) => sql<string>`to_char((${instant})::timestamptz AT TIME ZONE ${zone}, 'YYYY-MM-DD')`,
+      addDays: (day, days) => sql<string>`to_char((${day})::date + ${sql.lit(Math.trunc(days))}, 'YYYY-MM-DD')`,
     };
   }
   return {
@@ -39,7 +52,20 @@ export function dialectFor(engine: Engine): Dialect {
     // SQLite's LIKE is case-insensitive for ASCII already.
     ilike: (column, pattern) => sql<SqlBool>`${column} LIKE ${pattern}`,
     day: (column) => sql<string>`substr(${column}, 1, 10)`,
+    // SQLite has no zone database: local_day is registered on the connection (registerSqliteFunctions) and asks
+    // the runtime's (Intl's), which knows every offset change, so a day across a DST change is exact too.
+    localDay: (instant, zone) => sql<string>`local_day(${instant}, ${zone})`,
+    addDays: (day, days) => sql<string>`date(${day}, ${sql.lit(`${Math.trunc(days) >= 0 ? '+' : ''}${Math.trunc(days)} days`)})`,
   };
+}
+
+/** The SQL functions SQLite lacks that the dialect uses; called on every connection opened. */
+export function registerSqliteFunctions(sqlite: SQLite.Database): void {
+  sqlite.function('local_day', { deterministic: true }, (instant: unknown, zone: unknown) => {
+    // Timestamps are stored as ISO strings in UTC ('…Z'); anything unreadable has no day.
+    const at = typeof instant === 'string' ? new Date(instant) : null;
+    return at && !Number.isNaN(at.getTime()) ? businessDay(typeof zone === 'string' ? zone : 'UTC', at) : null;
+  });
 }
 
 /** Escapes LIKE wildcards in user input and wraps it for a contains-search. */

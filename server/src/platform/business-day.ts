@@ -25,6 +25,18 @@ export function businessDay(timeZone: string, at: Date | string = new Date()): s
   return format.format(typeof at === 'string' ? new Date(at) : at);
 }
 
+const HOUR_MS = 3600_000;
+
+/**
+ * A UTC range holding business day `day` (YYYY-MM-DD) in every time zone (offsets run from UTC−12 to UTC+14;
+ * the margin also covers an hour of DST): an index-friendly bound to put beside a per-zone test of the day, which
+ * alone would read every row.
+ */
+export function dayInAnyZone(day: string): { from: string; until: string } {
+  const midnight = Date.parse(`${day}T00:00:00.000Z`);
+  return { from: new Date(midnight - 16 * HOUR_MS).toISOString(), until: new Date(midnight + (24 + 16) * HOUR_MS).toISOString() };
+}
+
 const TTL_MS = 60_000;
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useAppDispatch, useAppStore } from './hooks';
-import { wentOffline, wentOnline } from './state/ui-slice';
+import { useAppDispatch, useAppStore } from '../lib/hooks';
+import { wentOffline, wentOnline } from '../lib/state/ui-slice';
 import { NO_INTERNET_PATH } from './router/routes';
 
 /**

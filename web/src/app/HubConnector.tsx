@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { hubReset } from '../lib/hub/hub-slice';
 import { notificationsCleared } from '../lib/hub/notifications-slice';
-import { useAppSelector, useAppStore } from './hooks';
+import { useAppSelector, useAppStore } from '../lib/hooks';
 
 /**
  * One real-time hub connection per signed-in tab: opened on sign-in (or at start with a stored session), closed

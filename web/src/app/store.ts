@@ -4,13 +4,14 @@ import { sessionApi } from '../lib/api/session-api';
 import { sessionExpired } from '../lib/api/session-events';
 import { applyRememberMe, getCookie, REMEMBER_COOKIE } from '../lib/cookies';
 import { browserStore, readSession, writeSession, type KeyValueStore } from '../lib/session-storage';
-import { authReducer, initialAuthState, loggedOut, type AuthState } from './state/auth-slice';
-import { headerReducer, initialHeaderState } from './state/header-slice';
-import { loadSettings, saveSettings, settingsReducer } from './state/settings-slice';
-import { initialUiState, uiReducer } from './state/ui-slice';
-import { uploadsReducer } from './state/uploads-slice';
+import { authReducer, initialAuthState, loggedOut, type AuthState } from '../lib/state/auth-slice';
+import { headerReducer, initialHeaderState } from '../lib/state/header-slice';
+import { loadSettings, saveSettings, settingsReducer } from '../lib/state/settings-slice';
+import { initialUiState, uiReducer } from '../lib/state/ui-slice';
+import { uploadsReducer } from '../lib/state/uploads-slice';
 import { hubReducer } from '../lib/hub/hub-slice';
 import { notificationsReducer } from '../lib/hub/notifications-slice';
+import type { AppStore } from '../lib/state/root-state';
 
 /**
  * Side effects of session changes, kept out of the reducers: cookies on sign-in, and dropping every cached
@@ -45,7 +46,7 @@ function persistAuth(auth: AuthState, store: KeyValueStore) {
   );
 }
 
-export function createAppStore(storage: KeyValueStore = browserStore()) {
+export function createAppStore(storage: KeyValueStore = browserStore()): AppStore {
   const stored = readSession(storage);
   const online = typeof navigator === 'undefined' ? true : navigator.onLine;
   const store = configureStore({
@@ -84,6 +85,4 @@ export function createAppStore(storage: KeyValueStore = browserStore()) {
   return store;
 }
 
-export type AppStore = ReturnType<typeof createAppStore>;
-export type RootState = ReturnType<AppStore['getState']>;
-export type AppDispatch = AppStore['dispatch'];
+export type { AppDispatch, AppStore, RootState } from '../lib/state/root-state';

@@ -1,5 +1,5 @@
 import {
-  APPS, STAFF_ROLES, holdsModule, mayAccess, modulesAtUrl, roleFromLabel,
+  ADMIN_ROLES, APPS, STAFF_ROLES, holdsModule, mayAccess, modulesAtUrl, roleFromLabel,
   type AccessNeed, type HeldModules, type NavModule, type Permission, type Role, type UserModulesResponse,
 } from '@bolx/contracts';
 
@@ -77,3 +77,9 @@ export function screenAccess(path: string, selectedAppId: number | null, account
   const elsewhere = homes.find((h) => userAppIds.includes(h.app.id));
   return elsewhere ? { kind: 'otherService', appId: elsewhere.app.id, appName: elsewhere.app.name } : { kind: 'forbidden' };
 }
+
+/** An Administrator or Super Administrator (the header's all-warehouses choice, the admin screens). */
+export const isAdministrator = (usertype: string | null): boolean => {
+  const role = usertype ? roleFromLabel(usertype) : undefined;
+  return role !== undefined && ADMIN_ROLES.includes(role);
+};

@@ -1,5 +1,5 @@
 import type { AccessNeed } from '@bolx/contracts';
-import { useAppSelector } from '../app/hooks';
+import { useAppSelector } from './hooks';
 import { useGetUserModulesQuery } from './api/user-module-api';
 import { accountOf, mayDo, type Account } from './access';
 

@@ -10,7 +10,7 @@ import { listAll, listPage, type ListRequest, type ListSpec } from '../../platfo
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import type { Selectable } from 'kysely';
 import { InventoryService, pick, type AdjustmentInput } from '../inventory/inventory.service.js';
 import type { Place } from '../inventory/inventory.service.js';
@@ -55,7 +55,7 @@ export class AdjustmentService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps, private readonly inventory = new InventoryService(deps)) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>, private readonly inventory = new InventoryService(deps)) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/schema.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { containsPattern, type Dialect } from '../../db/dialect.js';
 import { auditRepository as repo } from './audit.repository.js';
 
@@ -9,7 +9,7 @@ const parse = (json: string | null) => (json == null ? null : JSON.parse(json));
 export class AuditService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
   }

@@ -9,7 +9,7 @@ import { Scope } from '../../platform/scope.js';
 import {
   hashPassword, newOpaqueToken, newPin, safeEqualHex, sha256, verifyAgainstDummy, verifyPassword,
 } from '../../platform/secrets.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { authRepository as repo } from './auth.repository.js';
 import { AttemptThrottle, type ClaimedAttempt, type ThrottleSettings } from './attempt-throttle.js';
 
@@ -55,7 +55,7 @@ export interface ClientInfo { ip: string | null; userAgent: string | null }
 export class AuthService {
   private readonly throttle: AttemptThrottle;
 
-  constructor(private readonly deps: ServiceDeps) {
+  constructor(private readonly deps: Pick<ServiceDeps, 'config' | 'db' | 'mailer' | 'tokens'>) {
     this.throttle = new AttemptThrottle(deps.db, THROTTLE_SETTINGS);
   }
 

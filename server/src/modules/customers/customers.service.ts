@@ -12,7 +12,7 @@ import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
 import type { Scope } from '../../platform/scope.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { requireCustomer } from './customer-access.js';
 import { customerRepository as repo, type CustomerFilter } from './customers.repository.js';
 import { CustomerDocumentService } from './documents.service.js';
@@ -61,7 +61,7 @@ export class CustomerService {
   readonly channels: IntegrationService;
   readonly documents: CustomerDocumentService;
 
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'config'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

@@ -8,7 +8,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { checkUpload, deleteStoredFile, parseFields, readStoredFile, storeFile, type ReceivedUpload, type UploadRule } from '../../platform/files.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { requireCustomer } from './customer-access.js';
 import { documentRepository as repo } from './documents.repository.js';
 
@@ -27,7 +27,7 @@ function toDocument(d: DocumentRow): CustomerDocument {
 /** A customer's documents (contract, rate sheet, insurance certificate…): uploaded, checked, kept, downloaded. */
 export class CustomerDocumentService {
   private readonly db: Db;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db'>) {
     this.db = deps.db;
   }
 

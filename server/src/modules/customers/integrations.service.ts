@@ -7,7 +7,7 @@ import { MASK, maskSecret, SecretBox } from '../../platform/crypto.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { requireCustomer } from './customer-access.js';
 import { integrationRepository as repo } from './integrations.repository.js';
 
@@ -36,7 +36,7 @@ export class IntegrationService {
   private readonly box: SecretBox;
   private readonly words: (typeof WORDS)[IntegrationKind];
 
-  constructor(deps: ServiceDeps, readonly kind: IntegrationKind) {
+  constructor(deps: Pick<ServiceDeps, 'config' | 'db'>, readonly kind: IntegrationKind) {
     this.db = deps.db;
     this.box = new SecretBox(deps.config.tokenSecret, INTEGRATION_SECRETS_LABEL);
     this.words = WORDS[kind];

@@ -14,7 +14,7 @@ import { toXlsx } from '../../platform/excel.js';
 import { count as countOf, signedCount } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { InventoryService, type Leg } from '../inventory/inventory.service.js';
 import { cycleCountRepository as repo, type CountSelection, type CycleCountFilter } from './cycle-counts.repository.js';
 
@@ -49,7 +49,7 @@ export class CycleCountService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps, private readonly inventory = new InventoryService(deps)) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>, private readonly inventory = new InventoryService(deps)) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

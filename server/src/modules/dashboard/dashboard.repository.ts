@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
 import type { ReceivingStatus } from '@bolx/contracts';
-import { positionCounts } from '../locations/locations.repository.js';
+import { positionCounts } from '../locations/position-counts.js';
 
 type Filter = { warehouseId: number; customerId: number };
 

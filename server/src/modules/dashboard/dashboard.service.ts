@@ -1,12 +1,12 @@
 import type { Db } from '../../db/schema.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import type { Principal } from '../../platform/principal.js';
 import { occupancyPercent, sumPositions } from '../locations/occupancy.js';
 import { dashboardRepository as repo } from './dashboard.repository.js';
 
 export class DashboardService {
   private readonly db: Db;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db'>) {
     this.db = deps.db;
   }
 

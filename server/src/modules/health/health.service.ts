@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Db } from '../../db/schema.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { ping } from '../../db/database.js';
 
 export class HealthService {
@@ -14,7 +14,7 @@ export class HealthService {
   });
 
   private readonly db: Db;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db'>) {
     this.db = deps.db;
     collectDefaultMetrics({ register: this.registry });
   }

@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import { dayInAnyZone } from '../../platform/business-day.js';
 import type { Scope } from '../../platform/scope.js';
 
 export interface ReportFilter { warehouseId?: number; customerId?: number; skuId?: number; locationId?: number }
@@ -25,6 +27,23 @@ function named(db: Executor, scope: Scope, f: ReportFilter) {
     .innerJoin('customer as c', 'c.id', 'b.customer_id')
     .innerJoin('sku as s', 's.id', 'b.sku_id')
     .innerJoin('location as l', 'l.id', 'b.location_id');
+}
+
+/** The business day now (`now`, an ISO instant) in the zone of the warehouse aliased `w`. */
+const todayIn = (d: Dialect, now: string, warehouse = 'w') => d.localDay(sql.val(now), sql.ref(`${warehouse}.timezone`));
+
+/**
+ * Whether a ledger row (of inventory_txn, unaliased) is up to `asOf` or after it. `asOf` is an instant, or a
+ * business day (YYYY-MM-DD): up to the end of that day in the row's warehouse's zone. For a day, rows outside the
+ * band where some zone is still on that day are decided by the time alone, so the range index still serves.
+ */
+function ledgerSide(d: Dialect, asOf: string, side: 'upTo' | 'after'): RawBuilder<SqlBool> {
+  if (asOf.length !== 10) return side === 'upTo' ? sql<SqlBool>`at <= ${asOf}` : sql<SqlBool>`at > ${asOf}`;
+  const { from, until } = dayInAnyZone(asOf);
+  const day = d.localDay(sql.ref('at'), sql`(select w.timezone from warehouse w where w.id = inventory_txn.warehouse_id)`);
+  return side === 'upTo'
+    ? sql<SqlBool>`(at < ${from} OR (at < ${until} AND ${day} <= ${asOf}))`
+    : sql<SqlBool>`(at >= ${until} OR (at >= ${from} AND ${day} > ${asOf}))`;
 }
 
 const sum = (col: string) => sql<number>`sum(${sql.ref(col)})`;
@@ -72,9 +91,10 @@ export const inventoryReportRepository = {
       .selectAll('g').select(['w.name as warehouse_name', 'c.name as customer_name', 'l.code as location_code']).as('r'));
   },
 
-  availability(db: Executor, scope: Scope, f: ReportFilter, today: string) {
-    const expired = sql<number>`sum(CASE WHEN b.expiry_date IS NOT NULL AND b.expiry_date < ${today} THEN b.on_hand - b.allocated ELSE 0 END)`;
-    const g = balances(db, scope, f)
+  /** Expired is past its expiry date on the business day now in its warehouse's zone. */
+  availability(db: Executor, scope: Scope, f: ReportFilter, d: Dialect, now: string) {
+    const expired = sql<number>`sum(CASE WHEN b.expiry_date IS NOT NULL AND b.expiry_date < ${todayIn(d, now, 'bw')} THEN b.on_hand - b.allocated ELSE 0 END)`;
+    const g = balances(db, scope, f).innerJoin('warehouse as bw', 'bw.id', 'b.warehouse_id')
       .select(['b.warehouse_id', 'b.customer_id', 'b.sku_id', expired.as('expired'), ...totals])
       .groupBy(['b.warehouse_id', 'b.customer_id', 'b.sku_id']);
     return db.selectFrom(db.selectFrom(g.as('g'))
@@ -82,43 +102,49 @@ export const inventoryReportRepository = {
       .selectAll('g').select(['w.name as warehouse_name', 'c.name as customer_name', 's.sku_code', 's.description as sku_description']).as('r'));
   },
 
-  /** Balance rows with when their stock arrived (aging); with `expiry`, only lots expiring by `by` (and from `from`). */
-  places(db: Executor, scope: Scope, f: ReportFilter, expiry?: { by: string; from?: string }) {
+  /**
+   * Balance rows with when their stock arrived (aging) and their warehouse's zone; with `expiry`, only lots expiring
+   * within `days` of the business day now in their warehouse's zone (and not before it, unless expired ones count).
+   */
+  places(db: Executor, scope: Scope, f: ReportFilter, expiry?: { d: Dialect; now: string; days: number; includeExpired: boolean }) {
     let q = named(db, scope, f);
     if (expiry) {
-      q = q.where('b.expiry_date', 'is not', null).where('b.expiry_date', '<=', expiry.by);
-      if (expiry.from) q = q.where('b.expiry_date', '>=', expiry.from);
+      const today = todayIn(expiry.d, expiry.now);
+      // The UTC day is within a day of every zone's: a plain bound for the expiry index beside the exact per-zone one.
+      const utcDay = (days: number) => new Date(Date.parse(expiry.now) + days * 864e5).toISOString().slice(0, 10);
+      q = q.where('b.expiry_date', 'is not', null).where('b.expiry_date', '<=', utcDay(expiry.days + 1)).where('b.expiry_date', '<=', expiry.d.addDays(today, expiry.days));
+      if (!expiry.includeExpired) q = q.where('b.expiry_date', '>=', utcDay(-1)).where('b.expiry_date', '>=', today);
     }
-    return db.selectFrom(q.select(['b.id', 'b.warehouse_id', 'w.name as warehouse_name', 'b.customer_id', 'c.name as customer_name', 'b.sku_id', 's.sku_code',
+    return db.selectFrom(q.select(['b.id', 'b.warehouse_id', 'w.name as warehouse_name', 'w.timezone', 'b.customer_id', 'c.name as customer_name', 'b.sku_id', 's.sku_code',
       's.description as sku_description', 'b.location_id', 'l.code as location_code', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.on_hand', 'b.allocated',
       sql<string | null>`coalesce(b.received_at, b.updated_at)`.as('received_at')]).as('r'));
   },
 
   /** Ledger rows after and up to `asOf` (each counted up to `cap`): which way "as of" is cheaper to compute. */
-  async ledgerSplit(db: Executor, scope: Scope, f: ReportFilter, asOf: string, cap: number) {
-    const side = (op: '>' | '<=') => {
+  async ledgerSplit(db: Executor, scope: Scope, f: ReportFilter, asOf: string, cap: number, d: Dialect) {
+    const side = (which: 'after' | 'upTo') => {
       let q = db.selectFrom('inventory_txn').select(sql<number>`1`.as('one'))
-        .where(scope.where({ warehouse: 'warehouse_id', customer: 'customer_id' }, f)).where('at', op, asOf);
+        .where(scope.where({ warehouse: 'warehouse_id', customer: 'customer_id' }, f)).where(ledgerSide(d, asOf, which));
       if (f.skuId) q = q.where('sku_id', '=', f.skuId);
       if (f.locationId) q = q.where('location_id', '=', f.locationId);
       return db.selectFrom(q.limit(cap).as('x')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
     };
-    const [after, upTo] = await Promise.all([side('>'), side('<=')]);
+    const [after, upTo] = await Promise.all([side('after'), side('upTo')]);
     return { after, upTo };
   },
 
   /**
    * Stock as it stood at `asOf`, from the ledger: either the ledger rows up to then ('forward'), or today's
    * balances less every ledger row since ('backward', cheap for recent dates; exact while the ledger sums to
-   * the balances, which Reconcile proves).
+   * the balances, which Reconcile proves). `asOf` is an instant or a business day (see ledgerSide).
    */
-  asOf(db: Executor, scope: Scope, f: ReportFilter, asOf: string, direction: 'forward' | 'backward') {
+  asOf(db: Executor, scope: Scope, f: ReportFilter, asOf: string, direction: 'forward' | 'backward', d: Dialect) {
     const keys = ['warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet'] as const;
     let now = db.selectFrom('inventory_balance').select([...keys, sql<number>`on_hand`.as('q')])
       .where(scope.where({ warehouse: 'warehouse_id', customer: 'customer_id' }, f));
     let ledger = db.selectFrom('inventory_txn')
       .select([...keys, (direction === 'backward' ? sql<number>`0 - qty_change` : sql<number>`qty_change`).as('q')])
-      .where(scope.where({ warehouse: 'warehouse_id', customer: 'customer_id' }, f)).where('at', direction === 'backward' ? '>' : '<=', asOf);
+      .where(scope.where({ warehouse: 'warehouse_id', customer: 'customer_id' }, f)).where(ledgerSide(d, asOf, direction === 'backward' ? 'after' : 'upTo'));
     if (f.skuId) { now = now.where('sku_id', '=', f.skuId); ledger = ledger.where('sku_id', '=', f.skuId); }
     if (f.locationId) { now = now.where('location_id', '=', f.locationId); ledger = ledger.where('location_id', '=', f.locationId); }
     const rows = direction === 'backward' ? now.unionAll(ledger) : ledger;

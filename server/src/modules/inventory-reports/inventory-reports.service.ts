@@ -4,15 +4,17 @@ import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { businessDay } from '../../platform/business-day.js';
 import type { Principal } from '../../platform/principal.js';
 import type { Scope } from '../../platform/scope.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { inventoryReportRepository as repo, type ReportFilter } from './inventory-reports.repository.js';
 
 /** Filters every report takes, plus the few that only some use. */
 export type ReportFilters = ReportFilter & { days?: number; includeExpired?: boolean; asOf?: string };
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-interface Ctx { today: string; filters: ReportFilters }
+/** `now` is one instant for the whole report; each row's business day is taken in its own warehouse's zone. */
+interface Ctx { now: string; dialect: Dialect; filters: ReportFilters }
 
 interface ReportDef {
   sheet: string;
@@ -28,8 +30,6 @@ const n = (v: unknown) => Number(v ?? 0);
 const agingBucket = (days: number) => (days <= 30 ? AGING_BUCKETS[0] : days <= 60 ? AGING_BUCKETS[1] : days <= 90 ? AGING_BUCKETS[2] : days <= 180 ? AGING_BUCKETS[3] : AGING_BUCKETS[4]);
 /** Ledger rows counted on each side of an as-of date, to choose the cheaper way (counting stops here). */
 const AS_OF_COUNT_CAP = 200_000;
-/** A date means the end of that day (UTC). */
-export const asOfInstant = (asOf: string) => (asOf.length === 10 ? `${asOf}T23:59:59.999Z` : asOf);
 
 const spec = (sortable: Record<string, string>, defaultColumn: string, searchable: string[], tieBreaker: string): ListSpec =>
   ({ sortable, defaultSort: { column: defaultColumn, direction: 'asc' }, searchable, tieBreaker });
@@ -74,7 +74,7 @@ export const REPORTS = {
   },
   Availability: {
     sheet: 'Availability',
-    base: (db, scope, ctx) => repo.availability(db, scope, ctx.filters, ctx.today),
+    base: (db, scope, ctx) => repo.availability(db, scope, ctx.filters, ctx.dialect, ctx.now),
     spec: spec({ skuCode: 'r.sku_code', onHand: 'r.on_hand', available: 'r.available', expired: 'r.expired' }, 'r.sku_code', ['r.sku_code', 'r.sku_description'], 'r.row_key'),
     map: (r) => ({ ...names(r), skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.sku_description, ...totals(r), expired: n(r.expired), allocatable: n(r.on_hand) - n(r.allocated) - n(r.expired) }),
     columns: [...common, { header: 'SKU', value: (r) => r.skuCode }, { header: 'Description', value: (r) => r.skuDescription, width: 30 }, ...qtyColumns,
@@ -86,7 +86,7 @@ export const REPORTS = {
     // Oldest first: sorting by the received time is sorting by age.
     spec: spec({ ageDays: 'r.received_at', skuCode: 'r.sku_code', locationCode: 'r.location_code', onHand: 'r.on_hand' }, 'r.received_at', ['r.sku_code', 'r.location_code', 'r.lot', 'r.pallet'], 'r.id'),
     map: (r, ctx) => {
-      const ageDays = r.received_at ? Math.max(0, daysBetween(r.received_at, ctx.today)) : 0;
+      const ageDays = r.received_at ? Math.max(0, daysBetween(businessDay(r.timezone, r.received_at), businessDay(r.timezone, ctx.now))) : 0;
       return {
         uniqueid: r.id, ...names(r), skuId: r.sku_id, skuCode: r.sku_code, locationId: r.location_id, locationCode: r.location_code, lot: r.lot, pallet: r.pallet,
         receivedAt: r.received_at, ageDays, bucket: agingBucket(ageDays), onHand: n(r.on_hand),
@@ -99,10 +99,11 @@ export const REPORTS = {
   StockAsOf: {
     sheet: 'Stock As Of',
     base: async (db, scope, ctx) => {
-      const at = asOfInstant(ctx.filters.asOf!);
+      // A date means the end of that business day in each warehouse's zone (an instant is taken as it is).
+      const asOf = ctx.filters.asOf!;
       // Sum whichever side of the date holds fewer ledger rows: recent dates go back from today's balances.
-      const { after, upTo } = await repo.ledgerSplit(db, scope, ctx.filters, at, AS_OF_COUNT_CAP);
-      return repo.asOf(db, scope, ctx.filters, at, after <= upTo ? 'backward' : 'forward');
+      const { after, upTo } = await repo.ledgerSplit(db, scope, ctx.filters, asOf, AS_OF_COUNT_CAP, ctx.dialect);
+      return repo.asOf(db, scope, ctx.filters, asOf, after <= upTo ? 'backward' : 'forward', ctx.dialect);
     },
     spec: spec({ skuCode: 'r.sku_code', locationCode: 'r.location_code', onHand: 'r.on_hand' }, 'r.location_code', ['r.sku_code', 'r.location_code', 'r.lot', 'r.pallet'], 'r.row_key'),
     map: (r) => ({ ...names(r), skuId: r.sku_id, skuCode: r.sku_code, locationId: r.location_id, locationCode: r.location_code, lot: r.lot, pallet: r.pallet, onHand: n(r.on_hand) }),
@@ -112,13 +113,12 @@ export const REPORTS = {
   ExpiringLots: {
     sheet: 'Expiring Lots',
     base: (db, scope, ctx) => repo.places(db, scope, ctx.filters, {
-      by: new Date(Date.parse(ctx.today) + (ctx.filters.days ?? 30) * DAY).toISOString().slice(0, 10),
-      from: ctx.filters.includeExpired === false ? ctx.today : undefined,
+      d: ctx.dialect, now: ctx.now, days: ctx.filters.days ?? 30, includeExpired: ctx.filters.includeExpired !== false,
     }),
     spec: spec({ expiryDate: 'r.expiry_date', skuCode: 'r.sku_code', locationCode: 'r.location_code', onHand: 'r.on_hand', customerName: 'r.customer_name' },
       'r.expiry_date', ['r.sku_code', 'r.lot', 'r.location_code', 'r.pallet'], 'r.id'),
     map: (r, ctx) => {
-      const daysToExpiry = daysBetween(ctx.today, r.expiry_date);
+      const daysToExpiry = daysBetween(businessDay(r.timezone, ctx.now), r.expiry_date);
       return {
         uniqueid: r.id, ...names(r), skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.sku_description, locationId: r.location_id, locationCode: r.location_code,
         lot: r.lot, pallet: r.pallet, expiryDate: r.expiry_date, daysToExpiry, status: daysToExpiry < 0 ? 'Expired' : 'Expiring', onHand: n(r.on_hand), allocated: n(r.allocated),
@@ -135,13 +135,13 @@ export type ReportName = keyof typeof REPORTS;
 export class InventoryReportService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
   }
 
   private ctx(filters: ReportFilters | undefined): Ctx {
-    return { today: new Date().toISOString().slice(0, 10), filters: filters ?? {} };
+    return { now: new Date().toISOString(), dialect: this.dialect, filters: filters ?? {} };
   }
 
   async list(name: ReportName, principal: Principal, req: ListRequest<ReportFilters>) {

@@ -91,7 +91,7 @@ describe('stock as of a past date', () => {
     expect(asOf.items.map((i) => `${i.skuId}|${i.locationId}|${i.lot}|${i.pallet}|${i.onHand}`).sort()).toEqual(then);
     // Both ways of computing it agree: the ledger up to then, and today's balances less the ledger since.
     for (const direction of ['forward', 'backward'] as const) {
-      const rows = await inventoryReportRepository.asOf(t.database.db, Scope.everything, { warehouseId: wh }, mark, direction).selectAll().execute();
+      const rows = await inventoryReportRepository.asOf(t.database.db, Scope.everything, { warehouseId: wh }, mark, direction, t.database.dialect).selectAll().execute();
       expect(rows.map((i) => `${i.sku_id}|${i.location_id}|${i.lot}|${i.pallet}|${i.on_hand}`).sort(), direction).toEqual(then);
     }
     expect((await report('StockAsOf', { asOf: '2001-01-01' })).totalCount).toBe(0);

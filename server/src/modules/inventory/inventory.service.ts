@@ -14,7 +14,7 @@ import type { DomainEvent, EventBus } from '../../platform/events.js';
 import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { inventoryRepository as repo, type Place, type StockFilters, type StockLead } from './inventory.repository.js';
 
 /** The balance key, for modules that post through this service. */
@@ -70,7 +70,7 @@ export class InventoryService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

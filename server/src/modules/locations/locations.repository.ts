@@ -1,8 +1,9 @@
-import { sql, type Expression, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { LocationCategory, LocationFilters } from '@bolx/contracts';
-import type { DB, Executor } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 import type { LocationTable } from '../../db/tables/locations.js';
 import type { Scope } from '../../platform/scope.js';
+import { otherTypeCodes, positionCounts, type LocationEb } from './position-counts.js';
 
 /** Whose stock counts: everyone's (staff see the physical fill), or only the scope's customers (a client account). */
 export type StockView = 'all' | 'own';
@@ -23,8 +24,6 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
   return out;
 }
 
-type LocationEb = ExpressionBuilder<DB & { l: LocationTable }, 'l'>;
-
 /** Balances at the location that count for this caller, with stock on hand. */
 function stockedBalances(eb: LocationEb, scope: Scope, view: StockView) {
   let q = eb.selectFrom('inventory_balance as b').whereRef('b.location_id', '=', 'l.id').where('b.on_hand', '>', 0);
@@ -37,41 +36,6 @@ export function onHandOf(eb: LocationEb, scope: Scope, view: StockView) {
   let q = eb.selectFrom('inventory_balance as b').whereRef('b.location_id', '=', 'l.id');
   if (view === 'own') q = q.where(scope.where({ customer: 'b.customer_id' }));
   return q.select(sql<number>`coalesce(sum(b.on_hand), 0)`.as('units'));
-}
-
-function otherTypeCodes(db: Executor) {
-  return db.selectFrom('location_type').select('code').where('category', '=', 'other');
-}
-
-/**
- * Occupancy's one rule (GetLocationOccupancy, the dashboard tiles, the WarehouseSelection cards): the positions are
- * the active storage locations (rack, shelf, zone, aisle), and one is used when a balance there holds a positive
- * on-hand quantity. The handling areas (dock, staging, returns, quarantine: the "other" category) are left out:
- * goods only pass through them and they hold no storage capacity, so counting them would make a warehouse look
- * fuller the more it receives. An emptied balance row (on hand 0) stays behind after a move and is not stock.
- */
-export function storagePositions(db: Executor) {
-  return db.selectFrom('location as l').where('l.is_active', '=', 1).where('l.type', 'not in', otherTypeCodes(db));
-}
-
-/** The occupied test for a storage position `l`; `customerId` narrows it to one client's stock (0 = everyone's). */
-export function holdsStock(eb: LocationEb, stock: { scope?: Scope; warehouseId?: number; customerId?: number } = {}) {
-  let q = eb.selectFrom('inventory_balance as b').select(sql.lit(1).as('one')).whereRef('b.location_id', '=', 'l.id').where('b.on_hand', '>', 0);
-  if (stock.scope) q = q.where(stock.scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, { warehouseId: stock.warehouseId, customerId: stock.customerId }));
-  return eb.exists(q);
-}
-
-/**
- * Occupancy's two figures for one warehouse (`warehouseId`, a column of the outer query), as correlated subqueries:
- * its storage positions, and those holding stock that `stock` admits (the caller's scope, one client when given).
- * Every occupancy on every screen is built from these, so the card, the dashboard and the gauges cannot disagree.
- */
-export function positionCounts(db: Executor, warehouseId: Expression<number>, stock: { scope: Scope; customerId?: number }) {
-  const positions = () => storagePositions(db).where('l.warehouse_id', '=', warehouseId);
-  return {
-    total: positions().select(sql<number>`count(*)`.as('n')),
-    used: positions().where((l) => holdsStock(l, stock)).select(sql<number>`count(*)`.as('n')),
-  };
 }
 
 export const locationRepository = {

@@ -15,7 +15,7 @@ import { toXlsx } from '../../platform/excel.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { code128ReadablePng, code128ReadableSvg, labelsPdf, qrPng, qrSvg } from './labels.js';
 import { expandPattern, patternCount } from './pattern.js';
 import { locationRepository as repo, type LocationQuery, type StockView } from './locations.repository.js';
@@ -69,7 +69,7 @@ export class LocationService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

@@ -1,6 +1,6 @@
 /**
  * Occupancy's one formula: storage positions holding stock over all storage positions, in percent with one
- * decimal (0 without positions). The counts come from positionCounts (locations.repository); the WarehouseSelection
+ * decimal (0 without positions). The counts come from positionCounts (position-counts.ts); the WarehouseSelection
  * cards, the dashboard tiles and GetLocationOccupancy all go through here, so the same stock reads the same.
  */
 export function occupancyPercent(used: number, total: number): number {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import type { ReceivingOrderFilters } from '@bolx/contracts';
 import type { Executor } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import { dayInAnyZone } from '../../platform/business-day.js';
 import type { ReceivingOrderLineTable, ReceivingPutawayTable, ReceivingReceiptTable } from '../../db/tables/receiving.js';
 import type { Scope } from '../../platform/scope.js';
 
@@ -56,8 +58,8 @@ export const receivingRepository = {
       .innerJoin('sku as s', 's.id', 'li.sku_id');
   },
 
-  /** Receipts (the inward log), scoped; the date range is the receipt time. */
-  receiptReport(db: Executor, scope: Scope, f: ReceivingOrderFilters) {
+  /** Receipts (the inward log), scoped; the date range is the receipt's business day in its warehouse's time zone. */
+  receiptReport(db: Executor, scope: Scope, f: ReceivingOrderFilters, dialect: Dialect) {
     let q = db.selectFrom('receiving_receipt as r')
       .innerJoin('receiving_order as o', 'o.id', 'r.order_id')
       .innerJoin('warehouse as w', 'w.id', 'o.warehouse_id')
@@ -67,8 +69,9 @@ export const receivingRepository = {
       .leftJoin('location as dl', 'dl.id', 'r.damaged_location_id')
       .where(scope.where({ warehouse: 'r.warehouse_id', customer: 'r.customer_id' }, { warehouseId: f.warehouseId, customerId: f.customerId }));
     if (f.status) q = q.where('o.status', '=', f.status);
-    if (f.fromDate) q = q.where('r.at', '>=', `${f.fromDate}T00:00:00.000Z`);
-    if (f.toDate) q = q.where('r.at', '<', nextDay(f.toDate));
+    const day = dialect.localDay(sql.ref('r.at'), sql.ref('w.timezone'));
+    if (f.fromDate) q = q.where('r.at', '>=', dayInAnyZone(f.fromDate).from).where(day, '>=', f.fromDate);
+    if (f.toDate) q = q.where('r.at', '<', dayInAnyZone(f.toDate).until).where(day, '<=', f.toDate);
     return q;
   },
 
@@ -383,9 +386,3 @@ export const receivingRepository = {
     return { withSku, empty };
   },
 };
-
-function nextDay(day: string): string {
-  const d = new Date(`${day}T00:00:00.000Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString();
-}

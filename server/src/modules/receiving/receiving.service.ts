@@ -16,7 +16,7 @@ import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import { parseDay, readSheet, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { count, noun } from '../../platform/plural.js';
 import { planPutaway } from './putaway-plan.js';
@@ -114,7 +114,7 @@ export class ReceivingService {
   private readonly dialect: Dialect;
   private readonly events: EventBus;
   private readonly inventory: InventoryService;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;
@@ -675,7 +675,7 @@ export class ReceivingService {
   }
 
   async inward(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
-    const page = await listPage(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}), inwardColumns, req, INWARD_LIST);
+    const page = await listPage(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}, this.dialect), inwardColumns, req, INWARD_LIST);
     return { totalCount: page.totalCount, items: page.items.map(toInward) };
   }
 
@@ -707,7 +707,7 @@ export class ReceivingService {
   }
 
   async downloadInward(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await listAll(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}), inwardColumns, req, INWARD_LIST)).map(toInward);
+    const rows = (await listAll(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}, this.dialect), inwardColumns, req, INWARD_LIST)).map(toInward);
     return toXlsx<ReturnType<typeof toInward>>('RO Inward', [
       { header: 'Received At', value: (r) => r.receivedAt, width: 24 }, { header: 'RO Number', value: (r) => r.roNumber },
       { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 }, { header: 'Client', value: (r) => r.customerName, width: 24 },

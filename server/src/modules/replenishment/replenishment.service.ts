@@ -10,7 +10,7 @@ import { toXlsx } from '../../platform/excel.js';
 import { count, noun } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import type { Place } from '../inventory/inventory.service.js';
 import { replenishmentRepository as repo, type RuleFilter, type TaskFilter } from './replenishment.repository.js';
@@ -39,7 +39,7 @@ export class ReplenishmentService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps, private readonly inventory = new InventoryService(deps)) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>, private readonly inventory = new InventoryService(deps)) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

@@ -4,7 +4,7 @@ import type { Actor } from '../../platform/actor.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Principal } from '../../platform/principal.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { attributeRepository as repo, type AttributeRow } from './attributes.repository.js';
 import { commitSkuChange, loadSku } from './sku-common.js';
 
@@ -19,7 +19,7 @@ export function toAttribute(a: AttributeRow): SkuAttribute {
 export class AttributeService {
   private readonly db: Db;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'events'>) {
     this.db = deps.db;
     this.events = deps.events;
   }

@@ -4,7 +4,7 @@ import type { Actor } from '../../platform/actor.js';
 import { notFound } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Principal } from '../../platform/principal.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { barcodeRepository as repo, type BarcodeRow } from './barcodes.repository.js';
 import { assertCodeFree, commitSkuChange, loadSku } from './sku-common.js';
 
@@ -22,7 +22,7 @@ export function toBarcode(b: BarcodeRow): SkuBarcode {
 export class BarcodeService {
   private readonly db: Db;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'events'>) {
     this.db = deps.db;
     this.events = deps.events;
   }

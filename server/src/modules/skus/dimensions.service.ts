@@ -6,7 +6,7 @@ import { notFound } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { dimensionRepository as repo, type DimensionFilter } from './dimensions.repository.js';
 import { packageRepository } from './packages.repository.js';
 import { toPackage } from './packages.service.js';
@@ -42,7 +42,7 @@ export class DimensionService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

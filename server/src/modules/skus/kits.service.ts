@@ -4,7 +4,7 @@ import type { Actor } from '../../platform/actor.js';
 import { conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Principal } from '../../platform/principal.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { kitRepository as repo, type KitComponentRow } from './kits.repository.js';
 import { commitSkuChange, loadSku } from './sku-common.js';
 import { skuRepository } from './skus.repository.js';
@@ -20,7 +20,7 @@ export function toKitComponent(k: KitComponentRow): KitComponent {
 export class KitService {
   private readonly db: Db;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'events'>) {
     this.db = deps.db;
     this.events = deps.events;
   }

@@ -4,7 +4,7 @@ import type { Actor } from '../../platform/actor.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Principal } from '../../platform/principal.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { packageRepository as repo, type PackageRow } from './packages.repository.js';
 import { assertCodeFree, commitSkuChange, loadSku } from './sku-common.js';
 
@@ -41,7 +41,7 @@ function columnsOf(input: UpdateSkuPackageInput) {
 export class PackageService {
   private readonly db: Db;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'events'>) {
     this.db = deps.db;
     this.events = deps.events;
   }

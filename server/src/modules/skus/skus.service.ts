@@ -10,7 +10,7 @@ import { rowErrorDetails, rowErrorSummary } from '../../platform/sheet.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { AttributeService } from './attributes.service.js';
 import { BarcodeService } from './barcodes.service.js';
 import { DimensionService } from './dimensions.service.js';
@@ -69,7 +69,7 @@ export class SkuService {
   readonly attributes: AttributeService;
   readonly dimensions: DimensionService;
 
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
-import { positionCounts } from '../locations/locations.repository.js';
+import { positionCounts } from '../locations/position-counts.js';
 
 export const userModuleRepository = {
   allModules(db: Executor, appId: number) {

@@ -1,6 +1,6 @@
 import { APPS, permissionIdOf, type NavModule, type Permission } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import type { Actor } from '../../platform/actor.js';
 import { writeAudit } from '../../platform/audit.js';
 import { forbidden } from '../../platform/errors.js';
@@ -11,7 +11,7 @@ import { userModuleRepository as repo } from './user-module.repository.js';
 
 export class UserModuleService {
   private readonly db: Db;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db'>) {
     this.db = deps.db;
   }
 

@@ -16,7 +16,7 @@ import { hasModule, type Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import { hashPassword } from '../../platform/secrets.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { isTimeZone } from '../auth/auth.service.js';
 import { userRepository as repo, type UserFilter, type UserRecord } from './users.repository.js';
 
@@ -87,7 +87,7 @@ export class UserService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;

@@ -4,14 +4,14 @@ import type { Db, WarehouseTable } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { writeAudit } from '../../platform/audit.js';
+import { isTimeZone, type WarehouseTimeZones } from '../../platform/business-day.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import type { ServiceDeps } from '../../services.js';
-import { isTimeZone } from '../auth/auth.service.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
 import { warehouseRepository as repo, type WarehouseFilter } from './warehouses.repository.js';
 
 export const WAREHOUSE_LIST: ListSpec = {
@@ -58,10 +58,12 @@ export class WarehouseService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps) {
+  private readonly timeZones: WarehouseTimeZones;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'timeZones'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;
+    this.timeZones = deps.timeZones;
   }
 
   async list(principal: Principal, req: ListRequest<WarehouseFilter>) {
@@ -116,6 +118,9 @@ export class WarehouseService {
       await this.events.record(tx, { target: 'ReceiveWareHousedata', payload: { subEvent: 'UpdateWarehouse', payload: after }, warehouseId: input.warehouseId }, afterCommit);
       return after;
     });
+    // Postings take their business day from the cached zone: a changed zone counts from now on (on this node at
+    // once, on others within the cache's minute).
+    if (before.timezone !== warehouse.timezone) this.timeZones.forget(input.warehouseId);
     return { message: 'Warehouse updated successfully', data: warehouse };
   }
 }

@@ -1,13 +1,13 @@
 import { Button, Drawer, Segmented, Select, Switch, Tabs, Tooltip } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import { useT } from '../../lib/i18n/use-t';
-import { useAppDispatch, useAppSelector } from '../hooks';
+import { useAppDispatch, useAppSelector } from '../../lib/hooks';
 import {
   directionChanged, footerToggled, layoutChanged, menuStyleChanged, navStyleChanged, settingsReset,
   sidebarPresetChosen, themePresetChosen, MENU_STYLES, type LayoutType, type MenuStyle, type NavStyle,
-} from '../state/settings-slice';
-import { customizerToggled } from '../state/ui-slice';
-import { SIDEBAR_PRESETS, THEME_PRESETS } from './presets';
+} from '../../lib/state/settings-slice';
+import { customizerToggled } from '../../lib/state/ui-slice';
+import { SIDEBAR_PRESETS, THEME_PRESETS } from '../../lib/theme/presets';
 
 const MENU_STYLE_IDS: Record<MenuStyle, string> = {
   standard: 'customizer.menuStyle.standard',

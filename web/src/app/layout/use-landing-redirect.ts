@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useGetWarehouseClientQuery } from '../../lib/api/user-module-api';
-import { useAppDispatch, useAppSelector } from '../hooks';
-import { warehouseCleared, warehouseSelected } from '../state/auth-slice';
-import { revalidateWarehouse } from '../state/header-filters';
-import { selectWarehouseId } from '../state/selectors';
-import { decideLanding, isAdministrator } from '../router/landing';
+import { useAppDispatch, useAppSelector } from '../../lib/hooks';
+import { warehouseCleared, warehouseSelected } from '../../lib/state/auth-slice';
+import { revalidateWarehouse } from '../../lib/state/header-filters';
+import { selectWarehouseId } from '../../lib/state/selectors';
+import { isAdministrator } from '../../lib/access';
+import { decideLanding } from '../router/landing';
 
 /** Applies the redirects after login (landing.ts) whenever the path or the selections change. */
 export function useLandingRedirect(): void {

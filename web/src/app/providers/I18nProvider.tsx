@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
-import { useAppSelector } from '../hooks';
+import { useAppSelector } from '../../lib/hooks';
 import { MESSAGES } from '../../lib/i18n/catalog';
 import { DEFAULT_LOCALE, effectiveLocale } from '../../lib/i18n/fallback';
 import { MULTILINGUAL } from '../../lib/i18n/languages';

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { ConfigProvider, theme as antdTheme, type ThemeConfig } from 'antd';
-import { useAppSelector } from '../hooks';
-import { themePresetById, type ThemePreset } from '../customizer/presets';
+import { useAppSelector } from '../../lib/hooks';
+import { themePresetById, type ThemePreset } from '../../lib/theme/presets';
 
 /** Spec section 9: antd's breakpoints as the spec lists them (they are also antd's defaults). */
 export const BREAKPOINTS = { xs: 480, sm: 576, md: 768, lg: 992, xl: 1200, xxl: 1600 } as const;

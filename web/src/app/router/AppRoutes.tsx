@@ -1,8 +1,8 @@
 import { Suspense, useMemo } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageSpinner } from '../../components/FullPageSpinner';
-import { useAppSelector } from '../hooks';
-import { selectIsAuthenticated, selectWebRoles } from '../state/selectors';
+import { useAppSelector } from '../../lib/hooks';
+import { selectIsAuthenticated, selectWebRoles } from '../../lib/state/selectors';
 import { lazyScreen } from './lazy-screen';
 import { resolveRoutes } from './resolve-routes';
 import { NOT_FOUND_PATH, ROUTE_TABLE, SHOW_NOT_FOUND_PAGE } from './routes';

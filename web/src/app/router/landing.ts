@@ -1,4 +1,4 @@
-import { ADMIN_ROLES, roleFromLabel } from '@bolx/contracts';
+import { isAdministrator } from '../../lib/access';
 
 /** Spec section 2, Redirects after login, as one pure decision. */
 export const PATHS = {
@@ -32,10 +32,6 @@ const stay: LandingDecision = { navigateTo: null, selectWarehouse: null };
 const go = (to: string, path: string, selectWarehouse: number | null = null): LandingDecision =>
   to.toLowerCase() === path.toLowerCase() && selectWarehouse === null ? stay : { navigateTo: to, selectWarehouse };
 
-export const isAdministrator = (usertype: string | null): boolean => {
-  const role = usertype ? roleFromLabel(usertype) : undefined;
-  return role !== undefined && ADMIN_ROLES.includes(role);
-};
 
 export function decideLanding(input: LandingInput): LandingDecision {
   const path = input.path.replace(/\/+$/, '') || '/';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useReducer, useRef } from 'react';
-import { useAppSelector } from '../../app/hooks';
-import { selectCustomerId, selectWarehouseId } from '../../app/state/selectors';
+import { useAppSelector } from '../../lib/hooks';
+import { selectCustomerId, selectWarehouseId } from '../../lib/state/selectors';
 import { buildListArgs, initialTableState, tableReducer, type FilterValues, type HeaderScope, type TableState } from './list-args';
 
 export interface ListStateOptions {

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { useAppStore } from '../../app/hooks';
+import { useAppStore } from '../../lib/hooks';
 import { downloadFile, type DownloadRequest } from '../../lib/api/download';
 import { errorToastText, toApiError } from '../../lib/api/api-error';
 import { notifyError } from '../../lib/toast';

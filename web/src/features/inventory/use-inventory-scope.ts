@@ -1,6 +1,6 @@
 import { APPROVER_ROLES, roleFromLabel } from '@bolx/contracts';
-import { useAppSelector } from '../../app/hooks';
-import { selectCustomerId, selectWarehouseId } from '../../app/state/selectors';
+import { useAppSelector } from '../../lib/hooks';
+import { selectCustomerId, selectWarehouseId } from '../../lib/state/selectors';
 import { useCanWrite } from '../../lib/use-can-write';
 
 /**

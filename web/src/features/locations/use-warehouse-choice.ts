@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { useAppSelector } from '../../app/hooks';
-import { selectWarehouseId } from '../../app/state/selectors';
+import { useAppSelector } from '../../lib/hooks';
+import { selectWarehouseId } from '../../lib/state/selectors';
 
 /**
  * The warehouses a location form may write to (the header's list), and the one to start with: the header's

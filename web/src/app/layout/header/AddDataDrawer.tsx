@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { useAppSelector } from '../../hooks';
+import { useAppSelector } from '../../../lib/hooks';
 
 /** The panel and its forms load on first open (their own chunk), and stay mounted so progress cards keep showing. */
 const AddDataPanel = lazy(() => import('./add-data/AddDataPanel'));

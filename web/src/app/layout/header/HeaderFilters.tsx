@@ -1,10 +1,10 @@
 import { Select } from 'antd';
-import { useAppDispatch, useAppSelector } from '../../hooks';
-import { warehouseSelected } from '../../state/auth-slice';
-import { customerCleared, customerSelected } from '../../state/header-slice';
-import { canClear, customersOfWarehouse, warehouseOptions, withAllOption } from '../../state/header-filters';
-import { selectWarehouseId } from '../../state/selectors';
-import { isAdministrator } from '../../router/landing';
+import { useAppDispatch, useAppSelector } from '../../../lib/hooks';
+import { warehouseSelected } from '../../../lib/state/auth-slice';
+import { customerCleared, customerSelected } from '../../../lib/state/header-slice';
+import { canClear, customersOfWarehouse, warehouseOptions, withAllOption } from '../../../lib/state/header-filters';
+import { selectWarehouseId } from '../../../lib/state/selectors';
+import { isAdministrator } from '../../../lib/access';
 import { useT } from '../../../lib/i18n/use-t';
 
 /** Spec section 9: filter lists scroll beyond 7 options, at most 200px high. */

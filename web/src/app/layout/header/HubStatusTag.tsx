@@ -3,7 +3,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import { selectHubStatus, type HubStatus } from '../../../lib/hub/hub-slice';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { BREAKPOINTS } from '../../providers/ThemeProvider';
-import { useAppSelector } from '../../hooks';
+import { useAppSelector } from '../../../lib/hooks';
 import './live.css';
 
 /** Starts the connection again after the automatic reconnect gave up (loaded with the hub client, on demand). */

@@ -3,8 +3,8 @@ import { TranslationOutlined } from '@ant-design/icons';
 import { useT } from '../../../lib/i18n/use-t';
 import { LANGUAGES, MULTILINGUAL } from '../../../lib/i18n/languages';
 import { effectiveLocale } from '../../../lib/i18n/fallback';
-import { useAppDispatch, useAppSelector } from '../../hooks';
-import { localeChanged } from '../../state/settings-slice';
+import { useAppDispatch, useAppSelector } from '../../../lib/hooks';
+import { localeChanged } from '../../../lib/state/settings-slice';
 
 /** The translation widget: a language picker; with multilingual mode off only English is offered. */
 export function LanguageMenu() {

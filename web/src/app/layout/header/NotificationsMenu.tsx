@@ -11,7 +11,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import {
   allNotificationsRead, notificationRead, selectNotifications, selectUnreadCount, type HubNotification,
 } from '../../../lib/hub/notifications-slice';
-import { useAppDispatch, useAppSelector } from '../../hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/hooks';
 import './live.css';
 
 const ICONS: Partial<Record<HubEventName, ReactNode>> = {

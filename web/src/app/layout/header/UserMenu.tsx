@@ -2,8 +2,8 @@ import { useNavigate } from 'react-router';
 import { Avatar, Dropdown } from 'antd';
 import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { useT } from '../../../lib/i18n/use-t';
-import { useAppSelector } from '../../hooks';
-import { useLogout } from '../../session/use-logout';
+import { useAppSelector } from '../../../lib/hooks';
+import { useLogout } from '../../../lib/session/use-logout';
 import { avatarText } from '../../../lib/identity';
 
 /** Avatar, name and user type, with 'My Profile' and 'Logout'. */

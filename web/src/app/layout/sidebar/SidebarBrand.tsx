@@ -1,8 +1,8 @@
 import { useNavigate } from 'react-router';
 import { BrandMark } from '../../../components/BrandMark';
 import { useT } from '../../../lib/i18n/use-t';
-import { useAppDispatch } from '../../hooks';
-import { serviceSelected } from '../../state/auth-slice';
+import { useAppDispatch } from '../../../lib/hooks';
+import { serviceSelected } from '../../../lib/state/auth-slice';
 
 /** Spec section 2: clicking the logo clears the service selection and goes to ServiceSelection. */
 export function useLogoClick() {

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { resetLinkCleared, resetLinkFailed, resetLinkSent } from '../../../app/state/header-slice';
+import { useAppDispatch, useAppSelector } from '../../../lib/hooks';
+import { resetLinkCleared, resetLinkFailed, resetLinkSent } from '../../../lib/state/header-slice';
 import { toApiError } from '../../../lib/api/api-error';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';

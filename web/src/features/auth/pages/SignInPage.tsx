@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { Alert, Button, Checkbox, Form, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { loginErrorCleared } from '../../../app/state/auth-slice';
+import { useAppDispatch, useAppSelector } from '../../../lib/hooks';
+import { loginErrorCleared } from '../../../lib/state/auth-slice';
 import { useLoginMutation } from '../../../lib/api/session-api';
 import { rememberedUsername } from '../../../lib/cookies';
 import { rules } from '../../../lib/form-rules';

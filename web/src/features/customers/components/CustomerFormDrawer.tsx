@@ -1,6 +1,6 @@
 import { Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
 import type { Customer, CustomerInput } from '@bolx/contracts';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/hooks';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { AddressFields } from '../../../components/form/AddressFields';
 import { selectProps } from '../../../components/form/select-props';

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Alert, Card, Col, Empty, Row, Segmented, Typography, theme } from 'antd';
 import { AppstoreOutlined, EnvironmentOutlined, ImportOutlined, InboxOutlined, ShoppingCartOutlined } from '@ant-design/icons';
-import { useAppSelector } from '../../../app/hooks';
-import { selectWarehouseId } from '../../../app/state/selectors';
-import { themePresetById } from '../../../app/customizer/presets';
+import { useAppSelector } from '../../../lib/hooks';
+import { selectWarehouseId } from '../../../lib/state/selectors';
+import { themePresetById } from '../../../lib/theme/presets';
 import { useT } from '../../../lib/i18n/use-t';
 import { formatPercent, occupancyColor } from '../../../lib/occupancy';
 import { StockBarChart } from '../components/StockBarChart';

@@ -4,7 +4,7 @@ import {
   ClockCircleOutlined, DisconnectOutlined, FileSearchOutlined, LockOutlined, RocketOutlined, StopOutlined, WarningOutlined,
 } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
 import { usePageTitle } from '../../../lib/use-page-title';
 

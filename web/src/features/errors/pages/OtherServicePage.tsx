@@ -1,8 +1,8 @@
 import { Button, Result, Space } from 'antd';
 import { SwapOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
-import { serviceSelected } from '../../../app/state/auth-slice';
+import { useAppDispatch } from '../../../lib/hooks';
+import { serviceSelected } from '../../../lib/state/auth-slice';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useSetDefaultAppMutation } from '../../../lib/api/user-module-api';
 import { useT } from '../../../lib/i18n/use-t';

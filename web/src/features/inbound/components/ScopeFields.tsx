@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Col, Form, Row, Select } from 'antd';
-import { useAppSelector } from '../../../app/hooks';
-import { selectCustomerId, selectWarehouseId } from '../../../app/state/selectors';
+import { useAppSelector } from '../../../lib/hooks';
+import { selectCustomerId, selectWarehouseId } from '../../../lib/state/selectors';
 import { selectProps } from '../../../components/form/select-props';
 import { useT } from '../../../lib/i18n/use-t';
 

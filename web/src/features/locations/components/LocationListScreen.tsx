@@ -5,7 +5,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { EditOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useIntl } from 'react-intl';
 import { roleFromLabel, type FilterLabel, type Location, type LocationCategory } from '@bolx/contracts';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/hooks';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseScope } from '../../../components/data-table/list-args';
 import { StatusTag } from '../../../components/StatusTag';

@@ -1,10 +1,10 @@
 import { useNavigate } from 'react-router';
 import { Card, Col, Empty, Progress, Row, Skeleton, Tag, Typography } from 'antd';
 import { ClusterOutlined, EnvironmentOutlined } from '@ant-design/icons';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { warehouseSelected } from '../../../app/state/auth-slice';
-import { selectWarehouseId } from '../../../app/state/selectors';
-import { isAdministrator } from '../../../app/router/landing';
+import { useAppDispatch, useAppSelector } from '../../../lib/hooks';
+import { warehouseSelected } from '../../../lib/state/auth-slice';
+import { selectWarehouseId } from '../../../lib/state/selectors';
+import { isAdministrator } from '../../../lib/access';
 import { useGetWarehouseClientQuery } from '../../../lib/api/user-module-api';
 import { useT } from '../../../lib/i18n/use-t';
 import { formatPercent, occupancyColor } from '../../../lib/occupancy';

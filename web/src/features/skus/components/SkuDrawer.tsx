@@ -1,6 +1,6 @@
 import { Form } from 'antd';
 import type { Sku } from '@bolx/contracts';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/hooks';
 import { FormDrawer, type DrawerTarget } from '../../../components/form-drawer/FormDrawer';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';

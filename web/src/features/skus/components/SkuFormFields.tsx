@@ -1,8 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import { Col, Divider, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
 import { ABC_CLASSES, type Hazmat, type Sku } from '@bolx/contracts';
-import { useAppSelector } from '../../../app/hooks';
-import { customersOfWarehouse } from '../../../app/state/header-filters';
+import { useAppSelector } from '../../../lib/hooks';
+import { customersOfWarehouse } from '../../../lib/state/header-filters';
 import { selectProps } from '../../../components/form/select-props';
 import { useT } from '../../../lib/i18n/use-t';
 import { useGetHazmatsQuery, useGetUomsQuery } from '../skus-api';

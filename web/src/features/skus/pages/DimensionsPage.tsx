@@ -4,7 +4,7 @@ import { Button, Tag, Tooltip } from 'antd';
 import { CheckCircleOutlined, ColumnHeightOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import type { DimensionRow, FilterLabel } from '@bolx/contracts';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/hooks';
 import { DataTablePage, type ListQueryHook } from '../../../components/data-table/DataTablePage';
 import { useFormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { useT } from '../../../lib/i18n/use-t';

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { Col, Divider, Form, Input, Row, Select, Switch } from 'antd';
 import type { UserDetails, UserListItem } from '@bolx/contracts';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/hooks';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { selectProps } from '../../../components/form/select-props';
 import { runMutation } from '../../../lib/api/mutation-toast';

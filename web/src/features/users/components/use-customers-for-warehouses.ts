@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/hooks';
 import { usersApi, type CustomerOfWarehouse } from '../users-api';
 import { uniqueCustomers } from '../user-form-model';
 

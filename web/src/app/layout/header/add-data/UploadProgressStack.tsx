@@ -1,8 +1,8 @@
 import { Button, Progress, Tag, Tooltip, Typography } from 'antd';
 import { CloseOutlined, DownOutlined, ShrinkOutlined, StopOutlined, UpOutlined } from '@ant-design/icons';
 import { useT } from '../../../../lib/i18n/use-t';
-import { useAppDispatch, useAppSelector } from '../../../hooks';
-import { isRunning, percentOf, uploadShrunk, uploadVisibilityToggled, type UploadItem } from '../../../state/uploads-slice';
+import { useAppDispatch, useAppSelector } from '../../../../lib/hooks';
+import { isRunning, percentOf, uploadShrunk, uploadVisibilityToggled, type UploadItem } from '../../../../lib/state/uploads-slice';
 import { useUploadRunner } from './use-upload-runner';
 
 /** How many row errors a card lists; the rest are counted. */

@@ -1,6 +1,6 @@
 import { APPROVER_ROLES, STAFF_ROLES, type AccessNeed } from '@bolx/contracts';
 import { staffWrite } from '../../../../lib/access';
-import type { UploadKind } from '../../../state/uploads-slice';
+import type { UploadKind } from '../../../../lib/state/uploads-slice';
 
 export type CardKey = 'orders' | 'ro' | 'sku' | 'inventory' | 'locations' | 'pallets';
 

@@ -6,8 +6,8 @@ import { useDownload } from '../../../../components/download/use-download';
 import { useT } from '../../../../lib/i18n/use-t';
 import { useMayAccess } from '../../../../lib/use-access';
 import { notifyError } from '../../../../lib/toast';
-import { useAppSelector } from '../../../hooks';
-import { selectCustomerId, selectWarehouseId } from '../../../state/selectors';
+import { useAppSelector } from '../../../../lib/hooks';
+import { selectCustomerId, selectWarehouseId } from '../../../../lib/state/selectors';
 import { fileProblem, type FileKinds } from './file-rules';
 
 /** The header's selection the panel writes to: a numeric warehouse, and a client (0 = all, none picked). */

@@ -3,10 +3,10 @@ import { baseApi } from '../../../../lib/api/base-api';
 import { rowErrorsOf } from '../../../../lib/api/upload-errors';
 import { startUpload, type UploadHandle, type UploadRequest } from '../../../../lib/api/upload';
 import { notifyError, notifySuccess } from '../../../../lib/toast';
-import { useAppDispatch, useAppStore } from '../../../hooks';
+import { useAppDispatch, useAppStore } from '../../../../lib/hooks';
 import {
   uploadFailed, uploadProgressed, uploadRemoved, uploadSent, uploadStarted, uploadSucceeded, type UploadKind,
-} from '../../../state/uploads-slice';
+} from '../../../../lib/state/uploads-slice';
 
 /** A list cache tag the upload changes (the features' tag names: Location, ReceivingOrder, Sku, Stock). */
 export type ListTag = { type: string; id?: string | number } | string;

@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { DEFAULT_SIDEBAR_PRESET_ID, DEFAULT_THEME_PRESET_ID } from '../customizer/presets';
-import { browserStore, type KeyValueStore } from '../../lib/session-storage';
-import { DEFAULT_LOCALE } from '../../lib/i18n/fallback';
+import { DEFAULT_SIDEBAR_PRESET_ID, DEFAULT_THEME_PRESET_ID } from '../theme/presets';
+import { browserStore, type KeyValueStore } from '../session-storage';
+import { DEFAULT_LOCALE } from '../i18n/fallback';
 
 /** Spec section 2 and 9: the customizer's choices. They survive a reload (localStorage). */
 export type Direction = 'ltr' | 'rtl';

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createIntl } from 'react-intl';
-import { MESSAGES } from './catalog';
+import { MESSAGES } from '../lib/i18n/catalog';
 // Every screen area's texts join the catalogue when its chunk loads; load them all here.
-import '../../features/customers/messages';
-import '../../features/inbound/messages';
-import '../../features/inventory/messages';
-import '../../features/locations/messages';
-import '../../features/skus/messages';
-import '../../features/users/messages';
-import '../../features/warehouses/messages';
-import '../../app/layout/header/add-data/messages';
+import '../features/customers/messages';
+import '../features/inbound/messages';
+import '../features/inventory/messages';
+import '../features/locations/messages';
+import '../features/skus/messages';
+import '../features/users/messages';
+import '../features/warehouses/messages';
+import '../app/layout/header/add-data/messages';
 
 /** Nouns a count is followed by somewhere in the catalogue. */
 const PLURAL_NOUNS = 'units|lines|rows|locations|items|days|seconds|minutes|digits|labels|codes|differences|tasks|errors|files|skus|characters';

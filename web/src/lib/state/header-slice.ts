@@ -1,8 +1,8 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { WarehouseClientResponse } from '@bolx/contracts';
-import { toApiError, type ApiError } from '../../lib/api/api-error';
-import { sessionExpired } from '../../lib/api/session-events';
-import { userModuleApi } from '../../lib/api/user-module-api';
+import { toApiError, type ApiError } from '../api/api-error';
+import { sessionExpired } from '../api/session-events';
+import { userModuleApi } from '../api/user-module-api';
 import { ALL, parseWarehouseId, resolveCustomer } from './header-filters';
 import { loggedOut, warehouseCleared, warehouseSelected } from './auth-slice';
 

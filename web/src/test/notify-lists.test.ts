@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
 import type { Location, Warehouse } from '@bolx/contracts';
-import { baseApi } from '../api/base-api';
-import { warehousesApi } from '../../features/warehouses/warehouses-api';
-import { locationsApi } from '../../features/locations/locations-api';
-import { usersApi } from '../../features/users/users-api';
+import { baseApi } from '../lib/api/base-api';
+import { warehousesApi } from '../features/warehouses/warehouses-api';
+import { locationsApi } from '../features/locations/locations-api';
+import { usersApi } from '../features/users/users-api';
 
 /**
  * The notify flag wired to the master-data update mutations, end to end through RTK Query: a tiny HTTP stand-in

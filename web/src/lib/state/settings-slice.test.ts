@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIDEBAR_PRESETS, THEME_PRESETS, PRIMARY_COLOR } from '../customizer/presets';
+import { SIDEBAR_PRESETS, THEME_PRESETS, PRIMARY_COLOR } from '../theme/presets';
 import { DEFAULT_SETTINGS, directionChanged, loadSettings, saveSettings, settingsReducer, SETTINGS_STORAGE_KEY } from './settings-slice';
 
 const memory = () => {

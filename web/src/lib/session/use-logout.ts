@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { sessionApi } from '../../lib/api/session-api';
+import { sessionApi } from '../api/session-api';
 import { useAppDispatch, useAppStore } from '../hooks';
 import { loggedOut } from '../state/auth-slice';
 

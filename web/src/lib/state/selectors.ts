@@ -1,6 +1,6 @@
 import { createSelector } from '@reduxjs/toolkit';
 import { webRolesOf } from '@bolx/contracts';
-import type { RootState } from '../store';
+import type { RootState } from './root-state';
 import { parseWarehouseId, showHeaderFilters } from './header-filters';
 
 export const selectAuth = (s: RootState) => s.auth;

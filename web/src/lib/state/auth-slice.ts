@@ -1,9 +1,9 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { LoginResponse } from '@bolx/contracts';
-import { toApiError, type ApiError } from '../../lib/api/api-error';
-import { sessionExpired, sessionRefreshed } from '../../lib/api/session-events';
-import { sessionApi } from '../../lib/api/session-api';
-import type { StoredSession } from '../../lib/session-storage';
+import { toApiError, type ApiError } from '../api/api-error';
+import { sessionExpired, sessionRefreshed } from '../api/session-events';
+import { sessionApi } from '../api/session-api';
+import type { StoredSession } from '../session-storage';
 
 /** Spec section 3, Auth state (field names as the spec spells them). */
 export interface AuthState {

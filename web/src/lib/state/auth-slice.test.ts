@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoginResponse } from '@bolx/contracts';
-import { sessionExpired, sessionRefreshed } from '../../lib/api/session-events';
+import { sessionExpired, sessionRefreshed } from '../api/session-events';
 import { loginActions } from '../../test/fake-actions';
 import { authReducer, initialAuthState, loggedOut, serviceSelected, warehouseSelected, type AuthState } from './auth-slice';
 
