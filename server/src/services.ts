@@ -5,6 +5,7 @@ import type { Db } from './db/schema.js';
 import type { Dialect } from './db/dialect.js';
 import { EventBus } from './platform/events.js';
 import { ChangeRecorder } from './platform/change-recorder.js';
+import { DomainEvents } from './platform/domain-events.js';
 import { WarehouseTimeZones } from './platform/business-day.js';
 import { Mailer } from './platform/mail.js';
 import { AccessTokens } from './platform/tokens.js';
@@ -32,6 +33,8 @@ export interface ServiceDeps {
   events: EventBus;
   /** The one way to write a change's audit rows and hub events. */
   recorder: ChangeRecorder;
+  /** Internal domain events: a module subscribes here to another's changes (the emitter never calls it). */
+  domainEvents: DomainEvents;
   /** Warehouses' time zones, for the business day of a posting or a report bucket. */
   timeZones: WarehouseTimeZones;
   mailer: Mailer;
@@ -46,11 +49,13 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const tokens = new AccessTokens(config.tokenSecret);
   const mailer = new Mailer(db, log, { smtpUrl: config.smtpUrl, from: config.mailFrom, logMail: config.demoData });
   const events = new EventBus(database);
-  const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events), timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
+  const domainEvents = new DomainEvents(log);
+  const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events, domainEvents), domainEvents, timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
   return {
     tokens,
     mailer,
     events,
+    domainEvents,
     auth: new AuthService(deps),
     userModules: new UserModuleService(deps),
     dashboard: new DashboardService(deps),
