@@ -55,6 +55,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     tokens,
     mailer,
     events,
+    recorder: deps.recorder,
     domainEvents,
     auth: new AuthService(deps),
     userModules: new UserModuleService(deps),
