@@ -8,7 +8,7 @@ import { domainEvent, DomainEvents, type DomainEventMap } from '../src/platform/
 import { conflict } from '../src/platform/errors.js';
 import { inTransaction } from '../src/platform/unit-of-work.js';
 import { ArrivalTally } from './support/arrival-tally.js';
-import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeWarehouse, type TestApp } from './helpers.js';
+import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, type TestApp } from './helpers.js';
 
 // Issue 11 item 4: internal domain events, raised through the change recorder, with subscribers that run in the
 // change's transaction (a throw rolls the change back) or after it commits (never after a rollback; an error is
@@ -122,10 +122,14 @@ describe('after-commit subscribers', () => {
     expect(calls).toBe(0);
   });
 
-  it('never run after a keyed request rolls back, and once after it commits', async () => {
+  it('never run after a keyed request rolls back, and once after it commits, writing in a transaction of their own', async () => {
     const { id } = await createOrder(10);
     const heard: number[] = [];
-    stops.push(services().domainEvents.afterCommit('receipt.posted', 'test.after-keyed', (receipt) => { heard.push(receipt.lines[0].quantity); }));
+    stops.push(services().domainEvents.afterCommit('receipt.posted', 'test.after-keyed', async (receipt, { actor: who }) => {
+      heard.push(receipt.lines[0].quantity);
+      // The request's transaction is over: this one is the subscriber's own, and commits by itself.
+      await inTransaction(t.database.db, (uow) => services().recorder.record(uow, who, { audit: { action: 'followed_up', entity: 'test_follow_up', entityId: receipt.receivingOrderId } }));
+    }));
     const refuse = services().domainEvents.inTransaction('receipt.posted', 'test.refuse-once', () => { throw conflict('Refused once'); });
     expect((await receive(id, 2, { 'idempotency-key': randomUUID() })).statusCode).toBe(409);
     refuse();
@@ -136,6 +140,7 @@ describe('after-commit subscribers', () => {
     expect((await receive(id, 4, { 'idempotency-key': key })).statusCode).toBe(200); // a replay changes nothing, raises nothing
     await services().domainEvents.idle();
     expect(heard).toEqual([4]);
+    expect((await auditsOf('test_follow_up')).map((a) => [a.entity_id, a.username])).toEqual([[String(id), ADMIN.username]]);
   });
 
   it('log an error instead of raising it: the committed change stands', async () => {
@@ -205,6 +210,51 @@ describe('subscribing by name', () => {
     await services().domainEvents.idle();
     expect(posted).toEqual([{
       adjustmentId: res.json().data.adjustmentId, document: res.json().data.document, warehouseId: wh, customerId: cust, skuId: sku, locationId: rack, quantityChange: 4, reasonCode: 'FOUND',
+    }]);
+  });
+});
+
+describe('raised where the change happens', () => {
+  it('an approved cycle count raises cycle-count.approved with its document', async () => {
+    const approved: DomainEventMap['cycle-count.approved'][] = [];
+    stops.push(services().domainEvents.afterCommit('cycle-count.approved', 'test.counts', (p) => { approved.push(p); }));
+    const countedSku = await makeSku(t.database, cust, 'EVT-COUNTED');
+    const bin = await makeLocation(t.database, wh, 'EVT-BIN');
+    expect((await admin.post('/Warehouse/Adjustment/CreateAdjustment', { warehouseId: wh, customerId: cust, skuId: countedSku, locationId: bin, quantityChange: 6, reasonCode: 'FOUND' })).statusCode).toBe(200);
+    const counter = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh], customerIds: [cust], modules: { CycleCount: 'write' } });
+    const staff = as(t.app, await login(t.app, counter.username, counter.password));
+    const created = await staff.post('/Warehouse/CycleCount/CreateCycleCount', { warehouseId: wh, customerId: cust, countDate: '2026-11-21', selection: 'sku', skuId: countedSku });
+    expect(created.statusCode, created.body).toBe(200);
+    const { cycleCountId, countNo } = created.json().data.count;
+    const [line] = created.json().data.lines;
+    for (let round = 0; round < 2; round++) { // a variance is counted, then recounted
+      const res = await staff.post('/Warehouse/CycleCount/EnterCounts', { cycleCountId, counts: [{ lineId: line.lineId, quantity: 5 }] });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const res = await admin.post('/Warehouse/CycleCount/ApproveCycleCount', { cycleCountId });
+    expect(res.statusCode, res.body).toBe(200);
+    await services().domainEvents.idle();
+    expect(approved).toEqual([{ cycleCountId, countNo, warehouseId: wh, customerId: cust, document: countNo, varianceLines: 1 }]);
+  });
+
+  it('a completed replenishment task raises replenishment-task.completed', async () => {
+    const completed: DomainEventMap['replenishment-task.completed'][] = [];
+    stops.push(services().domainEvents.afterCommit('replenishment-task.completed', 'test.replenishment', (p) => { completed.push(p); }));
+    const faceSku = await makeSku(t.database, cust, 'EVT-FACE');
+    const face = await makeLocation(t.database, wh, 'EVT-FACE');
+    const bulk = await makeLocation(t.database, wh, 'EVT-BULK');
+    await t.database.db.updateTable('location').set({ is_pickable: 0 }).where('id', '=', bulk).execute();
+    expect((await admin.post('/Warehouse/Adjustment/CreateAdjustment', { warehouseId: wh, customerId: cust, skuId: faceSku, locationId: bulk, quantityChange: 40, reasonCode: 'FOUND' })).statusCode).toBe(200);
+    const place = { warehouseId: wh, customerId: cust, skuId: faceSku, locationId: face };
+    expect((await admin.post('/Warehouse/Replenishment/SaveReplenishmentRule', { ...place, minQty: 5, maxQty: 20 })).statusCode).toBe(200);
+    const generated = await admin.post('/Warehouse/Replenishment/GenerateTasks', { warehouseId: wh, customerId: cust });
+    expect(generated.statusCode, generated.body).toBe(200);
+    const [task] = generated.json().data.created;
+    const res = await admin.post('/Warehouse/Replenishment/CompleteTask', { taskId: task.taskId });
+    expect(res.statusCode, res.body).toBe(200);
+    await services().domainEvents.idle();
+    expect(completed).toEqual([{
+      taskId: task.taskId, document: `RPL-${task.taskId}`, warehouseId: wh, customerId: cust, skuId: faceSku, fromLocationId: bulk, toLocationId: face, quantity: 20,
     }]);
   });
 });
