@@ -24,8 +24,8 @@ export interface PostedLeg {
 
 export interface DomainEventMap {
   /**
-   * Stock changed through the ledger (one posting: its document and legs). Raised by the stock engine with the
-   * posting's audit row and hub event (issue 11 item 1: the engine records its own change).
+   * Stock changed through the ledger (one posting: its document and legs). The stock engine raises it with the
+   * posting's audit row and hub event: `raises: domainEvent('stock.posted', …)` in the Change it records.
    */
   'stock.posted': Owned & { documentType: string; documentId: string; document: string; legs: PostedLeg[] };
   /** Goods arrived on a receiving order: good units into stock at a dock (or straight to their putaway place). */
@@ -44,7 +44,10 @@ export interface DomainEventMap {
   'adjustment.posted': Owned & { adjustmentId: number; document: string; skuId: number; locationId: number; quantityChange: number; reasonCode: string };
   /** A replenishment task moved its stock to the pick face. */
   'replenishment-task.completed': Owned & { taskId: number; document: string; skuId: number; fromLocationId: number; toLocationId: number; quantity: number };
-  /** A document moved from one status to another (the status machine raises it for every transition). */
+  /**
+   * A document moved from one status to another. The status machine raises it for every transition:
+   * `raises: domainEvent('document.status-changed', …)` in the Change of the transition's audit row and hub event.
+   */
   'document.status-changed': Partial<Owned> & { kind: string; documentId: number; from: string; to: string };
 }
 
