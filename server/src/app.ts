@@ -78,8 +78,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
 
   const database = opts.database ?? openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
-  if (!opts.database) app.addHook('onClose', () => database.close());
   const services = createServices(config, database, app.log);
+  // After-commit subscribers still at work finish before the database they use closes.
+  app.addHook('onClose', async () => {
+    await services.domainEvents.idle();
+    if (!opts.database) await database.close();
+  });
   app.decorate('services', services);
   app.decorate('database', database);
 

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { EventBus } from './platform/events.js';
 import { ChangeRecorder } from './platform/change-recorder.js';
+import { DomainEvents } from './platform/domain-events.js';
 import { WarehouseTimeZones } from './platform/business-day.js';
 import { Mailer } from './platform/mail.js';
 import { AccessTokens } from './platform/tokens.js';
@@ -30,12 +31,15 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const tokens = new AccessTokens(config.tokenSecret);
   const mailer = new Mailer(db, log, { smtpUrl: config.smtpUrl, from: config.mailFrom, logMail: config.demoData });
   const events = new EventBus(database);
-  const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events), timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
+  const domainEvents = new DomainEvents(log);
+  const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events, domainEvents), domainEvents, timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
   return {
     tokens,
     mailer,
     events,
     timeZones: deps.timeZones,
+    recorder: deps.recorder,
+    domainEvents,
     auth: new AuthService(deps),
     userModules: new UserModuleService(deps),
     dashboard: new DashboardService(deps),

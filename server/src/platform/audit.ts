@@ -30,10 +30,18 @@ export async function writeAudit(tx: Executor, actor: Actor, entry: AuditEntry):
   await writeAudits(tx, actor, [entry]);
 }
 
-/** Writes the audit rows of one change in one statement, in the change's transaction. */
+/** Rows per INSERT: a bulk upload's thousands of rows stay under SQLite's 32,766 bound parameters (12 a row). */
+export const AUDIT_ROWS_PER_STATEMENT = 1000;
+
+/** Writes the audit rows of one change in one statement (one per thousand rows), in the change's transaction. */
 export async function writeAudits(tx: Executor, actor: Actor, entries: AuditEntry[]): Promise<void> {
-  if (entries.length === 0) return;
   const at = new Date().toISOString();
+  for (let i = 0; i < entries.length; i += AUDIT_ROWS_PER_STATEMENT) {
+    await insertAudits(tx, actor, at, entries.slice(i, i + AUDIT_ROWS_PER_STATEMENT));
+  }
+}
+
+async function insertAudits(tx: Executor, actor: Actor, at: string, entries: AuditEntry[]): Promise<void> {
   await tx
     .insertInto('audit_log')
     .values(entries.map((entry) => ({

@@ -4,6 +4,7 @@ import type { Db } from '../db/schema.js';
 import type { Dialect } from '../db/dialect.js';
 import type { EventBus } from './events.js';
 import type { ChangeRecorder } from './change-recorder.js';
+import type { DomainEvents } from './domain-events.js';
 import type { WarehouseTimeZones } from './business-day.js';
 import type { Mailer } from './mail.js';
 import type { AccessTokens } from './tokens.js';
@@ -19,6 +20,8 @@ export interface ServiceDeps {
   events: EventBus;
   /** The one way to write a change's audit rows and hub events. */
   recorder: ChangeRecorder;
+  /** Internal domain events: a module subscribes here to another's changes (the emitter never calls it). */
+  domainEvents: DomainEvents;
   /** Warehouses' time zones, for the business day of a posting or a report bucket. */
   timeZones: WarehouseTimeZones;
   mailer: Mailer;

@@ -3,9 +3,9 @@ import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { AdjustmentRequestTable, AdjustmentStatus } from '../../db/tables/inventory-operations.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
+import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
 import { conflict, forbidden, notFound } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
@@ -44,6 +44,11 @@ const placeOf = (r: Selectable<AdjustmentRequestTable>): Place => ({
   warehouseId: r.warehouse_id, customerId: r.customer_id, skuId: r.sku_id, locationId: r.location_id, lot: r.lot, pallet: r.pallet,
 });
 
+/** The domain event of an adjustment that reached the ledger. */
+const adjustmentPosted = (adjustmentId: number, document: string, place: Place, quantityChange: number, reasonCode: string) => domainEvent('adjustment.posted', {
+  adjustmentId, document, warehouseId: place.warehouseId, customerId: place.customerId, skuId: place.skuId, locationId: place.locationId, quantityChange, reasonCode,
+});
+
 /** The ledger document of an adjustment: its row. */
 const documentOf = (id: number) => `ADJ-${id}`;
 
@@ -54,11 +59,11 @@ const documentOf = (id: number) => `ADJ-${id}`;
 export class AdjustmentService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>, private readonly inventory = new InventoryService(deps)) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>, private readonly inventory = new InventoryService(deps)) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   filterLabels(): FilterLabel[] {
@@ -92,7 +97,8 @@ export class AdjustmentService {
       const documentId = documentOf(id);
       const posted = await this.inventory.postAdjustment(uow, place, input, actor, documentId);
       await repo.setDocument(uow.tx, id, documentId);
-      await this.record(uow, actor, 'post', id, place, 'AdjustmentPosted', 'Posted', { ...input, document: documentId });
+      await this.record(uow, actor, 'post', id, place, 'AdjustmentPosted', 'Posted', { ...input, document: documentId },
+        [adjustmentPosted(id, documentId, place, input.quantityChange, input.reasonCode)]);
       return { status: 'Posted' as const, adjustmentId: id, document: posted.document, entries: posted.entries };
     });
     return {
@@ -125,7 +131,8 @@ export class AdjustmentService {
       const result = await this.inventory.postAdjustment(uow, place, {
         quantityChange: req.quantity_change, reasonCode: req.reason_code, expiryDate: req.expiry_date ?? undefined, note: req.note ?? undefined,
       }, actor, documentId);
-      await this.record(uow, actor, 'approve', req.id, place, 'AdjustmentApproved', 'Approved', { document: documentId, note: input.note ?? null });
+      await this.record(uow, actor, 'approve', req.id, place, 'AdjustmentApproved', 'Approved', { document: documentId, note: input.note ?? null },
+        [adjustmentPosted(req.id, documentId, place, req.quantity_change, req.reason_code)]);
       return result;
     });
     return { message: 'Adjustment approved and posted', data: { status: 'Posted' as const, adjustmentId: req.id, document: posted.document, entries: posted.entries } };
@@ -141,9 +148,13 @@ export class AdjustmentService {
     return { message: 'Adjustment rejected', data: { adjustmentId: req.id } };
   }
 
-  private async record(uow: UnitOfWork, actor: Actor, action: string, id: number, place: Place, subEvent: HubEventMap['ReceiveAdjustmentData']['subEvent'], status: string, after: unknown) {
-    await writeAudit(uow.tx, actor, { action, entity: 'adjustment_request', entityId: id, warehouseId: place.warehouseId, customerId: place.customerId, after: { status, ...(after as object) } });
-    await this.events.record(uow.tx, { target: 'ReceiveAdjustmentData', payload: { subEvent, payload: { adjustmentId: id, status } }, warehouseId: place.warehouseId, customerId: place.customerId }, uow.afterCommit);
+  private async record(uow: UnitOfWork, actor: Actor, action: string, id: number, place: Place, subEvent: HubEventMap['ReceiveAdjustmentData']['subEvent'], status: string, after: unknown,
+    raises: RaisedEvent[] = []) {
+    await this.recorder.record(uow, actor, {
+      audit: { action, entity: 'adjustment_request', entityId: id, warehouseId: place.warehouseId, customerId: place.customerId, after: { status, ...(after as object) } },
+      events: { target: 'ReceiveAdjustmentData', payload: { subEvent, payload: { adjustmentId: id, status } }, warehouseId: place.warehouseId, customerId: place.customerId },
+      raises,
+    });
   }
 
   private select = (q: ReturnType<typeof repo.filtered>) => q.select([

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_ROLES, MSG, PIN_LENGTH, ROLE_LABELS, roleSchema, type Permission, type Role } from '@bolx/contracts';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
 import { AppError, badRequest, forbidden, notFound, unauthenticated, unprocessable } from '../../platform/errors.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import type { Principal } from '../../platform/principal.js';
@@ -55,11 +54,12 @@ export interface ClientInfo { ip: string | null; userAgent: string | null }
 export class AuthService {
   private readonly throttle: AttemptThrottle;
 
-  constructor(private readonly deps: Pick<ServiceDeps, 'config' | 'db' | 'mailer' | 'tokens'>) {
+  constructor(private readonly deps: Pick<ServiceDeps, 'config' | 'db' | 'mailer' | 'recorder' | 'tokens'>) {
     this.throttle = new AttemptThrottle(deps.db, THROTTLE_SETTINGS);
   }
 
   private get db() { return this.deps.db; }
+  private get recorder() { return this.deps.recorder; }
 
   async login(input: LoginInput, client: ClientInfo, actor: Actor) {
     const account = { key: `acct:${input.username.trim().toLowerCase()}`, limit: AUTH_RULES.accountFailuresBeforeBlock };
@@ -73,7 +73,7 @@ export class AuthService {
 
     if (!user || !passwordOk || user.is_active !== 1) {
       await this.throttle.spend(attempts);
-      await writeAudit(this.db, { ...actor, userId: user?.id ?? null, username: input.username.slice(0, 100) },
+      await this.recorder.recordAlone(this.db, { ...actor, userId: user?.id ?? null, username: input.username.slice(0, 100) },
         { action: 'login_failed', entity: 'user', entityId: user?.id ?? null });
       throw unauthenticated(INVALID_LOGIN);
     }
@@ -83,13 +83,14 @@ export class AuthService {
     const sessionId = randomUUID();
     const expiresAt = new Date(Date.now() + (input.rememberMe
       ? AUTH_RULES.rememberedSessionDays * 864e5 : AUTH_RULES.sessionHours * 36e5)).toISOString();
-    const appName = await inTransaction(this.db, async ({ tx }) => {
+    const appName = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       await this.throttle.clear(tx, account.key);
       await this.throttle.refund(tx, addressAttempt);
       await repo.createSession(tx, { id: sessionId, userId: user.id, expiresAt, ip: client.ip, userAgent: client.userAgent, remember: input.rememberMe });
       await repo.insertRefreshToken(tx, sessionId, sha256(refreshToken));
-      await writeAudit(tx, { ...actor, userId: user.id, username: user.username },
-        { action: 'login', entity: 'user', entityId: user.id, after: { sessionId, rememberMe: input.rememberMe } });
+      await this.recorder.record(uow, { ...actor, userId: user.id, username: user.username },
+        { audit: { action: 'login', entity: 'user', entityId: user.id, after: { sessionId, rememberMe: input.rememberMe } } });
       return repo.appName(tx, user.default_app_id);
     });
     return {
@@ -107,17 +108,18 @@ export class AuthService {
     const found = await repo.findRefreshToken(this.db, sha256(refreshToken));
     if (!found) throw unauthenticated('Invalid refresh token');
     const next = newOpaqueToken();
-    const outcome = await inTransaction(this.db, async ({ tx }) => {
+    const outcome = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       const who = { ...actor, userId: found.userId, username: found.username };
       if (!(await repo.consumeRefreshToken(tx, found.tokenId))) {
         await repo.revokeSession(tx, found.sessionId, 'refresh_token_reuse');
-        await writeAudit(tx, who, { action: 'refresh_token_reuse', entity: 'session', entityId: found.sessionId });
+        await this.recorder.record(uow, who, { audit: { action: 'refresh_token_reuse', entity: 'session', entityId: found.sessionId } });
         return 'reused' as const;
       }
       if (found.revokedAt || found.expiresAt <= new Date().toISOString() || found.isActive !== 1) return 'ended' as const;
       await repo.insertRefreshToken(tx, found.sessionId, sha256(next));
       await repo.touchSession(tx, found.sessionId);
-      await writeAudit(tx, who, { action: 'token_refresh', entity: 'session', entityId: found.sessionId });
+      await this.recorder.record(uow, who, { audit: { action: 'token_refresh', entity: 'session', entityId: found.sessionId } });
       return 'ok' as const;
     });
     if (outcome !== 'ok') throw unauthenticated(outcome === 'reused' ? 'Refresh token reuse detected; please sign in again' : 'Session ended; please sign in again');
@@ -125,9 +127,10 @@ export class AuthService {
   }
 
   async logout(principal: Principal, refreshToken: string | undefined, actor: Actor) {
-    await inTransaction(this.db, async ({ tx }) => {
+    await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       await repo.revokeSession(tx, principal.sessionId, 'logout');
-      await writeAudit(tx, actor, { action: 'logout', entity: 'session', entityId: principal.sessionId });
+      await this.recorder.record(uow, actor, { audit: { action: 'logout', entity: 'session', entityId: principal.sessionId } });
     });
     void refreshToken; // the session (its whole token family) is what ends; the token itself needs no lookup
   }
@@ -146,7 +149,8 @@ export class AuthService {
     const user = await repo.findUserByLogin(this.db, emailOrUsername);
     const token = newOpaqueToken();
     if (user && user.is_active === 1 && (await this.throttle.allow({ key: `mail-reset:${user.id}`, limit: AUTH_RULES.mailsPerWindow }))) {
-      await inTransaction(this.db, async ({ tx, afterCommit }) => {
+      await inTransaction(this.db, async (uow) => {
+        const { tx, afterCommit } = uow;
         const expiresAt = new Date(Date.now() + AUTH_RULES.resetLinkMinutes * 60_000).toISOString();
         await repo.insertPasswordReset(tx, user.id, sha256(token), expiresAt);
         const link = `${this.deps.config.publicUrl}/reset-password?userId=${user.id}&token=${token}`;
@@ -157,7 +161,7 @@ export class AuthService {
             `Open this link within ${AUTH_RULES.resetLinkMinutes} minutes to choose a new password:\n\n${link}\n\n` +
             'If it was not you, ignore this message; your password stays as it is.',
         }, afterCommit);
-        await writeAudit(tx, { ...actor, userId: user.id, username: user.username }, { action: 'password_reset_requested', entity: 'user', entityId: user.id });
+        await this.recorder.record(uow, { ...actor, userId: user.id, username: user.username }, { audit: { action: 'password_reset_requested', entity: 'user', entityId: user.id } });
       });
     }
     const wait = AUTH_RULES.resetLinkAnswerMs - (Date.now() - started);
@@ -169,11 +173,12 @@ export class AuthService {
 
   async resetWithToken(input: { userId: number; token: string; newPassword: string }, actor: Actor) {
     const passwordHash = await hashPassword(input.newPassword);
-    const ok = await inTransaction(this.db, async ({ tx }) => {
+    const ok = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       if (!(await repo.consumePasswordReset(tx, input.userId, sha256(input.token)))) return false;
       await repo.setPassword(tx, input.userId, passwordHash);
       await repo.revokeUserSessions(tx, input.userId, 'password_reset');
-      await writeAudit(tx, { ...actor, userId: input.userId }, { action: 'password_reset', entity: 'user', entityId: input.userId });
+      await this.recorder.record(uow, { ...actor, userId: input.userId }, { audit: { action: 'password_reset', entity: 'user', entityId: input.userId } });
       return true;
     });
     if (!ok) throw unprocessable('This reset link is invalid or has expired', 'Request a new link from the Forgot Password page');
@@ -198,11 +203,12 @@ export class AuthService {
       await this.assertCanAdminister(principal, target.id);
     }
     const passwordHash = await hashPassword(input.newPassword);
-    await inTransaction(this.db, async ({ tx }) => {
+    await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       await repo.setPassword(tx, target.id, passwordHash);
       for (const done of attempts) await this.throttle.clear(tx, done.rule.key);
       await repo.revokeUserSessions(tx, target.id, 'password_changed', self ? principal.sessionId : undefined);
-      await writeAudit(tx, actor, { action: self ? 'password_change' : 'password_admin_reset', entity: 'user', entityId: target.id });
+      await this.recorder.record(uow, actor, { audit: { action: self ? 'password_change' : 'password_admin_reset', entity: 'user', entityId: target.id } });
     });
     return { message: 'Password changed successfully' };
   }
@@ -221,27 +227,29 @@ export class AuthService {
     if (!user) throw notFound('User');
     if (!(await this.throttle.allow({ key: `mail-pin:${user.id}`, limit: AUTH_RULES.mailsPerWindow }))) throw new AppError(429, 'THROTTLED', 'Too many pins requested. Please try again later.');
     const pin = newPin(PIN_LENGTH);
-    await inTransaction(this.db, async ({ tx, afterCommit }) => {
+    await inTransaction(this.db, async (uow) => {
+      const { tx, afterCommit } = uow;
       await repo.insertPin(tx, user.id, sha256(`${user.id}:${pin}`), new Date(Date.now() + AUTH_RULES.pinMinutes * 60_000).toISOString());
       await this.deps.mailer.enqueue(tx, {
         to: user.email,
         subject: 'Your BOLX-WMS verification pin',
         body: `Your verification pin is ${pin}. It expires in ${AUTH_RULES.pinMinutes} minutes and can be used once.`,
       }, afterCommit);
-      await writeAudit(tx, actor, { action: 'email_pin_sent', entity: 'user', entityId: user.id });
+      await this.recorder.record(uow, actor, { audit: { action: 'email_pin_sent', entity: 'user', entityId: user.id } });
     });
     return { message: `A ${PIN_LENGTH}-digit pin has been sent to your e-mail address`, expiresInSeconds: AUTH_RULES.pinMinutes * 60 };
   }
 
   async verifyEmailPin(principal: Principal, pin: string, actor: Actor) {
-    const result = await inTransaction(this.db, async ({ tx }) => {
+    const result = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       const live = await repo.attemptPin(tx, principal.userId);
       if (!live) return 'none' as const;
       if (live.attempts > AUTH_RULES.pinMaxAttempts) return 'exhausted' as const;
       if (!safeEqualHex(live.pin_hash, sha256(`${principal.userId}:${pin}`))) return 'wrong' as const;
       if (!(await repo.usePin(tx, live.id))) return 'none' as const;
       await repo.updateUser(tx, principal.userId, { email_verified: 1 });
-      await writeAudit(tx, actor, { action: 'email_verified', entity: 'user', entityId: principal.userId });
+      await this.recorder.record(uow, actor, { audit: { action: 'email_verified', entity: 'user', entityId: principal.userId } });
       return 'ok' as const;
     });
     if (result === 'ok') return { message: 'Your e-mail address is verified' };
@@ -262,12 +270,13 @@ export class AuthService {
     if (!isTimeZone(input.timezone)) throw badRequest('Unknown time zone', { timezone: 'Unknown time zone' });
     const before = await this.getProfile(principal);
     const email = input.email.toLowerCase();
-    await inTransaction(this.db, async ({ tx }) => {
+    await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       await repo.updateUser(tx, principal.userId, {
         first_name: input.firstName, last_name: input.lastName, email, phone: input.phone ?? null, timezone: input.timezone,
         ...(email !== before.email ? { email_verified: 0 } : {}),
       });
-      await writeAudit(tx, actor, { action: 'update', entity: 'profile', entityId: principal.userId, before, after: { ...input, email } });
+      await this.recorder.record(uow, actor, { audit: { action: 'update', entity: 'profile', entityId: principal.userId, before, after: { ...input, email } } });
     });
     return { message: 'Profile updated successfully', data: await this.getProfile(principal) };
   }

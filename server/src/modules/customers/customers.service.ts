@@ -4,9 +4,8 @@ import type { Db } from '../../db/schema.js';
 import type { CustomerTable } from '../../db/tables/customers.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
 import { badRequest, conflict } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
@@ -56,15 +55,15 @@ function columnsOf(input: CustomerInput) {
 export class CustomerService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
+  private readonly recorder: ChangeRecorder;
   readonly carriers: IntegrationService;
   readonly channels: IntegrationService;
   readonly documents: CustomerDocumentService;
 
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'config'>) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'config' | 'recorder'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
     this.carriers = new IntegrationService(deps, 'carrier');
     this.channels = new IntegrationService(deps, 'channel');
     this.documents = new CustomerDocumentService(deps);
@@ -117,13 +116,16 @@ export class CustomerService {
     const warehouseIds = await this.checkWarehouses(principal.scope, input.warehouseIds);
     if (await repo.findByCode(this.db, values.code)) throw duplicateCode();
     const now = new Date().toISOString();
-    const customer = await inTransaction(this.db, async ({ tx, afterCommit }) => {
+    const customer = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       const id = await repo.insert(tx, { ...values, created_at: now, updated_at: now });
       await repo.addWarehouses(tx, id, warehouseIds);
       if (principal.role !== 'SuperAdministrator') await repo.assignUser(tx, principal.userId, id);
       const created = toCustomer((await repo.findById(tx, id))!, await repo.warehousesOf(tx, principal.scope, [id]));
-      await writeAudit(tx, actor, { action: 'create', entity: 'customer', entityId: id, customerId: id, after: created });
-      await this.events.record(tx, { target: 'ReceiveCustomerData', payload: { subEvent: 'AddCustomer', payload: created }, customerId: id }, afterCommit);
+      await this.recorder.record(uow, actor, {
+        audit: { action: 'create', entity: 'customer', entityId: id, customerId: id, after: created },
+        events: { target: 'ReceiveCustomerData', payload: { subEvent: 'AddCustomer', payload: created }, customerId: id },
+      });
       return created;
     });
     return { message: 'Customer added successfully', data: customer };
@@ -140,14 +142,17 @@ export class CustomerService {
     const wanted = await this.checkWarehouses(principal.scope, input.warehouseIds);
     const other = await repo.findByCode(this.db, values.code);
     if (other && other.id !== id) throw duplicateCode();
-    const customer = await inTransaction(this.db, async ({ tx, afterCommit }) => {
+    const customer = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       await repo.update(tx, id, { ...values, updated_at: new Date().toISOString() });
       const current = await repo.allWarehouseIds(tx, id);
       await repo.removeWarehouses(tx, id, current.filter((w) => principal.scope.canSeeWarehouse(w) && !wanted.includes(w)));
       await repo.addWarehouses(tx, id, wanted.filter((w) => !current.includes(w)));
       const after = toCustomer((await repo.findById(tx, id))!, await repo.warehousesOf(tx, principal.scope, [id]));
-      await writeAudit(tx, actor, { action: 'update', entity: 'customer', entityId: id, customerId: id, before, after });
-      await this.events.record(tx, { target: 'ReceiveCustomerData', payload: { subEvent: 'UpdateCustomer', payload: after }, customerId: id }, afterCommit);
+      await this.recorder.record(uow, actor, {
+        audit: { action: 'update', entity: 'customer', entityId: id, customerId: id, before, after },
+        events: { target: 'ReceiveCustomerData', payload: { subEvent: 'UpdateCustomer', payload: after }, customerId: id },
+      });
       return after;
     });
     return { message: 'Customer updated successfully', data: customer };

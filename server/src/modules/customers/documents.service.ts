@@ -3,7 +3,7 @@ import {
 } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { checkUpload, deleteStoredFile, parseFields, readStoredFile, storeFile, type ReceivedUpload, type UploadRule } from '../../platform/files.js';
 import type { Principal } from '../../platform/principal.js';
@@ -27,8 +27,10 @@ function toDocument(d: DocumentRow): CustomerDocument {
 /** A customer's documents (contract, rate sheet, insurance certificate…): uploaded, checked, kept, downloaded. */
 export class CustomerDocumentService {
   private readonly db: Db;
-  constructor(deps: Pick<ServiceDeps, 'db'>) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'recorder'>) {
     this.db = deps.db;
+    this.recorder = deps.recorder;
   }
 
   async types() {
@@ -48,14 +50,15 @@ export class CustomerDocumentService {
     const file = upload.file;
     const { mimeType } = checkUpload(file, CUSTOMER_DOCUMENT_RULE);
     const now = new Date().toISOString();
-    const created = await inTransaction(this.db, async ({ tx }) => {
+    const created = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       const stored = await storeFile(tx, { fileName: file.fileName, mimeType, bytes: file.bytes, createdBy: actor.userId });
       const id = await repo.insert(tx, {
         customer_id: fields.customerId, document_type_id: fields.documentTypeId, file_id: stored.id, notes: fields.notes || null,
         uploaded_by: actor.username, created_at: now, updated_at: now,
       });
       const after = await this.load(tx, id);
-      await writeAudit(tx, actor, { action: 'create', entity: 'customer_document', entityId: id, customerId: fields.customerId, after });
+      await this.recorder.record(uow, actor, { audit: { action: 'create', entity: 'customer_document', entityId: id, customerId: fields.customerId, after } });
       return after;
     });
     return { message: 'Document uploaded successfully', data: created };
@@ -68,7 +71,8 @@ export class CustomerDocumentService {
     await this.requireType(fields.documentTypeId);
     const file = upload.file;
     const checked = file ? checkUpload(file, CUSTOMER_DOCUMENT_RULE) : null;
-    const updated = await inTransaction(this.db, async ({ tx }) => {
+    const updated = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       let fileId: number | undefined;
       if (file && checked) fileId = (await storeFile(tx, { fileName: file.fileName, mimeType: checked.mimeType, bytes: file.bytes, createdBy: actor.userId })).id;
       await repo.update(tx, before.documentId, {
@@ -77,8 +81,8 @@ export class CustomerDocumentService {
       });
       if (fileId !== undefined) await deleteStoredFile(tx, before.fileId);
       const after = await this.load(tx, before.documentId);
-      await writeAudit(tx, actor, {
-        action: 'update', entity: 'customer_document', entityId: before.documentId, customerId: before.customerId, before: before.document, after,
+      await this.recorder.record(uow, actor, {
+        audit: { action: 'update', entity: 'customer_document', entityId: before.documentId, customerId: before.customerId, before: before.document, after },
       });
       return after;
     });

@@ -2,7 +2,7 @@ import type { CustomerIntegration, IntegrationFieldsInput } from '@bolx/contract
 import type { Db, Executor } from '../../db/schema.js';
 import type { IntegrationKind } from '../../db/tables/customers.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { MASK, maskSecret, SecretBox } from '../../platform/crypto.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Principal } from '../../platform/principal.js';
@@ -33,11 +33,13 @@ const boundTo = (integrationId: number, propertyId: number) => `customer_integra
  */
 export class IntegrationService {
   private readonly db: Db;
+  private readonly recorder: ChangeRecorder;
   private readonly box: SecretBox;
   private readonly words: (typeof WORDS)[IntegrationKind];
 
-  constructor(deps: Pick<ServiceDeps, 'config' | 'db'>, readonly kind: IntegrationKind) {
+  constructor(deps: Pick<ServiceDeps, 'config' | 'db' | 'recorder'>, readonly kind: IntegrationKind) {
     this.db = deps.db;
+    this.recorder = deps.recorder;
     this.box = new SecretBox(deps.config.tokenSecret, INTEGRATION_SECRETS_LABEL);
     this.words = WORDS[kind];
   }
@@ -78,14 +80,15 @@ export class IntegrationService {
       throw conflict(`This customer already has a ${type.name} ${this.words.thing}`);
     }
     const now = new Date().toISOString();
-    const created = await inTransaction(this.db, async ({ tx }) => {
+    const created = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       const id = await repo.insert(tx, {
         customer_id: input.customerId, integration_type_id: type.id, kind: this.kind, account_name: input.accountName,
         is_active: input.isActive ? 1 : 0, created_at: now, updated_at: now,
       });
       await repo.putValues(tx, id, this.sealAll(id, properties, plain));
       const after = await this.load(tx, id);
-      await writeAudit(tx, actor, { action: 'create', entity: this.words.entity, entityId: id, customerId: input.customerId, after });
+      await this.recorder.record(uow, actor, { audit: { action: 'create', entity: this.words.entity, entityId: id, customerId: input.customerId, after } });
       return after;
     });
     return { message: `${this.words.Thing} added successfully`, data: created };
@@ -97,11 +100,12 @@ export class IntegrationService {
     const current = this.openAll(await repo.values(this.db, [id]));
     const plain = resolveValues(properties, input.properties, current);
     const before = this.toAnswer(row, await repo.values(this.db, [id]));
-    const updated = await inTransaction(this.db, async ({ tx }) => {
+    const updated = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       await repo.update(tx, id, { account_name: input.accountName, is_active: input.isActive ? 1 : 0, updated_at: new Date().toISOString() });
       await repo.putValues(tx, id, this.sealAll(id, properties, plain));
       const after = await this.load(tx, id);
-      await writeAudit(tx, actor, { action: 'update', entity: this.words.entity, entityId: id, customerId: row.customer_id, before, after });
+      await this.recorder.record(uow, actor, { audit: { action: 'update', entity: this.words.entity, entityId: id, customerId: row.customer_id, before, after } });
       return after;
     });
     return { message: `${this.words.Thing} updated successfully`, data: updated };
@@ -115,9 +119,10 @@ export class IntegrationService {
       throw notFound(this.words.Thing);
     }
     const before = this.toAnswer(row, await repo.values(this.db, [row.id]));
-    await inTransaction(this.db, async ({ tx }) => {
+    await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       await repo.delete(tx, row.id);
-      await writeAudit(tx, actor, { action: 'delete', entity: this.words.entity, entityId: row.id, customerId: row.customer_id, before });
+      await this.recorder.record(uow, actor, { audit: { action: 'delete', entity: this.words.entity, entityId: row.id, customerId: row.customer_id, before } });
     });
     return { message: `${this.words.Thing} deleted successfully` };
   }

@@ -6,9 +6,9 @@ import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { CycleCountStatus } from '../../db/tables/inventory-operations.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
+import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import { count as countOf, signedCount } from '../../platform/plural.js';
@@ -48,11 +48,11 @@ const placeKey = (p: { sku_id: number; location_id: number; lot: string; pallet:
 export class CycleCountService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>, private readonly inventory = new InventoryService(deps)) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>, private readonly inventory = new InventoryService(deps)) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   filterLabels(): FilterLabel[] {
@@ -219,7 +219,8 @@ export class CycleCountService {
           [...new Set(legs.map((l) => l.place.locationId))], { countNo: count.count_no, variances: legs.map((l) => ({ ...l.place, qty: l.qty })) });
       }
       await this.record(uow, actor, 'approve', count.id, this.target(count), 'UpdateCycleCount', 'Approved',
-        { document: count.count_no, lines: legs.length, ...(overrideReason ? { overrideReason } : {}) });
+        { document: count.count_no, lines: legs.length, ...(overrideReason ? { overrideReason } : {}) },
+        [domainEvent('cycle-count.approved', { cycleCountId: count.id, countNo: count.count_no, ...this.target(count), document: legs.length ? result.document : null, varianceLines: legs.length })]);
       return result;
     });
     const units = posted.entries.reduce((n, e) => n + e.qtyChange, 0);
@@ -245,9 +246,13 @@ export class CycleCountService {
 
   private target = (c: { warehouse_id: number; customer_id: number }) => ({ warehouseId: c.warehouse_id, customerId: c.customer_id });
 
-  private async record(uow: UnitOfWork, actor: Actor, action: string, id: number, t: { warehouseId: number; customerId: number }, subEvent: 'AddCycleCount' | 'UpdateCycleCount', status: string, after: object) {
-    await writeAudit(uow.tx, actor, { action, entity: 'cycle_count', entityId: id, warehouseId: t.warehouseId, customerId: t.customerId, after: { status, ...after } });
-    await this.events.record(uow.tx, { target: 'ReceiveCycleCountData', payload: { subEvent, payload: { cycleCountId: id, status } }, warehouseId: t.warehouseId, customerId: t.customerId }, uow.afterCommit);
+  private async record(uow: UnitOfWork, actor: Actor, action: string, id: number, t: { warehouseId: number; customerId: number }, subEvent: 'AddCycleCount' | 'UpdateCycleCount', status: string, after: object,
+    raises: RaisedEvent[] = []) {
+    await this.recorder.record(uow, actor, {
+      audit: { action, entity: 'cycle_count', entityId: id, warehouseId: t.warehouseId, customerId: t.customerId, after: { status, ...after } },
+      events: { target: 'ReceiveCycleCountData', payload: { subEvent, payload: { cycleCountId: id, status } }, warehouseId: t.warehouseId, customerId: t.customerId },
+      raises,
+    });
   }
 
   private select = (q: ReturnType<typeof repo.filtered>) => q.select([

@@ -8,8 +8,7 @@ import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { LocationTable } from '../../db/tables/locations.js';
 import type { Actor } from '../../platform/actor.js';
-import type { EventBus } from '../../platform/events.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { toXlsx } from '../../platform/excel.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
@@ -68,11 +67,11 @@ const codeTaken = (code: string) => conflict(`Location code ${code} already exis
 export class LocationService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   async types(): Promise<LocationType[]> {
@@ -149,12 +148,15 @@ export class LocationService {
     await this.writableWarehouse(principal, input.warehouseId);
     await this.assertType(input.locationType);
     const now = new Date().toISOString();
-    const location = await inTransaction(this.db, async ({ tx, afterCommit }) => {
+    const location = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       if ((await repo.existingCodes(tx, input.warehouseId, [input.locationCode])).length) throw codeTaken(input.locationCode);
       const id = await repo.insert(tx, { ...columnsOf(input), warehouse_id: input.warehouseId, created_at: now, updated_at: now });
       const created = toLocation((await repo.findById(tx, id, principal.scope, 'all'))!);
-      await writeAudit(tx, actor, { action: 'create', entity: 'location', entityId: id, warehouseId: input.warehouseId, after: created });
-      await this.events.record(tx, { target: 'ReceiveLocationData', payload: { subEvent: 'AddLocation', payload: created }, warehouseId: created.warehouseId }, afterCommit);
+      await this.recorder.record(uow, actor, {
+        audit: { action: 'create', entity: 'location', entityId: id, warehouseId: input.warehouseId, after: created },
+        events: { target: 'ReceiveLocationData', payload: { subEvent: 'AddLocation', payload: created }, warehouseId: created.warehouseId },
+      });
       return created;
     });
     return { message: MSG_LOCATION.created, data: location };
@@ -164,14 +166,17 @@ export class LocationService {
     const before = await this.get(principal, input.locationId);
     await this.assertType(input.locationType);
     if (!input.isActive && before.isActive && before.onHand > 0) throw unprocessable('This location holds stock; move it out before deactivating the location');
-    const location = await inTransaction(this.db, async ({ tx, afterCommit }) => {
+    const location = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       if (input.locationCode !== before.locationCode && (await repo.existingCodes(tx, before.warehouseId, [input.locationCode])).length) {
         throw codeTaken(input.locationCode);
       }
       await repo.update(tx, input.locationId, { ...columnsOf(input), updated_at: new Date().toISOString() });
       const after = toLocation((await repo.findById(tx, input.locationId, principal.scope, 'all'))!);
-      await writeAudit(tx, actor, { action: 'update', entity: 'location', entityId: input.locationId, warehouseId: before.warehouseId, before, after });
-      await this.events.record(tx, { target: 'ReceiveLocationData', payload: { subEvent: 'UpdateLocation', payload: after }, warehouseId: after.warehouseId }, afterCommit);
+      await this.recorder.record(uow, actor, {
+        audit: { action: 'update', entity: 'location', entityId: input.locationId, warehouseId: before.warehouseId, before, after },
+        events: { target: 'ReceiveLocationData', payload: { subEvent: 'UpdateLocation', payload: after }, warehouseId: after.warehouseId },
+      });
       return after;
     });
     return { message: MSG_LOCATION.updated, data: location };
@@ -242,15 +247,18 @@ export class LocationService {
     source: LocationBatch['source'],
   ) {
     const { action, ...after } = audit;
-    await inTransaction(this.db, async ({ tx, afterCommit }) => {
+    await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       const clashes = await repo.existingCodes(tx, warehouseId, audit.codes);
       if (clashes.length) {
         throw conflict(`Location code ${clashes[0]} already exists in this warehouse`, `${clashes.length} of the codes already exist: ${clashes.slice(0, PREVIEW_SAMPLE).join(', ')}`);
       }
       await repo.insertMany(tx, rows);
-      await writeAudit(tx, actor, { action, entity: 'location', warehouseId, after: { count: rows.length, ...after } });
       const batch: LocationBatch = { warehouseId, count: rows.length, firstCode: audit.codes[0], lastCode: audit.codes[audit.codes.length - 1], source };
-      await this.events.record(tx, { target: 'ReceiveLocationData', payload: { subEvent: 'AddLocations', payload: batch }, warehouseId }, afterCommit);
+      await this.recorder.record(uow, actor, {
+        audit: { action, entity: 'location', warehouseId, after: { count: rows.length, ...after } },
+        events: { target: 'ReceiveLocationData', payload: { subEvent: 'AddLocations', payload: batch }, warehouseId },
+      });
     });
   }
 

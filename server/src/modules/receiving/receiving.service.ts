@@ -6,9 +6,11 @@ import {
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudits, type AuditEntry } from '../../platform/audit.js';
+import type { AuditEntry } from '../../platform/audit.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
+import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
-import type { DomainEvent, EventBus } from '../../platform/events.js';
+import type { DomainEvent } from '../../platform/events.js';
 import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
 import { checkUpload, parseFields, readStoredFile, storeFile, type ReceivedUpload, type UploadRule } from '../../platform/files.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
@@ -112,12 +114,12 @@ const isExpired = (expiryDate: string | null | undefined) => !!expiryDate && exp
 export class ReceivingService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
+  private readonly recorder: ChangeRecorder;
   private readonly inventory: InventoryService;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
     // The engine is stateless (the database and the event bus are shared), so its own instance is the same engine.
     this.inventory = new InventoryService(deps);
   }
@@ -204,20 +206,21 @@ export class ReceivingService {
   /**
    * Audits a change and raises its event, in the change's transaction; answers the RO as it now stands — read
    * again unless the caller knows it (`after`). `also`: the stock change's audit entry and event, written with
-   * the order's in one statement each.
+   * the order's in one statement each. `raises`: its domain events. `mayClose`: a change that can close the
+   * order (from a status not Closed) raises receiving-order.closed when it did.
    */
   private async changed(uow: UnitOfWork, actor: Actor, id: number, action: string, subEvent: ReceivingSubEvent, before?: unknown, extra?: Record<string, unknown>,
-    opts: { after?: ReceivingOrderSummary; also?: { audit: AuditEntry; event: DomainEvent }[] } = {}) {
+    opts: { after?: ReceivingOrderSummary; also?: { audit: AuditEntry; event: DomainEvent }[]; raises?: RaisedEvent[]; mayClose?: boolean } = {}) {
     const after = opts.after ?? toSummary((await repo.findOrder(uow.tx, Scope.everything, id))!);
-    const also = opts.also ?? [];
-    await writeAudits(uow.tx, actor, [
-      { action, entity: 'receiving_order', entityId: id, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after },
-      ...also.map((c) => c.audit),
-    ]);
-    await this.events.recordMany(uow.tx, [
-      { target: 'ReceiveReceivingData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) }, warehouseId: after.warehouseId, customerId: after.customerId },
-      ...also.map((c) => c.event),
-    ], uow.afterCommit);
+    const raises = [...(opts.raises ?? [])];
+    if (opts.mayClose && after.status === 'Closed') {
+      raises.push(domainEvent('receiving-order.closed', { receivingOrderId: id, roNumber: after.roNumber, warehouseId: after.warehouseId, customerId: after.customerId }));
+    }
+    await this.recorder.record(uow, actor, {
+      audit: { action, entity: 'receiving_order', entityId: id, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after },
+      events: { target: 'ReceiveReceivingData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) }, warehouseId: after.warehouseId, customerId: after.customerId },
+      raises,
+    }, ...(opts.also ?? []).map((c) => ({ audit: c.audit, events: c.event })));
     return after;
   }
 
@@ -279,7 +282,7 @@ export class ReceivingService {
       const lines = (await repo.lines(uow.tx, before.id)).map(toLine);
       const discrepancies = lines.filter((l) => l.overQuantity || l.shortQuantity || l.damagedQuantity)
         .map((l) => ({ skuCode: l.skuCode, expected: l.expectedQuantity, received: l.receivedQuantity, damaged: l.damagedQuantity, over: l.overQuantity, short: l.shortQuantity }));
-      return this.changed(uow, actor, before.id, 'finalize', 'FinalizeReceivingOrder', toSummary(before), { discrepancies, reason: input.reason ?? null });
+      return this.changed(uow, actor, before.id, 'finalize', 'FinalizeReceivingOrder', toSummary(before), { discrepancies, reason: input.reason ?? null }, { mayClose: true });
     });
     const notes = [order.overQuantity && `${order.overQuantity} over`, order.shortQuantity && `${order.shortQuantity} short`, order.damagedQuantity && `${order.damagedQuantity} damaged`].filter(Boolean);
     return { message: `Receiving order ${order.roNumber} finalized${notes.length ? ` (${notes.join(', ')})` : ''}`, data: order };
@@ -359,8 +362,12 @@ export class ReceivingService {
         lot: input.lot, expiryDate: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity, damagedQuantity: input.damagedQuantity,
       };
       const now = { ...line, ...counted };
+      const received = domainEvent('receipt.posted', {
+        receivingOrderId: order.id, roNumber: order.ro_number, warehouseId: order.warehouse_id, customerId: order.customer_id, document: movement?.document ?? null,
+        lines: [{ lineId: line.id, skuId: line.sku_id, locationId: dock.id, lot: input.lot, expiryDate: input.expiryDate ?? null, quantity: input.quantity, damagedQuantity: input.damagedQuantity, damagedLocationId: damagedAt?.id ?? null }],
+      });
       const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail,
-        { after: toSummary(withLineChange(started, line.expected_qty, counted, { received: input.quantity, damaged: input.damagedQuantity, putaway: 0 })), also: stock });
+        { after: toSummary(withLineChange(started, line.expected_qty, counted, { received: input.quantity, damaged: input.damagedQuantity, putaway: 0 })), also: stock, raises: [received] });
       return { order: after, line: toLine(now), movement, matchedBy: match.matched_by };
     });
     const parts = [input.quantity && `${input.quantity} good`, input.damagedQuantity && `${input.damagedQuantity} damaged`].filter(Boolean).join(' and ');
@@ -438,8 +445,14 @@ export class ReceivingService {
         await repo.transition(uow.tx, order.id, ['Receiving'], { status: 'Received', finalized_at: at }, at);
         await repo.closeIfPutAway(uow.tx, order.id, at);
       }
+      const received = domainEvent('receipt.posted', {
+        receivingOrderId: order.id, roNumber: order.ro_number, warehouseId: order.warehouse_id, customerId: order.customer_id, document: movement.document,
+        lines: lines.map((l) => ({
+          lineId: l.id, skuId: l.sku_id, locationId: targets?.get(l.id)?.locationId ?? dock.id, lot: l.lot, expiryDate: l.expiry_date, quantity: l.quantity, damagedQuantity: 0, damagedLocationId: null,
+        })),
+      });
       const after = await this.changed(uow, actor, order.id, input.finalize ? 'receive_as_expected_and_finalize' : 'receive_as_expected', 'ReceiveItem', undefined,
-        { document: movement.document, asExpected: true, lineCount: lines.length, quantity, putaway: !!targets, finalized: input.finalize });
+        { document: movement.document, asExpected: true, lineCount: lines.length, quantity, putaway: !!targets, finalized: input.finalize }, { raises: [received], mayClose: true });
       return { order: after, document: movement.document, lineCount: lines.length, quantity, putaways };
     });
     const where = targets ? 'and put away' : `into ${dock.code}`;
@@ -551,7 +564,7 @@ export class ReceivingService {
       // Only a finalized order closes, once its last units are put away.
       if (locked.status === 'Received' && await repo.closeIfPutAway(uow.tx, order.id, at)) state = { ...state, status: 'Closed', closed_at: at, updated_at: at };
       const detail = { putawayId: putaway.id, document: movement.document, skuId: line.sku_id, skuCode: line.sku_code, locationIds: [from.id, to.id], quantity: input.quantity };
-      const after = await this.changed(uow, actor, order.id, 'putaway', 'Putaway', undefined, detail, { after: toSummary(state), also: [stock] });
+      const after = await this.changed(uow, actor, order.id, 'putaway', 'Putaway', undefined, detail, { after: toSummary(state), also: [stock], mayClose: true });
       return { order: after, line: toLine({ ...line, ...counted }), movement };
     });
     return { message: `Put away ${count(input.quantity, 'unit')} of ${line.sku_code} to ${to.code}`, data: result };

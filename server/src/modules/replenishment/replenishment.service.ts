@@ -2,9 +2,9 @@ import { REPLENISHMENT_TASK_STATUSES, type FilterLabel } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import { classifyDbError, type Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
+import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import { count, noun } from '../../platform/plural.js';
@@ -38,11 +38,11 @@ type RuleInput = { warehouseId: number; customerId: number; skuId: number; locat
 export class ReplenishmentService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>, private readonly inventory = new InventoryService(deps)) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>, private readonly inventory = new InventoryService(deps)) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   filterLabels(): FilterLabel[] {
@@ -128,7 +128,10 @@ export class ReplenishmentService {
         legs: [{ place: from, qty: -qty, txnType: 'move_out' }, { place: to, qty, txnType: 'move_in' }],
       }, actor);
       await this.inventory.recordChange(uow, actor, 'Replenish', documentId, from, [from.locationId, to.locationId], { taskId: task.id, quantity: qty });
-      await this.record(uow, actor, 'complete_task', 'replenishment_task', task.id, from, { subEvent: 'UpdateTask', payload: { taskIds: [task.id], status: 'Completed' } }, { movedQty: qty });
+      await this.record(uow, actor, 'complete_task', 'replenishment_task', task.id, from, { subEvent: 'UpdateTask', payload: { taskIds: [task.id], status: 'Completed' } }, { movedQty: qty },
+        [domainEvent('replenishment-task.completed', {
+          taskId: task.id, document: documentId, warehouseId: from.warehouseId, customerId: from.customerId, skuId: from.skuId, fromLocationId: from.locationId, toLocationId: to.locationId, quantity: qty,
+        })]);
       return posted;
     });
     return { message: `Replenished ${count(qty, 'unit')}`, data: result };
@@ -147,9 +150,12 @@ export class ReplenishmentService {
   }
 
   private async record(uow: UnitOfWork, actor: Actor, action: string, entity: string, id: number, place: Place,
-    event: { subEvent: 'UpdateRule' | 'AddTasks' | 'UpdateTask'; payload: { ruleId?: number; taskIds?: number[]; status?: string } }, after: object) {
-    await writeAudit(uow.tx, actor, { action, entity, entityId: id, warehouseId: place.warehouseId, customerId: place.customerId, after });
-    await this.events.record(uow.tx, { target: 'ReceiveReplenishmentData', payload: event, warehouseId: place.warehouseId, customerId: place.customerId }, uow.afterCommit);
+    event: { subEvent: 'UpdateRule' | 'AddTasks' | 'UpdateTask'; payload: { ruleId?: number; taskIds?: number[]; status?: string } }, after: object, raises: RaisedEvent[] = []) {
+    await this.recorder.record(uow, actor, {
+      audit: { action, entity, entityId: id, warehouseId: place.warehouseId, customerId: place.customerId, after },
+      events: { target: 'ReceiveReplenishmentData', payload: event, warehouseId: place.warehouseId, customerId: place.customerId },
+      raises,
+    });
   }
 
   private ruleSelect = (q: ReturnType<typeof repo.rules>) => q.select([

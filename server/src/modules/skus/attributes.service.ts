@@ -2,7 +2,7 @@ import type { SkuAttribute, SkuAttributeInput } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import { conflict, notFound } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { attributeRepository as repo, type AttributeRow } from './attributes.repository.js';
@@ -18,10 +18,10 @@ export function toAttribute(a: AttributeRow): SkuAttribute {
 /** Name/value attributes of a SKU, one value per name. */
 export class AttributeService {
   private readonly db: Db;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'events'>) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'recorder'>) {
     this.db = deps.db;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   async listBySku(principal: Principal, skuId: number) {
@@ -33,7 +33,7 @@ export class AttributeService {
     const sku = await loadSku(this.db, principal, input.skuId);
     await this.assertNameFree(sku.skuId, input.attributeName);
     const now = new Date().toISOString();
-    const created = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const created = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'create', entity: 'sku_attribute', subEvent: 'AddAttribute', customerId: sku.customerId, skuId: sku.skuId },
       async (tx) => {
         const id = await repo.insert(tx, {
@@ -47,7 +47,7 @@ export class AttributeService {
   async update(principal: Principal, id: number, input: { attributeName: string; attributeValue: string }, actor: Actor) {
     const before = await this.find(principal, id);
     await this.assertNameFree(before.skuId, input.attributeName, id);
-    const updated = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const updated = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'update', entity: 'sku_attribute', subEvent: 'UpdateAttribute', customerId: before.customerid, skuId: before.skuId, before },
       async (tx) => {
         await repo.update(tx, id, { name: input.attributeName, value: input.attributeValue, updated_at: new Date().toISOString() });
@@ -59,7 +59,7 @@ export class AttributeService {
   /** DeleteAttribute: not among the spec's listed paths ("other … delete paths: not shown"); the Attribute tab needs it. */
   async delete(principal: Principal, id: number, actor: Actor) {
     const before = await this.find(principal, id);
-    await commitSkuChange({ db: this.db, events: this.events }, actor,
+    await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'delete', entity: 'sku_attribute', subEvent: 'DeleteAttribute', customerId: before.customerid, skuId: before.skuId, before },
       async (tx) => {
         await repo.delete(tx, id);

@@ -2,7 +2,7 @@ import type { SkuBarcode, SkuBarcodeInput, UpdateSkuBarcodeInput } from '@bolx/c
 import type { Db } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import { notFound } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { barcodeRepository as repo, type BarcodeRow } from './barcodes.repository.js';
@@ -21,10 +21,10 @@ export function toBarcode(b: BarcodeRow): SkuBarcode {
  */
 export class BarcodeService {
   private readonly db: Db;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'events'>) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'recorder'>) {
     this.db = deps.db;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   async listBySku(principal: Principal, skuId: number) {
@@ -36,7 +36,7 @@ export class BarcodeService {
     const sku = await loadSku(this.db, principal, input.skuId);
     await assertCodeFree(this.db, sku.customerId, input.barcode, { source: 'barcode', skuId: sku.skuId });
     const now = new Date().toISOString();
-    const created = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const created = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'create', entity: 'sku_barcode', subEvent: 'AddBarcode', customerId: sku.customerId, skuId: sku.skuId },
       async (tx) => {
         const id = await repo.insert(tx, {
@@ -50,7 +50,7 @@ export class BarcodeService {
   async update(principal: Principal, id: number, input: UpdateSkuBarcodeInput, actor: Actor) {
     const before = await this.find(principal, id);
     await assertCodeFree(this.db, before.customerid, input.barcode, { source: 'barcode', id, skuId: before.skuId });
-    const updated = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const updated = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'update', entity: 'sku_barcode', subEvent: 'UpdateBarcode', customerId: before.customerid, skuId: before.skuId, before },
       async (tx) => {
         await repo.update(tx, id, { barcode: input.barcode, barcode_type: input.barcodeType, updated_at: new Date().toISOString() });
@@ -61,7 +61,7 @@ export class BarcodeService {
 
   async delete(principal: Principal, id: number, actor: Actor) {
     const before = await this.find(principal, id);
-    await commitSkuChange({ db: this.db, events: this.events }, actor,
+    await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'delete', entity: 'sku_barcode', subEvent: 'DeleteBarcode', customerId: before.customerid, skuId: before.skuId, before },
       async (tx) => {
         await repo.delete(tx, id);

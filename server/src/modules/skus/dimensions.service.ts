@@ -3,7 +3,7 @@ import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { notFound } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
@@ -41,11 +41,11 @@ function toDimensionRow(r: Row): DimensionRow {
 export class DimensionService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   async list(principal: Principal, req: ListRequest<DimensionFilter>) {
@@ -57,7 +57,7 @@ export class DimensionService {
   async update(principal: Principal, input: UpdateDimensionsInput, actor: Actor) {
     const sku = await loadSku(this.db, principal, input.skuId);
     const measures = { length_cm: input.lengthCm, width_cm: input.widthCm, height_cm: input.heightCm, weight_kg: input.weightKg, updated_at: new Date().toISOString() };
-    const deps = { db: this.db, events: this.events };
+    const deps = { db: this.db, recorder: this.recorder };
     if (input.packageId == null) {
       const after = await commitSkuChange(deps, actor,
         { action: 'update', entity: 'sku', subEvent: 'SkuUpdate', customerId: sku.customerId, skuId: sku.skuId, before: sku },

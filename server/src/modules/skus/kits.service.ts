@@ -2,7 +2,7 @@ import type { KitComponent, Sku } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import { conflict, notFound, unprocessable } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { kitRepository as repo, type KitComponentRow } from './kits.repository.js';
@@ -19,10 +19,10 @@ export function toKitComponent(k: KitComponentRow): KitComponent {
 /** Kit components: a kit SKU is made of component SKUs of the same client, and never contains itself. */
 export class KitService {
   private readonly db: Db;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'events'>) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'recorder'>) {
     this.db = deps.db;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   async listByKit(principal: Principal, kitSkuId: number) {
@@ -34,7 +34,7 @@ export class KitService {
     const kit = await loadSku(this.db, principal, input.kitSkuId);
     const component = await this.checkComponent(principal, kit, input.componentSkuId);
     const now = new Date().toISOString();
-    const created = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const created = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'create', entity: 'kit_component', subEvent: 'AddKitComponent', customerId: kit.customerId, skuId: kit.skuId },
       async (tx) => {
         await this.assertNoCycle(tx, kit, component);
@@ -54,7 +54,7 @@ export class KitService {
     const kit = await loadSku(this.db, principal, before.kitSkuId);
     const componentId = input.componentSkuId ?? before.componentSkuId;
     const component = componentId === before.componentSkuId ? null : await this.checkComponent(principal, kit, componentId);
-    const updated = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const updated = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'update', entity: 'kit_component', subEvent: 'UpdateKitComponent', customerId: kit.customerId, skuId: kit.skuId, before },
       async (tx) => {
         if (component) {
@@ -69,7 +69,7 @@ export class KitService {
 
   async delete(principal: Principal, id: number, actor: Actor) {
     const before = await this.find(principal, id);
-    await commitSkuChange({ db: this.db, events: this.events }, actor,
+    await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'delete', entity: 'kit_component', subEvent: 'DeleteKitComponent', customerId: before.customerid, skuId: before.kitSkuId, before },
       async (tx) => {
         await repo.delete(tx, id);

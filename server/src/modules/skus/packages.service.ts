@@ -2,7 +2,7 @@ import type { PackageNode, SkuPackage, SkuPackageInput, UpdateSkuPackageInput } 
 import type { Db, Executor } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { packageRepository as repo, type PackageRow } from './packages.repository.js';
@@ -40,10 +40,10 @@ function columnsOf(input: UpdateSkuPackageInput) {
 /** A SKU's packaging levels (each, inner, case, pallet…) as a hierarchy within that SKU. */
 export class PackageService {
   private readonly db: Db;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'events'>) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'recorder'>) {
     this.db = deps.db;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   async listBySku(principal: Principal, skuId: number) {
@@ -64,7 +64,7 @@ export class PackageService {
     await this.checkParent(principal, sku.skuId, input.parentPackageId);
     await assertCodeFree(this.db, sku.customerId, input.gtin, { source: 'package', skuId: sku.skuId });
     const now = new Date().toISOString();
-    const created = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const created = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'create', entity: 'sku_package', subEvent: 'AddPackage', customerId: sku.customerId, skuId: sku.skuId },
       async (tx) => {
         const id = await repo.insert(tx, { ...columnsOf(input), customer_id: sku.customerId, sku_id: sku.skuId, created_at: now, updated_at: now });
@@ -77,7 +77,7 @@ export class PackageService {
     const before = await this.find(principal, packageId);
     await this.checkParent(principal, before.skuId, input.parentPackageId);
     await assertCodeFree(this.db, before.customerid, input.gtin, { source: 'package', id: packageId, skuId: before.skuId });
-    const updated = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const updated = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'update', entity: 'sku_package', subEvent: 'UpdatePackage', customerId: before.customerid, skuId: before.skuId, before },
       async (tx) => {
         await this.assertNotInsideItself(tx, before.skuId, packageId, input.parentPackageId);
@@ -90,7 +90,7 @@ export class PackageService {
   /** A package that still holds child packages cannot go: its children would lose their parent. */
   async delete(principal: Principal, packageId: number, actor: Actor) {
     const before = await this.find(principal, packageId);
-    await commitSkuChange({ db: this.db, events: this.events }, actor,
+    await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'delete', entity: 'sku_package', subEvent: 'DeletePackage', customerId: before.customerid, skuId: before.skuId, before },
       async (tx) => {
         if (await repo.hasChildren(tx, packageId)) throw conflict(`Package ${before.packageName} has child packages; delete or move them first`);

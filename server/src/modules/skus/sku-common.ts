@@ -4,11 +4,10 @@
 import type { HubEventMap, Sku } from '@bolx/contracts';
 import type { Db, Executor, Tx } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { Change, ChangeRecorder } from '../../platform/change-recorder.js';
 import { conflict, notFound } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
 import type { Principal } from '../../platform/principal.js';
-import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import { inTransaction } from '../../platform/unit-of-work.js';
 import { skuRepository, type BarcodeSource, type SkuRow } from './skus.repository.js';
 
 export type SkuSubEvent = HubEventMap['ReceiveSkuData']['subEvent'];
@@ -61,25 +60,26 @@ export interface SkuChange {
  * ReceiveSkuData event, which carries skuId and customerId and goes only to that customer's listeners.
  */
 export async function commitSkuChange<T>(
-  deps: { db: Db; events: EventBus },
+  deps: { db: Db; recorder: ChangeRecorder },
   actor: Actor,
   change: SkuChange,
   apply: (tx: Tx) => Promise<{ id: number; after: T | null }>,
 ): Promise<T | null> {
-  return inTransaction(deps.db, async ({ tx, afterCommit }) => {
-    const { id, after } = await apply(tx);
-    await recordSkuChange(tx, afterCommit, deps.events, actor, change, id, after);
+  return inTransaction(deps.db, async (uow) => {
+    const { id, after } = await apply(uow.tx);
+    await deps.recorder.record(uow, actor, skuChangeRecord(change, id, after));
     return after;
   });
 }
 
-/** The audit row and ReceiveSkuData event of one change, inside the caller's transaction (a bulk upload records many). */
-export async function recordSkuChange(tx: Tx, afterCommit: UnitOfWork['afterCommit'], events: EventBus, actor: Actor, change: SkuChange, id: number, after: unknown) {
-  const skuId = change.skuId ?? id;
-  await writeAudit(tx, actor, { action: change.action, entity: change.entity, entityId: id, customerId: change.customerId, before: change.before, after: after ?? undefined });
-  await events.record(tx, {
-    target: 'ReceiveSkuData',
-    payload: { subEvent: change.subEvent, payload: after ?? change.before, skuId, customerId: change.customerId },
-    customerId: change.customerId,
-  }, afterCommit);
+/** The audit row and ReceiveSkuData event of one change, for the change recorder (a bulk upload records many at once). */
+export function skuChangeRecord(change: SkuChange, id: number, after: unknown): Change {
+  return {
+    audit: { action: change.action, entity: change.entity, entityId: id, customerId: change.customerId, before: change.before, after: after ?? undefined },
+    events: {
+      target: 'ReceiveSkuData',
+      payload: { subEvent: change.subEvent, payload: after ?? change.before, skuId: change.skuId ?? id, customerId: change.customerId },
+      customerId: change.customerId,
+    },
+  };
 }

@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { toXlsx } from '../../platform/excel.js';
 import { parseFields, type ReceivedUpload } from '../../platform/files.js';
 import { rowErrorDetails, rowErrorSummary } from '../../platform/sheet.js';
@@ -17,7 +17,7 @@ import { DimensionService } from './dimensions.service.js';
 import { KitService } from './kits.service.js';
 import { kitRepository } from './kits.repository.js';
 import { PackageService } from './packages.service.js';
-import { assertCodeFree, commitSkuChange, loadSku, recordSkuChange, toSku } from './sku-common.js';
+import { assertCodeFree, commitSkuChange, loadSku, skuChangeRecord, toSku } from './sku-common.js';
 import { readSkuSheet, validateSkuRows } from './upload.js';
 import { count } from '../../platform/plural.js';
 import { skuRepository as repo, type SkuListFilter } from './skus.repository.js';
@@ -62,17 +62,17 @@ function columnsOf(input: SkuFields) {
 export class SkuService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
+  private readonly recorder: ChangeRecorder;
   readonly kits: KitService;
   readonly packages: PackageService;
   readonly barcodes: BarcodeService;
   readonly attributes: AttributeService;
   readonly dimensions: DimensionService;
 
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
     this.kits = new KitService(deps);
     this.packages = new PackageService(deps);
     this.barcodes = new BarcodeService(deps);
@@ -134,7 +134,7 @@ export class SkuService {
     if (!(await repo.customer(this.db, input.customerId))) throw notFound('Customer');
     await this.checkFields(this.db, input.customerId, input);
     const now = new Date().toISOString();
-    const sku = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const sku = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'create', entity: 'sku', subEvent: 'SkuAdd', customerId: input.customerId },
       async (tx) => {
         const id = await repo.insert(tx, { ...columnsOf(input), customer_id: input.customerId, created_at: now, updated_at: now });
@@ -149,7 +149,7 @@ export class SkuService {
     if (before.iskititem && !input.iskititem && (await kitRepository.componentCount(this.db, input.skuId)) > 0) {
       throw unprocessable(`Remove the kit components of ${before.skuCode} before making it a non-kit SKU`);
     }
-    const sku = await commitSkuChange({ db: this.db, events: this.events }, actor,
+    const sku = await commitSkuChange({ db: this.db, recorder: this.recorder }, actor,
       { action: 'update', entity: 'sku', subEvent: 'SkuUpdate', customerId: before.customerId, skuId: before.skuId, before },
       async (tx) => {
         await repo.update(tx, input.skuId, { ...columnsOf(input), updated_at: new Date().toISOString() });
@@ -187,12 +187,15 @@ export class SkuService {
     if (errors.length) throw unprocessable(rowErrorSummary(errors, 'uploaded'), rowErrorDetails(errors));
 
     const now = new Date().toISOString();
-    await inTransaction(this.db, async ({ tx, afterCommit }) => {
+    await inTransaction(this.db, async (uow) => {
+      const changes = [];
       for (const { row: _row, customerId, ...input } of skus) {
-        const id = await repo.insert(tx, { ...columnsOf(input), customer_id: customerId, created_at: now, updated_at: now });
-        const after = toSku((await repo.findById(tx, principal.scope, id))!);
-        await recordSkuChange(tx, afterCommit, this.events, actor, { action: 'create', entity: 'sku', subEvent: 'SkuAdd', customerId }, id, after);
+        const id = await repo.insert(uow.tx, { ...columnsOf(input), customer_id: customerId, created_at: now, updated_at: now });
+        const after = toSku((await repo.findById(uow.tx, principal.scope, id))!);
+        changes.push(skuChangeRecord({ action: 'create', entity: 'sku', subEvent: 'SkuAdd', customerId }, id, after));
       }
+      // Every SKU's audit row and event in one statement each.
+      await this.recorder.record(uow, actor, ...changes);
     });
     return { message: `${count(skus.length, 'SKU')} uploaded successfully`, data: { count: skus.length, fileName: upload.file.fileName } };
   }

@@ -2,7 +2,7 @@ import { APPS, permissionIdOf, type NavModule, type Permission } from '@bolx/con
 import type { Db } from '../../db/schema.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { forbidden } from '../../platform/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
@@ -11,8 +11,10 @@ import { userModuleRepository as repo } from './user-module.repository.js';
 
 export class UserModuleService {
   private readonly db: Db;
-  constructor(deps: Pick<ServiceDeps, 'db'>) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'recorder'>) {
     this.db = deps.db;
+    this.recorder = deps.recorder;
   }
 
   /** The sidebar: the modules of the user's default app that the user holds, as a tree. */
@@ -78,9 +80,10 @@ export class UserModuleService {
     const app = apps.find((a) => a.appId === appId);
     if (!app) throw forbidden('This app is not assigned to you');
     const before = apps.find((a) => a.isDefault)?.appId ?? null;
-    await inTransaction(this.db, async ({ tx }) => {
+    await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       await repo.setDefaultApp(tx, principal.userId, appId);
-      await writeAudit(tx, actor, { action: 'set_default_app', entity: 'user', entityId: principal.userId, before: { appId: before }, after: { appId } });
+      await this.recorder.record(uow, actor, { audit: { action: 'set_default_app', entity: 'user', entityId: principal.userId, before: { appId: before }, after: { appId } } });
     });
     return { message: `${app.appName} is now your default app` };
   }

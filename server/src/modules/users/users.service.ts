@@ -7,9 +7,9 @@ import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import { expandModuleGrants } from '../../db/seed/users.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { AuditEntry } from '../../platform/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { toXlsx } from '../../platform/excel.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { hasModule, type Principal } from '../../platform/principal.js';
@@ -86,11 +86,11 @@ export function assignableRoles(principal: Principal): Role[] {
 export class UserService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events'>) {
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
   }
 
   /** The user form's dropdowns: what this caller may assign. */
@@ -167,8 +167,7 @@ export class UserService {
       });
       await this.writeAssignments(uow.tx, userId, plan);
       const after = await this.snapshot(uow.tx, userId);
-      await writeAudit(uow.tx, actor, { action: 'create', entity: 'user', entityId: userId, customerId: after.customerId, after });
-      await this.raise(uow, 'AddUser', after);
+      await this.record(uow, actor, 'AddUser', { action: 'create', entity: 'user', entityId: userId, customerId: after.customerId, after }, after);
       return userId;
     });
     return { message: 'User created successfully', data: await this.details(principal, id) };
@@ -190,8 +189,7 @@ export class UserService {
         : plan.role !== target.role || plan.columns.customer_id !== target.customer_id ? 'user_access_changed' : null;
       if (reason) await repo.revokeSessions(uow.tx, userId, reason);
       const after = await this.snapshot(uow.tx, userId);
-      await writeAudit(uow.tx, actor, { action: 'update', entity: 'user', entityId: userId, customerId: after.customerId, before, after });
-      await this.raise(uow, 'UpdateUser', after);
+      await this.record(uow, actor, 'UpdateUser', { action: 'update', entity: 'user', entityId: userId, customerId: after.customerId, before, after }, after);
     });
     return { message: 'User updated successfully', data: await this.details(principal, userId) };
   }
@@ -207,8 +205,7 @@ export class UserService {
       await repo.update(uow.tx, userId, { is_active: isActive ? 1 : 0, updated_at: new Date().toISOString() });
       if (!isActive) await repo.revokeSessions(uow.tx, userId, 'user_disabled');
       const after = await this.snapshot(uow.tx, userId);
-      await writeAudit(uow.tx, actor, { action: isActive ? 'enable' : 'disable', entity: 'user', entityId: userId, customerId: after.customerId, before, after });
-      await this.raise(uow, 'UpdateUser', after);
+      await this.record(uow, actor, 'UpdateUser', { action: isActive ? 'enable' : 'disable', entity: 'user', entityId: userId, customerId: after.customerId, before, after }, after);
     });
     return { message, data: await this.details(principal, userId) };
   }
@@ -348,13 +345,16 @@ export class UserService {
     };
   }
 
-  /** ReceiveUserData after commit; the hub's payload carries warehouse and customer ids. */
-  private async raise(uow: UnitOfWork, subEvent: 'AddUser' | 'UpdateUser', user: UserDetails) {
+  /** The audit row, and ReceiveUserData after commit; the hub's payload carries warehouse and customer ids. */
+  private async record(uow: UnitOfWork, actor: Actor, subEvent: 'AddUser' | 'UpdateUser', audit: AuditEntry, user: UserDetails) {
     const { modules: _modules, ...item } = user;
-    await this.events.record(uow.tx, {
-      target: 'ReceiveUserData',
-      payload: { subEvent, payload: { ...item, warehouses: user.warehouses.map((w) => w.warehouseId), customers: user.customers.map((c) => c.customerId) } },
-      warehouseId: null,
-    }, uow.afterCommit);
+    await this.recorder.record(uow, actor, {
+      audit,
+      events: {
+        target: 'ReceiveUserData',
+        payload: { subEvent, payload: { ...item, warehouses: user.warehouses.map((w) => w.warehouseId), customers: user.customers.map((c) => c.customerId) } },
+        warehouseId: null,
+      },
+    });
   }
 }

@@ -3,10 +3,9 @@ import type { FilterLabel, Warehouse } from '@bolx/contracts';
 import type { Db, WarehouseTable } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import { writeAudit } from '../../platform/audit.js';
 import { isTimeZone, type WarehouseTimeZones } from '../../platform/business-day.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
@@ -57,12 +56,12 @@ function columnsOf(input: WarehouseInput) {
 export class WarehouseService {
   private readonly db: Db;
   private readonly dialect: Dialect;
-  private readonly events: EventBus;
+  private readonly recorder: ChangeRecorder;
   private readonly timeZones: WarehouseTimeZones;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'timeZones'>) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
-    this.events = deps.events;
+    this.recorder = deps.recorder;
     this.timeZones = deps.timeZones;
   }
 
@@ -97,12 +96,15 @@ export class WarehouseService {
   async add(principal: Principal, input: WarehouseInput, actor: Actor) {
     const now = new Date().toISOString();
     const values = columnsOf(input);
-    const warehouse = await inTransaction(this.db, async ({ tx, afterCommit }) => {
+    const warehouse = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       const id = await repo.insert(tx, { ...values, created_at: now, updated_at: now });
       if (principal.role !== 'SuperAdministrator') await repo.assignUser(tx, principal.userId, id);
       const created = toWarehouse((await repo.findById(tx, id))!);
-      await writeAudit(tx, actor, { action: 'create', entity: 'warehouse', entityId: id, warehouseId: id, after: created });
-      await this.events.record(tx, { target: 'ReceiveWareHousedata', payload: { subEvent: 'AddWarehouse', payload: created }, warehouseId: id }, afterCommit);
+      await this.recorder.record(uow, actor, {
+        audit: { action: 'create', entity: 'warehouse', entityId: id, warehouseId: id, after: created },
+        events: { target: 'ReceiveWareHousedata', payload: { subEvent: 'AddWarehouse', payload: created }, warehouseId: id },
+      });
       return created;
     });
     return { message: 'Warehouse added successfully', data: warehouse };
@@ -111,11 +113,14 @@ export class WarehouseService {
   async update(principal: Principal, input: WarehouseInput & { warehouseId: number }, actor: Actor) {
     const before = await this.get(principal, input.warehouseId);
     const values = columnsOf(input);
-    const warehouse = await inTransaction(this.db, async ({ tx, afterCommit }) => {
+    const warehouse = await inTransaction(this.db, async (uow) => {
+      const { tx } = uow;
       await repo.update(tx, input.warehouseId, { ...values, updated_at: new Date().toISOString() });
       const after = toWarehouse((await repo.findById(tx, input.warehouseId))!);
-      await writeAudit(tx, actor, { action: 'update', entity: 'warehouse', entityId: input.warehouseId, warehouseId: input.warehouseId, before, after });
-      await this.events.record(tx, { target: 'ReceiveWareHousedata', payload: { subEvent: 'UpdateWarehouse', payload: after }, warehouseId: input.warehouseId }, afterCommit);
+      await this.recorder.record(uow, actor, {
+        audit: { action: 'update', entity: 'warehouse', entityId: input.warehouseId, warehouseId: input.warehouseId, before, after },
+        events: { target: 'ReceiveWareHousedata', payload: { subEvent: 'UpdateWarehouse', payload: after }, warehouseId: input.warehouseId },
+      });
       return after;
     });
     // Postings take their business day from the cached zone: a changed zone counts from now on (on this node at
