@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { ERROR_CODES, mayTransition, sourcesOf, type DocumentKind, type DocumentStatus } from '@bolx/contracts';
 import type { DB } from '../db/schema.js';
 import type { Dialect } from '../db/dialect.js';
@@ -30,8 +30,12 @@ export interface TransitionRequest<K extends DocumentKind> {
   reason?: string | null;
   /** Other columns written with the status in the same statement (timestamps, who decided). */
   set?: Row;
-  /** More columns the statement answers (correlated subqueries of the row), each aliased. */
+  /** More columns the statement answers (correlated subqueries of the row, naming the table), each aliased. */
   returning?: RawBuilder<unknown>[];
+  /** A further condition on the row (naming the table), e.g. "nothing left to put away". */
+  when?: RawBuilder<SqlBool>;
+  /** Answer undefined instead of 409 when the document is not in a status (or condition) to move: a move that happens when it can. */
+  ifPossible?: boolean;
   /** The 409's message, when the module has a better word than "X is A; it cannot become B". */
   refusal?: (current: string) => string;
   /** The change (audit + hub event) this transition makes, recorded with it through the change recorder. */
@@ -60,7 +64,9 @@ export class StatusMachine {
     this.recorder = deps.recorder;
   }
 
-  async transition<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, actor: Actor, req: TransitionRequest<K>): Promise<R & { previous_status: string }> {
+  async transition<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, actor: Actor, req: TransitionRequest<K> & { ifPossible: true }): Promise<(R & { previous_status: string }) | undefined>;
+  async transition<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, actor: Actor, req: TransitionRequest<K>): Promise<R & { previous_status: string }>;
+  async transition<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, actor: Actor, req: TransitionRequest<K>): Promise<(R & { previous_status: string }) | undefined> {
     const { table, label } = DOCUMENT_TABLES[req.kind];
     const to = req.to as string;
     const from = (req.from as readonly string[] | undefined) ?? sourcesOf(req.kind, to);
@@ -71,6 +77,7 @@ export class StatusMachine {
     const at = new Date().toISOString();
     const sets = sql.join([sql`status = ${to}`, ...Object.entries(req.set ?? {}).filter(([, v]) => v !== undefined).map(([c, v]) => sql`${sql.ref(c)} = ${v}`)]);
     const extra = req.returning?.length ? sql`, ${sql.join(req.returning)}` : sql``;
+    const when = req.when ? sql` and ${req.when}` : sql``;
     const history = (previous: string) => sql`(${req.kind}, ${req.id}, ${previous}, ${to}, ${at}, ${actor.userId}, ${actor.username}, ${req.reason ?? null})`;
     const columns = sql`(kind, document_id, from_status, to_status, at, user_id, username, reason)`;
 
@@ -79,7 +86,7 @@ export class StatusMachine {
       const r = await sql<Row & { previous_status: string }>`
         update ${sql.table(table)} set ${sets}
         from (select id, status from ${sql.table(table)} where id = ${req.id} for update) as prev
-        where ${sql.ref(`${table}.id`)} = prev.id and prev.status in (${sql.join(from)})
+        where ${sql.ref(`${table}.id`)} = prev.id and prev.status in (${sql.join(from)})${when}
         returning ${sql.table(table)}.*, prev.status as previous_status${extra}`.execute(uow.tx);
       row = r.rows[0];
       if (row && row.previous_status !== to) await sql`insert into document_status_history ${columns} values ${history(row.previous_status)}`.execute(uow.tx);
@@ -87,12 +94,15 @@ export class StatusMachine {
       const written = moving.length
         ? (await sql<{ from_status: string }>`insert into document_status_history ${columns}
             select ${req.kind}, id, status, ${to}, ${at}, ${actor.userId}, ${actor.username}, ${req.reason ?? null}
-            from ${sql.table(table)} where id = ${req.id} and status in (${sql.join(moving)}) returning from_status`.execute(uow.tx)).rows[0]
+            from ${sql.table(table)} where id = ${req.id} and status in (${sql.join(moving)})${when} returning from_status`.execute(uow.tx)).rows[0]
         : undefined;
-      const r = await sql<Row>`update ${sql.table(table)} set ${sets} where id = ${req.id} and status in (${sql.join(from)}) returning *${extra}`.execute(uow.tx);
+      const r = await sql<Row>`update ${sql.table(table)} set ${sets} where id = ${req.id} and status in (${sql.join(from)})${when} returning *${extra}`.execute(uow.tx);
       row = r.rows[0] && { ...r.rows[0], previous_status: written?.from_status ?? to };
     }
-    if (!row) throw await this.refusal(uow, table, label, req.id, to, req.refusal);
+    if (!row) {
+      if (req.ifPossible) return undefined;
+      throw await this.refusal(uow, table, label, req.id, to, req.refusal);
+    }
     if (req.change) await this.recorder.record(uow, actor, typeof req.change === 'function' ? req.change(row) : req.change);
     return row as R & { previous_status: string };
   }
@@ -101,11 +111,14 @@ export class StatusMachine {
    * Holds a document for the transaction while it is in one of these statuses, changing no status (its other
    * columns may be written): the same conditional UPDATE, 409 or 404 the same way, no history row.
    */
-  async hold<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, req: { kind: K; id: number; in: readonly DocumentStatus<K>[]; set?: Row; refusal?: (current: string) => string }): Promise<R> {
+  async hold<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, req: {
+    kind: K; id: number; in: readonly DocumentStatus<K>[]; set?: Row; returning?: RawBuilder<unknown>[]; refusal?: (current: string) => string;
+  }): Promise<R> {
     const { table, label } = DOCUMENT_TABLES[req.kind];
     const entries = Object.entries(req.set ?? {}).filter(([, v]) => v !== undefined);
     const sets = entries.length ? sql.join(entries.map(([c, v]) => sql`${sql.ref(c)} = ${v}`)) : sql`status = status`;
-    const r = await sql<Row>`update ${sql.table(table)} set ${sets} where id = ${req.id} and status in (${sql.join(req.in as readonly string[])}) returning *`.execute(uow.tx);
+    const extra = req.returning?.length ? sql`, ${sql.join(req.returning)}` : sql``;
+    const r = await sql<Row>`update ${sql.table(table)} set ${sets} where id = ${req.id} and status in (${sql.join(req.in as readonly string[])}) returning *${extra}`.execute(uow.tx);
     if (!r.rows[0]) throw await this.refusal(uow, table, label, req.id, null, req.refusal);
     return r.rows[0] as R;
   }
