@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type AliasedRawBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { ERROR_CODES, mayTransition, sourcesOf, type DocumentKind, type DocumentStatus } from '@bolx/contracts';
 import type { DB } from '../db/schema.js';
 import type { Dialect } from '../db/dialect.js';
@@ -31,7 +31,7 @@ export interface TransitionRequest<K extends DocumentKind> {
   /** Other columns written with the status in the same statement (timestamps, who decided). */
   set?: Row;
   /** More columns the statement answers (correlated subqueries of the row, naming the table), each aliased. */
-  returning?: RawBuilder<unknown>[];
+  returning?: AliasedRawBuilder<unknown, string>[];
   /** A further condition on the row (naming the table), e.g. "nothing left to put away". */
   when?: RawBuilder<SqlBool>;
   /** Answer undefined instead of 409 when the document is not in a status (or condition) to move: a move that happens when it can. */
@@ -112,7 +112,7 @@ export class StatusMachine {
    * columns may be written): the same conditional UPDATE, 409 or 404 the same way, no history row.
    */
   async hold<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, req: {
-    kind: K; id: number; in: readonly DocumentStatus<K>[]; set?: Row; returning?: RawBuilder<unknown>[]; refusal?: (current: string) => string;
+    kind: K; id: number; in: readonly DocumentStatus<K>[]; set?: Row; returning?: AliasedRawBuilder<unknown, string>[]; refusal?: (current: string) => string;
   }): Promise<R> {
     const { table, label } = DOCUMENT_TABLES[req.kind];
     const entries = Object.entries(req.set ?? {}).filter(([, v]) => v !== undefined);
