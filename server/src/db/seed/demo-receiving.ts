@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { InventoryBalanceTable, Tx } from '../schema.js';
 import type { DemoLeg } from './demo-stock.js';
+import { documentNumbers } from '../../platform/document-numbers.js';
 
 type Balance = Insertable<InventoryBalanceTable> & { on_hand: number; lot: string; pallet: string };
 
@@ -8,13 +9,13 @@ const SUPPLIERS = ['Shenzhen Brightway Manufacturing', 'Nordic Trade Partners AS
 const day = (offset: number) => new Date(Date.now() + offset * 864e5).toISOString().slice(0, 10);
 
 async function order(tx: Tx, v: { warehouseId: number; customerId: number; supplier: string; reference: string; expected: string; status: string; at: string; userId: number | null; finalized?: boolean }) {
+  // Numbered like every RO, from the RO sequence (in the seed's transaction).
+  const { number: roNumber } = await documentNumbers.next({ tx, afterCommit: () => {} }, 'RO');
   const { id } = await tx.insertInto('receiving_order').values({
-    ro_number: `tmp-${v.reference}-${v.warehouseId}`, warehouse_id: v.warehouseId, customer_id: v.customerId, supplier: v.supplier,
+    ro_number: roNumber, warehouse_id: v.warehouseId, customer_id: v.customerId, supplier: v.supplier,
     reference_number: v.reference, expected_date: v.expected, status: v.status, notes: null, created_by: v.userId, created_at: v.at, updated_at: v.at,
     received_at: v.status === 'Open' ? null : v.at, finalized_at: v.finalized ? v.at : null, closed_at: v.status === 'Closed' ? v.at : null, cancelled_at: null,
   }).returning('id').executeTakeFirstOrThrow();
-  const roNumber = `RO-${String(id).padStart(6, '0')}`;
-  await tx.updateTable('receiving_order').set({ ro_number: roNumber }).where('id', '=', id).execute();
   return { id, roNumber };
 }
 

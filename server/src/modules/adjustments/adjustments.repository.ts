@@ -15,20 +15,8 @@ export const adjustmentRepository = {
     return tx.insertInto('adjustment_request').values(values).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
   },
 
-  setDocument(tx: Executor, id: number, documentId: string) {
-    return tx.updateTable('adjustment_request').set({ document_id: documentId }).where('id', '=', id).execute();
-  },
-
   findById(db: Executor, id: number) {
     return db.selectFrom('adjustment_request').selectAll().where('id', '=', id).executeTakeFirst();
-  },
-
-  /** Decides a pending request; undefined when it was no longer pending (someone else decided first). */
-  decide(tx: Executor, id: number, d: { status: AdjustmentStatus; by: number; at: string; note: string | null; documentId: string | null }) {
-    return tx.updateTable('adjustment_request')
-      .set({ status: d.status, decided_by: d.by, decided_at: d.at, decision_note: d.note, document_id: d.documentId })
-      .where('id', '=', id).where('status', '=', 'Pending')
-      .returningAll().executeTakeFirst();
   },
 
   filtered(db: Executor, scope: Scope, f: AdjustmentFilter) {

@@ -11,6 +11,8 @@ import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
+import { StatusMachine } from '../../platform/status-machine.js';
+import { documentNumbers } from '../../platform/document-numbers.js';
 import type { Selectable } from 'kysely';
 import { InventoryService, pick, type AdjustmentInput } from '../inventory/inventory.service.js';
 import type { Place } from '../inventory/inventory.service.js';
@@ -49,8 +51,7 @@ const adjustmentPosted = (adjustmentId: number, document: string, place: Place, 
   adjustmentId, document, warehouseId: place.warehouseId, customerId: place.customerId, skuId: place.skuId, locationId: place.locationId, quantityChange, reasonCode,
 });
 
-/** The ledger document of an adjustment: its row. */
-const documentOf = (id: number) => `ADJ-${id}`;
+const decidedMeanwhile = () => 'This adjustment was decided by someone else meanwhile';
 
 /**
  * Adjustments with reason codes. One of more units than the customer's approval threshold is held as a
@@ -60,7 +61,9 @@ export class AdjustmentService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
+  private readonly statuses: StatusMachine;
   constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>, private readonly inventory = new InventoryService(deps)) {
+    this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
@@ -75,8 +78,8 @@ export class AdjustmentService {
   }
 
   /**
-   * Every adjustment is kept as a row with the ledger document ADJ-{id}: within the customer's threshold it is
-   * posted at once ('Posted'), above it held 'Pending' for a manager.
+   * Every adjustment is kept as a row: within the customer's threshold it is posted at once ('Posted'), above it
+   * held 'Pending' for a manager. A posted one gets the next ADJ number, its ledger document.
    */
   async create(principal: Principal, input: Place & AdjustmentInput, actor: Actor) {
     const place = pick(input);
@@ -84,21 +87,20 @@ export class AdjustmentService {
     const threshold = await repo.threshold(this.db, place.customerId);
     const immediate = threshold == null || Math.abs(input.quantityChange) <= threshold;
     const result = await inTransaction(this.db, async (uow) => {
+      const documentId = immediate ? (await documentNumbers.next(uow, 'ADJ')).number : null;
       const id = await repo.insert(uow.tx, {
         warehouse_id: place.warehouseId, customer_id: place.customerId, sku_id: place.skuId, location_id: place.locationId,
         lot: place.lot, pallet: place.pallet, expiry_date: input.expiryDate ?? null, quantity_change: input.quantityChange,
         reason_code: input.reasonCode, note: input.note ?? null, status: immediate ? 'Posted' : 'Pending', requested_by: actor.userId,
-        requested_at: new Date().toISOString(),
+        requested_at: new Date().toISOString(), document_id: documentId,
       });
       if (!immediate) {
         await this.record(uow, actor, 'request', id, place, 'AdjustmentRequested', 'Pending', { ...input, threshold });
         return { status: 'Pending' as const, adjustmentId: id, document: null, entries: [] };
       }
-      const documentId = documentOf(id);
-      const posted = await this.inventory.postAdjustment(uow, place, input, actor, documentId);
-      await repo.setDocument(uow.tx, id, documentId);
+      const posted = await this.inventory.postAdjustment(uow, place, input, actor, documentId!);
       await this.record(uow, actor, 'post', id, place, 'AdjustmentPosted', 'Posted', { ...input, document: documentId },
-        [adjustmentPosted(id, documentId, place, input.quantityChange, input.reasonCode)]);
+        [adjustmentPosted(id, documentId!, place, input.quantityChange, input.reasonCode)]);
       return { status: 'Posted' as const, adjustmentId: id, document: posted.document, entries: posted.entries };
     });
     return {
@@ -125,9 +127,12 @@ export class AdjustmentService {
     const place = placeOf(req);
     await this.inventory.assertReferences(principal, place, [place.locationId]);
     const posted = await inTransaction(this.db, async (uow) => {
-      const documentId = documentOf(req.id);
-      const decided = await repo.decide(uow.tx, req.id, { status: 'Approved', by: principal.userId, at: new Date().toISOString(), note: input.note ?? null, documentId });
-      if (!decided) throw conflict('This adjustment was decided by someone else meanwhile');
+      // Posting makes it a ledger document: it takes its ADJ number now (a refused approval gives the number back).
+      const documentId = (await documentNumbers.next(uow, 'ADJ')).number;
+      await this.statuses.transition(uow, actor, {
+        kind: 'ADJUSTMENT', id: req.id, to: 'Approved', reason: input.note ?? null, refusal: decidedMeanwhile,
+        set: { decided_by: principal.userId, decided_at: new Date().toISOString(), decision_note: input.note ?? null, document_id: documentId },
+      });
       const result = await this.inventory.postAdjustment(uow, place, {
         quantityChange: req.quantity_change, reasonCode: req.reason_code, expiryDate: req.expiry_date ?? undefined, note: req.note ?? undefined,
       }, actor, documentId);
@@ -141,8 +146,10 @@ export class AdjustmentService {
   async reject(principal: Principal, input: { adjustmentId: number; note?: string }, actor: Actor) {
     const req = await this.pending(principal, input.adjustmentId, 'reject');
     await inTransaction(this.db, async (uow) => {
-      const decided = await repo.decide(uow.tx, req.id, { status: 'Rejected', by: principal.userId, at: new Date().toISOString(), note: input.note ?? null, documentId: null });
-      if (!decided) throw conflict('This adjustment was decided by someone else meanwhile');
+      await this.statuses.transition(uow, actor, {
+        kind: 'ADJUSTMENT', id: req.id, to: 'Rejected', reason: input.note ?? null, refusal: decidedMeanwhile,
+        set: { decided_by: principal.userId, decided_at: new Date().toISOString(), decision_note: input.note ?? null },
+      });
       await this.record(uow, actor, 'reject', req.id, placeOf(req), 'AdjustmentRejected', 'Rejected', { note: input.note ?? null });
     });
     return { message: 'Adjustment rejected', data: { adjustmentId: req.id } };

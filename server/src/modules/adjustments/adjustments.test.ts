@@ -50,13 +50,15 @@ describe('approval threshold', () => {
     const events = recordEvents(t.app);
     const res = await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(50, { note: 'shelf found' }));
     expect(res.statusCode).toBe(200);
-    const { adjustmentId } = res.json().data;
-    expect(res.json().data).toMatchObject({ status: 'Posted', adjustmentId: expect.any(Number), document: `ADJ-${adjustmentId}` });
-    expect(res.json().data.entries).toMatchObject([{ qtyChange: 50, txnType: 'adjust', documentType: 'ADJUSTMENT', documentId: `ADJ-${adjustmentId}` }]);
+    const { adjustmentId, document } = res.json().data;
+    // Posting takes the next ADJ number (the numbering sequence), its ledger document.
+    expect(document).toMatch(/^ADJ-\d+$/);
+    expect(res.json().data).toMatchObject({ status: 'Posted', adjustmentId: expect.any(Number) });
+    expect(res.json().data.entries).toMatchObject([{ qtyChange: 50, txnType: 'adjust', documentType: 'ADJUSTMENT', documentId: document }]);
     expect(await onHand()).toBe(50);
     const list = (await staff.post('/Warehouse/Adjustment/GetAdjustments', { filters: { status: 'Posted' } })).json();
     expect(list.items).toEqual([expect.objectContaining({
-      adjustmentId, status: 'Posted', quantityChange: 50, reasonCode: 'FOUND', note: 'shelf found', document: `ADJ-${adjustmentId}`,
+      adjustmentId, status: 'Posted', quantityChange: 50, reasonCode: 'FOUND', note: 'shelf found', document,
       decidedBy: null, skuId: sku, locationId: loc, lot: 'A1',
     })]);
     expect(list.items[0].requestedBy).toMatch(/.+/);
@@ -101,12 +103,14 @@ describe('approval threshold', () => {
     await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(20));
     const [pending] = (await staff.post('/Warehouse/Adjustment/GetAdjustments', { filters: { status: 'Pending' } })).json().items;
     expect((await staff.post('/Warehouse/Adjustment/ApproveAdjustment', { adjustmentId: pending.adjustmentId })).statusCode).toBe(403);
-    await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(40)); // now 110 on hand: the pending -51 fits
+    const before = (await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(40))).json().data.document; // now 110 on hand: the pending -51 fits
     const key = { 'idempotency-key': 'approve-adjustment-1' };
     const res = await manager.post('/Warehouse/Adjustment/ApproveAdjustment', { adjustmentId: pending.adjustmentId, note: 'checked' }, key);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ status: 'Posted', document: `ADJ-${pending.adjustmentId}` });
-    expect(res.json().data.entries).toMatchObject([{ qtyChange: -51, txnType: 'adjust', documentType: 'ADJUSTMENT', documentId: `ADJ-${pending.adjustmentId}` }]);
+    // The approval posts it, so it takes its ADJ number now: the next after the adjustment posted before it.
+    const document = `ADJ-${Number(before.slice(4)) + 1}`;
+    expect(res.json().data).toMatchObject({ status: 'Posted', document });
+    expect(res.json().data.entries).toMatchObject([{ qtyChange: -51, txnType: 'adjust', documentType: 'ADJUSTMENT', documentId: document }]);
     expect(await onHand()).toBe(59);
     const replay = await manager.post('/Warehouse/Adjustment/ApproveAdjustment', { adjustmentId: pending.adjustmentId, note: 'checked' }, key);
     expect(replay.json()).toEqual(res.json());
@@ -116,7 +120,11 @@ describe('approval threshold', () => {
     expect(again.json().message).toBe('This adjustment is already approved');
     expect(await balanced()).toBe(true);
     const row = (await staff.post('/Warehouse/Adjustment/GetAdjustments', { filters: { status: 'Approved' } })).json().items[0];
-    expect(row).toMatchObject({ status: 'Approved', decisionNote: 'checked', document: `ADJ-${pending.adjustmentId}` });
+    expect(row).toMatchObject({ status: 'Approved', decisionNote: 'checked', document });
+    // The status machine kept the transition, with who decided and why.
+    const history = await t.database.db.selectFrom('document_status_history').select(['from_status', 'to_status', 'reason', 'user_id'])
+      .where('kind', '=', 'ADJUSTMENT').where('document_id', '=', pending.adjustmentId).execute();
+    expect(history).toEqual([{ from_status: 'Pending', to_status: 'Approved', reason: 'checked', user_id: expect.any(Number) }]);
   });
 
   it('a rejection posts nothing', async () => {

@@ -41,9 +41,7 @@ export const cycleCountRepository = {
 
   async insertCount(tx: Executor, values: Insertable<CycleCountTable>) {
     const { id } = await tx.insertInto('cycle_count').values(values).returning('id').executeTakeFirstOrThrow();
-    const countNo = `CC-${String(id).padStart(6, '0')}`;
-    await tx.updateTable('cycle_count').set({ count_no: countNo }).where('id', '=', id).execute();
-    return { id, countNo };
+    return id;
   },
 
   async insertLines(tx: Executor, lines: Insertable<CycleCountLineTable>[]) {
@@ -61,12 +59,6 @@ export const cycleCountRepository = {
 
   findById(db: Executor, id: number) {
     return db.selectFrom('cycle_count').selectAll().where('id', '=', id).executeTakeFirst();
-  },
-
-  /** Moves a count from one of `from` to `to`; undefined when it was no longer in one of them. */
-  setStatus(tx: Executor, id: number, from: readonly CycleCountStatus[], set: { status: CycleCountStatus; approved_by?: number; approved_at?: string; document_id?: string }) {
-    return tx.updateTable('cycle_count').set({ ...set, updated_at: new Date().toISOString() })
-      .where('id', '=', id).where('status', 'in', [...from]).returningAll().executeTakeFirst();
   },
 
   lines(db: Executor, countId: number) {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import {
-  APPROVER_ROLES, COUNT_OVERRIDE_REASON_MESSAGE, CYCLE_COUNT_STATUSES, OPEN_COUNT_STATUSES, type ApproveCycleCountRequest, type FilterLabel, type Role,
+  APPROVER_ROLES, COUNT_OVERRIDE_REASON_MESSAGE, CYCLE_COUNT_STATUSES, type ApproveCycleCountRequest, type FilterLabel, type Role,
 } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -15,8 +15,12 @@ import { count as countOf, signedCount } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
+import { StatusMachine } from '../../platform/status-machine.js';
+import { documentNumbers } from '../../platform/document-numbers.js';
 import { InventoryService, type Leg } from '../inventory/inventory.service.js';
 import { cycleCountRepository as repo, type CountSelection, type CycleCountFilter } from './cycle-counts.repository.js';
+
+const changedMeanwhile = () => 'The count changed meanwhile; reload it';
 
 /** A count larger than this is refused: narrow the selection. */
 export const MAX_COUNT_LINES = 5000;
@@ -49,7 +53,9 @@ export class CycleCountService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
+  private readonly statuses: StatusMachine;
   constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>, private readonly inventory = new InventoryService(deps)) {
+    this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
@@ -72,8 +78,9 @@ export class CycleCountService {
       const overlap = (await repo.openLinesAt(uow.tx, input.customerId, locationIds)).find((l) => ours.has(placeKey(l)));
       if (overlap) throw conflict(`Some of this stock is already in open cycle count ${overlap.count_no}`);
       const now = new Date().toISOString();
-      const { id, countNo } = await repo.insertCount(uow.tx, {
-        count_no: `new-${now}-${Math.random()}`.slice(0, 32), warehouse_id: input.warehouseId, customer_id: input.customerId,
+      const countNo = (await documentNumbers.next(uow, 'CC')).number;
+      const id = await repo.insertCount(uow.tx, {
+        count_no: countNo, warehouse_id: input.warehouseId, customer_id: input.customerId,
         count_type: input.countType, selection: input.selection, location_from: input.selection === 'location' ? input.locationFrom!.toUpperCase() : null,
         location_to: input.selection === 'location' ? input.locationTo!.toUpperCase() : null, sku_id: input.selection === 'sku' ? input.skuId! : null,
         abc_class: input.selection === 'abc' ? input.abcClass! : null, is_blind: input.isBlind ? 1 : 0, status: 'Open',
@@ -153,8 +160,8 @@ export class CycleCountService {
     }
     const status = await inTransaction(this.db, async (uow) => {
       // Claims the phase: a count approved, cancelled or moved on meanwhile refuses the entry.
-      const phase = count.status;
-      if (!(await repo.setStatus(uow.tx, count.id, [phase], { status: phase }))) throw conflict('The count changed meanwhile; reload it');
+      const phase = count.status as 'Open' | 'Recount';
+      await this.statuses.hold(uow, { kind: 'CYCLE_COUNT', id: count.id, in: [phase], set: { updated_at: new Date().toISOString() }, refusal: changedMeanwhile });
       const at = new Date().toISOString();
       for (const c of input.counts) {
         if (phase === 'Open') await repo.enterCount(uow.tx, c.lineId, c.quantity, principal.userId, at);
@@ -164,7 +171,7 @@ export class CycleCountService {
       const left = await repo.outstanding(uow.tx, count.id);
       if (phase === 'Open' && left.uncounted === 0) next = (await repo.flagVariances(uow.tx, count.id)) > 0 ? 'Recount' : 'Counted';
       else if (phase === 'Recount' && left.unrecounted === 0) next = 'Counted';
-      if (next !== phase) await repo.setStatus(uow.tx, count.id, [phase], { status: next });
+      if (next !== phase) await this.statuses.transition(uow, actor, { kind: 'CYCLE_COUNT', id: count.id, to: next, from: [phase], set: { updated_at: at } });
       await this.record(uow, actor, phase === 'Open' ? 'count' : 'recount', count.id, this.target(count), 'UpdateCycleCount', next, { lines: input.counts.length });
       return next;
     });
@@ -197,10 +204,11 @@ export class CycleCountService {
       throw badRequest('No override is needed: you did not count this count', { overrideReason: 'Only a count you counted needs an override reason' });
     }
     const posted = await inTransaction(this.db, async (uow) => {
-      const done = await repo.setStatus(uow.tx, count.id, ['Counted'], {
-        status: 'Approved', approved_by: principal.userId, approved_at: new Date().toISOString(), document_id: count.count_no,
+      const at = new Date().toISOString();
+      await this.statuses.transition(uow, actor, {
+        kind: 'CYCLE_COUNT', id: count.id, to: 'Approved', reason: overrideReason ?? null, refusal: changedMeanwhile,
+        set: { approved_by: principal.userId, approved_at: at, document_id: count.count_no, updated_at: at },
       });
-      if (!done) throw conflict('The count changed meanwhile; reload it');
       // Released first: the count's own corrections must not be held by it.
       await repo.release(uow.tx, count.id);
       const legs: Leg[] = lines.flatMap((l) => {
@@ -235,9 +243,10 @@ export class CycleCountService {
   async cancel(principal: Principal, input: { cycleCountId: number }, actor: Actor) {
     const count = await this.load(principal, input.cycleCountId);
     await inTransaction(this.db, async (uow) => {
-      if (!(await repo.setStatus(uow.tx, count.id, OPEN_COUNT_STATUSES, { status: 'Cancelled' }))) {
-        throw conflict(`Cycle count ${count.count_no} is ${count.status.toLowerCase()}: it cannot be cancelled`);
-      }
+      await this.statuses.transition(uow, actor, {
+        kind: 'CYCLE_COUNT', id: count.id, to: 'Cancelled', set: { updated_at: new Date().toISOString() },
+        refusal: (current) => `Cycle count ${count.count_no} is ${current.toLowerCase()}: it cannot be cancelled`,
+      });
       await repo.release(uow.tx, count.id);
       await this.record(uow, actor, 'cancel', count.id, this.target(count), 'UpdateCycleCount', 'Cancelled', {});
     });

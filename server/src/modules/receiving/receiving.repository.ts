@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { sql, type Insertable } from 'kysely';
+import { sql, type Insertable, type SqlBool } from 'kysely';
 import type { ReceivingOrderFilters } from '@bolx/contracts';
 import type { Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -40,6 +39,23 @@ function orderColumns(q: ReturnType<typeof ordersQuery>) {
     total('case when t.received_qty + t.damaged_qty > t.expected_qty then t.received_qty + t.damaged_qty - t.expected_qty else 0 end').as('over_qty'),
     total('case when t.received_qty + t.damaged_qty < t.expected_qty then t.expected_qty - t.received_qty - t.damaged_qty else 0 end').as('short_qty'),
   ]);
+}
+
+/**
+ * An RO row's line totals and names, answered by the statement that takes the row (a transition or a hold of
+ * the status machine, or `lockWithTotals`): what a receipt adds its own change to, without reading the order again.
+ */
+function totalsReturning() {
+  const total = (expr: string) => sql<number>`(select coalesce(sum(${sql.raw(expr)}), 0) from receiving_order_line t where t.order_id = receiving_order.id)`;
+  return [
+    sql<string>`(select name from warehouse w where w.id = receiving_order.warehouse_id)`.as('warehouse_name'),
+    sql<string>`(select name from customer c where c.id = receiving_order.customer_id)`.as('customer_name'),
+    sql<number>`(select count(*) from receiving_order_line t where t.order_id = receiving_order.id)`.as('line_count'),
+    total('t.expected_qty').as('expected_qty'), total('t.received_qty').as('received_qty'), total('t.damaged_qty').as('damaged_qty'),
+    total('t.putaway_qty').as('putaway_qty'),
+    total('case when t.received_qty + t.damaged_qty > t.expected_qty then t.received_qty + t.damaged_qty - t.expected_qty else 0 end').as('over_qty'),
+    total('case when t.received_qty + t.damaged_qty < t.expected_qty then t.expected_qty - t.received_qty - t.damaged_qty else 0 end').as('short_qty'),
+  ];
 }
 
 /** Every Kysely query of the receiving area. Stock itself changes only through InventoryService.post. */
@@ -214,16 +230,12 @@ export const receivingRepository = {
   },
 
   async insertOrder(tx: Executor, values: {
-    warehouse_id: number; customer_id: number; supplier: string; reference_number: string; expected_date: string; notes: string | null;
+    ro_number: string; warehouse_id: number; customer_id: number; supplier: string; reference_number: string; expected_date: string; notes: string | null;
     created_by: number | null; at: string;
   }) {
     const { at, ...rest } = values;
-    // The number needs the id: a placeholder first, unique by construction, then the real one.
-    const { id } = await tx.insertInto('receiving_order').values({ ...rest, ro_number: `tmp-${randomUUID().slice(0, 24)}`, status: 'Open', created_at: at, updated_at: at })
-      .returning('id').executeTakeFirstOrThrow();
-    const roNumber = `RO-${String(id).padStart(6, '0')}`;
-    await tx.updateTable('receiving_order').set({ ro_number: roNumber }).where('id', '=', id).execute();
-    return { id, roNumber };
+    const { id } = await tx.insertInto('receiving_order').values({ ...rest, status: 'Open', created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+    return { id, roNumber: values.ro_number };
   },
 
   async insertLines(tx: Executor, rows: Insertable<ReceivingOrderLineTable>[]) {
@@ -245,36 +257,18 @@ export const receivingRepository = {
     return Number(r.numDeletedRows);
   },
 
-  /**
-   * Moves an RO from one set of statuses to another in one conditional statement — the RO row is always the
-   * first row a receiving transaction touches, so concurrent work on one RO queues on it and cannot deadlock.
-   */
-  transition(tx: Executor, id: number, from: readonly string[], set: { status?: string; received_at?: string; finalized_at?: string; closed_at?: string; cancelled_at?: string }, at: string) {
-    return tx.updateTable('receiving_order').set({ ...set, updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
-      .returning(['id', 'status']).executeTakeFirst();
-  },
+  totalsReturning,
 
   /**
-   * `transition`, answering the RO as it stood (its line totals, names) from the same statement: what a
-   * receipt adds its own change to, without reading the order again.
+   * Takes the RO row (the first row every receiving transaction touches, so concurrent work on one RO queues on
+   * it and cannot deadlock) while it is in one of `from`, changing no status, answering it with its totals.
    */
-  transitionWithTotals(tx: Executor, id: number, from: readonly string[], set: { status?: string; received_at?: string }, at: string) {
-    const total = (expr: string) => sql<number>`(select coalesce(sum(${sql.raw(expr)}), 0) from receiving_order_line t where t.order_id = receiving_order.id)`;
-    return tx.updateTable('receiving_order').set({ ...set, updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
-      .returningAll()
-      .returning([
-        sql<string>`(select name from warehouse w where w.id = receiving_order.warehouse_id)`.as('warehouse_name'),
-        sql<string>`(select name from customer c where c.id = receiving_order.customer_id)`.as('customer_name'),
-        sql<number>`(select count(*) from receiving_order_line t where t.order_id = receiving_order.id)`.as('line_count'),
-        total('t.expected_qty').as('expected_qty'), total('t.received_qty').as('received_qty'), total('t.damaged_qty').as('damaged_qty'),
-        total('t.putaway_qty').as('putaway_qty'),
-        total('case when t.received_qty + t.damaged_qty > t.expected_qty then t.received_qty + t.damaged_qty - t.expected_qty else 0 end').as('over_qty'),
-        total('case when t.received_qty + t.damaged_qty < t.expected_qty then t.expected_qty - t.received_qty - t.damaged_qty else 0 end').as('short_qty'),
-      ])
-      .executeTakeFirst();
+  lockWithTotals(tx: Executor, id: number, from: readonly string[], at: string) {
+    return tx.updateTable('receiving_order').set({ updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
+      .returningAll().returning(totalsReturning()).executeTakeFirst();
   },
 
-  /** Takes the RO row for the transaction without changing its status (see `transition`). */
+  /** Takes the RO row for the transaction without changing its status (see `lockWithTotals`). */
   lockOrder(tx: Executor, id: number, from: readonly string[], at: string) {
     return tx.updateTable('receiving_order').set({ updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
       .returning(['id', 'status', 'received_at']).executeTakeFirst();
@@ -293,13 +287,9 @@ export const receivingRepository = {
       .where('id', '=', lineId).where(sql<boolean>`received_qty - putaway_qty >= ${qty}`).returningAll().executeTakeFirst();
   },
 
-  /** Closes a finalized RO once every good unit received has been put away. */
-  closeIfPutAway(tx: Executor, id: number, at: string) {
-    return tx.updateTable('receiving_order').set({ status: 'Closed', closed_at: at, updated_at: at })
-      .where('id', '=', id).where('status', '=', 'Received')
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('receiving_order_line as li').select('li.id').whereRef('li.order_id', '=', 'receiving_order.id')
-        .where(sql<boolean>`li.putaway_qty < li.received_qty`))))
-      .returning(['id']).executeTakeFirst();
+  /** The condition on the RO row under which a finalized RO closes: every good unit received has been put away. */
+  allPutAway() {
+    return sql<SqlBool>`not exists (select 1 from receiving_order_line li where li.order_id = receiving_order.id and li.putaway_qty < li.received_qty)`;
   },
 
   /**

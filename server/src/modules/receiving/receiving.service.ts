@@ -19,6 +19,8 @@ import { Scope } from '../../platform/scope.js';
 import { parseDay, readSheet, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
+import { StatusMachine } from '../../platform/status-machine.js';
+import { documentNumbers } from '../../platform/document-numbers.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { count, noun } from '../../platform/plural.js';
 import { planPutaway } from './putaway-plan.js';
@@ -116,7 +118,9 @@ export class ReceivingService {
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
   private readonly inventory: InventoryService;
+  private readonly statuses: StatusMachine;
   constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>) {
+    this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
@@ -187,16 +191,17 @@ export class ReceivingService {
   async create(principal: Principal, input: CreateReceivingOrderInput, actor: Actor) {
     await this.checkLines(principal, input.warehouseId, input.customerId, input.lines);
     const order = await inTransaction(this.db, async (uow) => {
-      const { id } = await this.insertOrder(uow.tx, input, input.lines, actor);
+      const { id } = await this.insertOrder(uow, input, input.lines, actor);
       const created = await this.changed(uow, actor, id, 'create', 'AddReceivingOrder');
       return created;
     });
     return { message: `Receiving order ${order.roNumber} created successfully`, data: order };
   }
 
-  private async insertOrder(tx: Executor, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber?: string; notes?: string }, lines: { skuId: number; expectedQuantity: number; notes?: string; lot?: string; expiryDate?: string }[], actor: Actor) {
+  private async insertOrder(uow: UnitOfWork, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber?: string; notes?: string }, lines: { skuId: number; expectedQuantity: number; notes?: string; lot?: string; expiryDate?: string }[], actor: Actor) {
+    const tx = uow.tx;
     const created = await repo.insertOrder(tx, {
-      warehouse_id: h.warehouseId, customer_id: h.customerId, supplier: h.supplier, reference_number: h.referenceNumber ?? '',
+      ro_number: (await documentNumbers.next(uow, 'RO')).number, warehouse_id: h.warehouseId, customer_id: h.customerId, supplier: h.supplier, reference_number: h.referenceNumber ?? '',
       expected_date: h.expectedDeliveryDate, notes: h.notes || null, created_by: actor.userId, at: new Date().toISOString(),
     });
     await repo.insertLines(tx, lines.map((l, i) => ({ order_id: created.id, line_no: i + 1, sku_id: l.skuId, expected_qty: l.expectedQuantity, notes: l.notes || null, lot: l.lot ?? '', expiry_date: l.expiryDate || null })));
@@ -258,11 +263,10 @@ export class ReceivingService {
     const before = await this.order(principal, input.receivingOrderId);
     const order = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      const done = await repo.transition(uow.tx, before.id, ['Open'], { status: 'Cancelled', cancelled_at: at }, at);
-      if (!done) {
-        const now = await repo.findOrder(uow.tx, Scope.everything, before.id);
-        throw unprocessable(now?.status === 'Receiving' ? 'Goods have been received on this order; finalize it instead' : `${statusMessage(now?.status ?? before.status)}; it cannot be cancelled`);
-      }
+      await this.statuses.transition(uow, actor, {
+        kind: 'RECEIVING_ORDER', id: before.id, to: 'Cancelled', reason: input.reason ?? null, set: { cancelled_at: at, updated_at: at },
+        refusal: (now) => (now === 'Receiving' ? 'Goods have been received on this order; finalize it instead' : `${statusMessage(now)}; it cannot be cancelled`),
+      });
       return this.changed(uow, actor, before.id, 'cancel', 'CancelReceivingOrder', toSummary(before), { reason: input.reason ?? null });
     });
     return { message: `Receiving order ${order.roNumber} cancelled`, data: order };
@@ -273,12 +277,7 @@ export class ReceivingService {
     const before = await this.order(principal, input.receivingOrderId);
     const order = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      const done = await repo.transition(uow.tx, before.id, ['Receiving'], { status: 'Received', finalized_at: at }, at);
-      if (!done) {
-        const now = await repo.findOrder(uow.tx, Scope.everything, before.id);
-        throw unprocessable(now?.status === 'Open' ? 'Nothing has been received on this order yet; cancel it instead' : `${statusMessage(now?.status ?? before.status)}; it cannot be finalized`);
-      }
-      await repo.closeIfPutAway(uow.tx, before.id, at);
+      await this.finalizeIn(uow, actor, before.id, at, input.reason ?? null);
       const lines = (await repo.lines(uow.tx, before.id)).map(toLine);
       const discrepancies = lines.filter((l) => l.overQuantity || l.shortQuantity || l.damagedQuantity)
         .map((l) => ({ skuCode: l.skuCode, expected: l.expectedQuantity, received: l.receivedQuantity, damaged: l.damagedQuantity, over: l.overQuantity, short: l.shortQuantity }));
@@ -286,6 +285,36 @@ export class ReceivingService {
     });
     const notes = [order.overQuantity && `${order.overQuantity} over`, order.shortQuantity && `${order.shortQuantity} short`, order.damagedQuantity && `${order.damagedQuantity} damaged`].filter(Boolean);
     return { message: `Receiving order ${order.roNumber} finalized${notes.length ? ` (${notes.join(', ')})` : ''}`, data: order };
+  }
+
+  /**
+   * The first receipt moves an Open RO to Receiving; the later ones hold it there (no transition, no history
+   * row, one statement). Which of the two is decided from the order as read before the transaction: an order
+   * seen Receiving can only have moved on since, which the hold refuses (409).
+   */
+  private startReceiving(uow: UnitOfWork, actor: Actor, order: { id: number; status: string; received_at: string | null }, at: string, returning?: ReturnType<typeof repo.totalsReturning>) {
+    const refusal = (now: string) => `This receiving order is ${now}; nothing more can be received on it`;
+    return order.status === 'Receiving'
+      ? this.statuses.hold(uow, { kind: 'RECEIVING_ORDER', id: order.id, in: ['Receiving'], set: { updated_at: at }, returning, refusal })
+      : this.statuses.transition(uow, actor, {
+        kind: 'RECEIVING_ORDER', id: order.id, to: 'Receiving', from: RECEIVABLE, set: { received_at: order.received_at ?? at, updated_at: at }, returning, refusal,
+      });
+  }
+
+  /** Receiving → Received (over, short and damaged fixed as they stand), and on to Closed when nothing waits for putaway. */
+  private async finalizeIn(uow: UnitOfWork, actor: Actor, id: number, at: string, reason: string | null) {
+    await this.statuses.transition(uow, actor, {
+      kind: 'RECEIVING_ORDER', id, to: 'Received', reason, set: { finalized_at: at, updated_at: at },
+      refusal: (now) => (now === 'Open' ? 'Nothing has been received on this order yet; cancel it instead' : `${statusMessage(now)}; it cannot be finalized`),
+    });
+    await this.closeIfPutAway(uow, actor, id, at);
+  }
+
+  /** Closes a finalized RO once every good unit received has been put away; undefined when something still waits. */
+  private closeIfPutAway(uow: UnitOfWork, actor: Actor, id: number, at: string) {
+    return this.statuses.transition(uow, actor, {
+      kind: 'RECEIVING_ORDER', id, to: 'Closed', when: repo.allPutAway(), ifPossible: true, set: { closed_at: at, updated_at: at },
+    });
   }
 
   // ----- receiving and putaway -----
@@ -305,7 +334,8 @@ export class ReceivingService {
   /** A scan: goods of one RO line arrive at a dock or staging location; good units go into stock there. */
   async receive(principal: Principal, input: ReceiveItemInput, actor: Actor) {
     const order = await this.order(principal, input.receivingOrderId);
-    if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing more can be received on it`);
+    // Receiving moves the order to Receiving: from a status the table does not allow, a refused transition (409).
+    if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw conflict(`${statusMessage(order.status)}; nothing more can be received on it`);
     // The scanned code's SKUs with their line on this order, lines first: one statement.
     const [match] = await repo.scanLines(this.db, order.id, order.customer_id, input.scanCode);
     if (!match) throw unprocessable(`No SKU of ${order.customer_name} matches '${input.scanCode}'`, { scanCode: 'Unknown SKU, barcode or GTIN' });
@@ -338,8 +368,7 @@ export class ReceivingService {
       const at = new Date().toISOString();
       // The RO row first (every receiving transaction takes it first), then the line, then the balances. The
       // order as it stood comes back from the same statement; the line's counts from its own increment.
-      const started = await repo.transitionWithTotals(uow.tx, order.id, RECEIVABLE, { status: 'Receiving', received_at: order.received_at ?? at }, at);
-      if (!started) throw unprocessable('This receiving order was finalized or cancelled meanwhile; nothing more can be received on it');
+      const started = await this.startReceiving(uow, actor, order, at, repo.totalsReturning()) as OrderRow;
       const counted = (await repo.addReceived(uow.tx, line.id, input.quantity, input.damagedQuantity))!;
       const legs = [
         ...(input.quantity > 0 ? [{ place: { ...place, locationId: dock.id }, qty: input.quantity, txnType: 'receive', expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
@@ -382,7 +411,8 @@ export class ReceivingService {
    */
   async receiveAsExpected(principal: Principal, input: ReceiveAsExpectedInput, actor: Actor) {
     const order = await this.order(principal, input.receivingOrderId);
-    if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing more can be received on it`);
+    // Receiving moves the order to Receiving: from a status the table does not allow, a refused transition (409).
+    if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw conflict(`${statusMessage(order.status)}; nothing more can be received on it`);
     const all = await repo.lines(this.db, order.id);
     const byId = new Map(all.map((l) => [l.id, l]));
     const unknown = (input.lineIds ?? []).map((id, i) => [i, id] as const).filter(([, id]) => !byId.has(id));
@@ -407,8 +437,7 @@ export class ReceivingService {
 
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      const started = await repo.transition(uow.tx, order.id, RECEIVABLE, { status: 'Receiving', received_at: order.received_at ?? at }, at);
-      if (!started) throw unprocessable('This receiving order was finalized or cancelled meanwhile; nothing more can be received on it');
+      await this.startReceiving(uow, actor, order, at);
       // Read again under the order's lock: a scan may have landed since; what is still expected is what arrives.
       const now = new Map((await repo.lines(uow.tx, order.id)).map((l) => [l.id, l]));
       const lines = chosen.map((l) => ({ ...now.get(l.id)!, quantity: remaining(now.get(l.id)!) })).filter((l) => l.quantity > 0);
@@ -442,8 +471,7 @@ export class ReceivingService {
         })));
       }
       if (input.finalize) {
-        await repo.transition(uow.tx, order.id, ['Receiving'], { status: 'Received', finalized_at: at }, at);
-        await repo.closeIfPutAway(uow.tx, order.id, at);
+        await this.finalizeIn(uow, actor, order.id, at, null);
       }
       const received = domainEvent('receipt.posted', {
         receivingOrderId: order.id, roNumber: order.ro_number, warehouseId: order.warehouse_id, customerId: order.customer_id, document: movement.document,
@@ -540,7 +568,7 @@ export class ReceivingService {
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
       // The RO row first, with its totals as they stand (see receive).
-      const locked = await repo.transitionWithTotals(uow.tx, order.id, PUTAWAY_OPEN, {}, at);
+      const locked = await repo.lockWithTotals(uow.tx, order.id, PUTAWAY_OPEN, at);
       if (!locked) throw unprocessable('This receiving order was closed or cancelled meanwhile; nothing can be put away on it');
       const counted = await repo.addPutaway(uow.tx, line.id, input.quantity);
       if (!counted) {
@@ -562,7 +590,7 @@ export class ReceivingService {
       });
       let state = withLineChange(locked, line.expected_qty, counted, { received: 0, damaged: 0, putaway: input.quantity });
       // Only a finalized order closes, once its last units are put away.
-      if (locked.status === 'Received' && await repo.closeIfPutAway(uow.tx, order.id, at)) state = { ...state, status: 'Closed', closed_at: at, updated_at: at };
+      if (locked.status === 'Received' && await this.closeIfPutAway(uow, actor, order.id, at)) state = { ...state, status: 'Closed', closed_at: at, updated_at: at };
       const detail = { putawayId: putaway.id, document: movement.document, skuId: line.sku_id, skuCode: line.sku_code, locationIds: [from.id, to.id], quantity: input.quantity };
       const after = await this.changed(uow, actor, order.id, 'putaway', 'Putaway', undefined, detail, { after: toSummary(state), also: [stock], mayClose: true });
       return { order: after, line: toLine({ ...line, ...counted }), movement };
@@ -637,7 +665,7 @@ export class ReceivingService {
       const stored = await storeFile(uow.tx, { fileName: file.fileName, mimeType, bytes: file.bytes, createdBy: actor.userId });
       const out: { receivingOrderId: number; roNumber: string; lineCount: number }[] = [];
       for (const g of groups.values()) {
-        const { id, roNumber } = await this.insertOrder(uow.tx, { warehouseId: fields.warehouseId, customerId: fields.customerId, ...g }, g.lines, actor);
+        const { id, roNumber } = await this.insertOrder(uow, { warehouseId: fields.warehouseId, customerId: fields.customerId, ...g }, g.lines, actor);
         await repo.insertDocument(uow.tx, id, stored.id);
         await this.changed(uow, actor, id, 'upload', 'AddReceivingOrder', undefined, { fileName: stored.fileName });
         out.push({ receivingOrderId: id, roNumber, lineCount: g.lines.length });

@@ -58,6 +58,8 @@ const onHand = async (locationId: number, skuId: number, lot = '', pallet = '') 
   .select(['on_hand', 'expiry_date']).where('location_id', '=', locationId).where('sku_id', '=', skuId).where('lot', '=', lot).where('pallet', '=', pallet)
   .executeTakeFirst()) ?? { on_hand: 0, expiry_date: null };
 const balanced = async () => (await admin.get(`/Warehouse/Inventory/Reconcile?warehouseId=${wh}`)).json().balanced;
+const statusHistory = async (id: number) => (await t.database.db.selectFrom('document_status_history').select(['from_status', 'to_status', 'reason'])
+  .where('kind', '=', 'RECEIVING_ORDER').where('document_id', '=', id).orderBy('id').execute()).map((h) => [h.from_status, h.to_status, h.reason]);
 
 describe('creating and changing a receiving order', () => {
   it('creates an Open RO with a number, its lines, an audit row and an event after commit', async () => {
@@ -120,8 +122,12 @@ describe('creating and changing a receiving order', () => {
     const res = await admin.post(`${R}/CancelReceivingOrder`, { receivingOrderId: ro.receivingOrderId, reason: 'Supplier cancelled' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.status).toBe('Cancelled');
-    expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).statusCode).toBe(422);
-    expect((await admin.post(`${R}/CancelReceivingOrder`, { receivingOrderId: ro.receivingOrderId })).statusCode).toBe(422);
+    // Illegal transitions (Cancelled → Receiving, Cancelled → Cancelled) are conflicts naming both statuses.
+    expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).statusCode).toBe(409);
+    const again = await admin.post(`${R}/CancelReceivingOrder`, { receivingOrderId: ro.receivingOrderId });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ message: 'This receiving order is Cancelled; it cannot be cancelled', details: { status: 'Cancelled', requestedStatus: 'Cancelled' } });
+    expect(await statusHistory(ro.receivingOrderId)).toEqual([['Open', 'Cancelled', 'Supplier cancelled']]);
   });
 });
 
@@ -259,7 +265,7 @@ describe('receiving, putaway and finalizing', () => {
       .where('entity_id', '=', String(ro.receivingOrderId)).executeTakeFirstOrThrow();
     expect(JSON.parse(audit.after_json!).discrepancies).toEqual(expect.arrayContaining([{ skuCode: 'RCV-PLAIN', expected: 8, received: 6, damaged: 3, over: 1, short: 0 }]));
     expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).json().message).toBe('This receiving order is Received; nothing more can be received on it');
-    expect((await admin.post(`${R}/FinalizeReceivingOrder`, { receivingOrderId: ro.receivingOrderId })).statusCode).toBe(422);
+    expect((await admin.post(`${R}/FinalizeReceivingOrder`, { receivingOrderId: ro.receivingOrderId })).statusCode).toBe(409);
 
     const d = await detail(ro.receivingOrderId);
     const from = (skuCode: string) => d.receipts.find((r: { skuCode: string; quantity: number }) => r.skuCode === skuCode && r.quantity > 0);
@@ -271,6 +277,8 @@ describe('receiving, putaway and finalizing', () => {
     const closed = await detail(ro.receivingOrderId);
     expect(closed.status).toBe('Closed');
     expect(closed.closedAt).not.toBeNull();
+    // One history row per transition: the first scan, finalizing, and the last putaway closing it.
+    expect(await statusHistory(ro.receivingOrderId)).toEqual([['Open', 'Receiving', null], ['Receiving', 'Received', null], ['Received', 'Closed', null]]);
     expect(closed.putaways.length).toBeGreaterThanOrEqual(3);
     expect(await onHand(dock, lotSku, 'L-2026-01', 'PLT-0001')).toMatchObject({ on_hand: 0 });
     expect(await balanced()).toBe(true);
@@ -279,7 +287,7 @@ describe('receiving, putaway and finalizing', () => {
   it('cannot finalize an order nothing was received on', async () => {
     const fresh = await createOrder([{ skuId: plainSku, expectedQuantity: 1 }]);
     const res = await admin.post(`${R}/FinalizeReceivingOrder`, { receivingOrderId: fresh.receivingOrderId });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('Nothing has been received on this order yet; cancel it instead');
   });
 });

@@ -54,10 +54,7 @@ export const replenishmentRepository = {
     return db.selectFrom('replenishment_task').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
-  /** Closes an open task; undefined when it was no longer open. */
-  closeTask(tx: Executor, id: number, set: { status: ReplenishmentTaskStatus; moved_qty?: number; completed_by: number; completed_at: string; document_id?: string }) {
-    return tx.updateTable('replenishment_task').set(set).where('id', '=', id).where('status', '=', 'Open').returningAll().executeTakeFirst();
-  },
+
 
   tasks(db: Executor, scope: Scope, f: TaskFilter) {
     let q = db.selectFrom('replenishment_task as t')

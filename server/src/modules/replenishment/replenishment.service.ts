@@ -11,6 +11,7 @@ import { count, noun } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
+import { StatusMachine } from '../../platform/status-machine.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import type { Place } from '../inventory/inventory.service.js';
 import { replenishmentRepository as repo, type RuleFilter, type TaskFilter } from './replenishment.repository.js';
@@ -28,6 +29,8 @@ const TASK_LIST: ListSpec = {
   tieBreaker: 't.id',
 };
 
+const closedMeanwhile = () => 'This task was closed by someone else meanwhile';
+
 type RuleInput = { warehouseId: number; customerId: number; skuId: number; locationId: number; minQty: number; maxQty: number; isActive: boolean };
 
 /**
@@ -39,7 +42,9 @@ export class ReplenishmentService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
+  private readonly statuses: StatusMachine;
   constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>, private readonly inventory = new InventoryService(deps)) {
+    this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
@@ -120,8 +125,10 @@ export class ReplenishmentService {
     const to: Place = { ...from, locationId: task.to_location_id, pallet: '' };
     const result = await inTransaction(this.db, async (uow) => {
       const documentId = `RPL-${task.id}`;
-      const closed = await repo.closeTask(uow.tx, task.id, { status: 'Completed', moved_qty: qty, completed_by: principal.userId, completed_at: new Date().toISOString(), document_id: documentId });
-      if (!closed) throw conflict('This task was closed by someone else meanwhile');
+      await this.statuses.transition(uow, actor, {
+        kind: 'REPLENISHMENT_TASK', id: task.id, to: 'Completed', refusal: closedMeanwhile,
+        set: { moved_qty: qty, completed_by: principal.userId, completed_at: new Date().toISOString(), document_id: documentId },
+      });
       await this.inventory.deallocate(uow, from, task.quantity);
       const posted = await this.inventory.post(uow, {
         documentType: 'REPLENISHMENT', documentId, reason: `Replenishment task ${task.id}`,
@@ -141,8 +148,9 @@ export class ReplenishmentService {
     const task = await this.openTask(principal, input.taskId);
     const from: Place = { warehouseId: task.warehouse_id, customerId: task.customer_id, skuId: task.sku_id, locationId: task.from_location_id, lot: task.lot, pallet: task.pallet };
     await inTransaction(this.db, async (uow) => {
-      const closed = await repo.closeTask(uow.tx, task.id, { status: 'Cancelled', completed_by: principal.userId, completed_at: new Date().toISOString() });
-      if (!closed) throw conflict('This task was closed by someone else meanwhile');
+      await this.statuses.transition(uow, actor, {
+        kind: 'REPLENISHMENT_TASK', id: task.id, to: 'Cancelled', refusal: closedMeanwhile, set: { completed_by: principal.userId, completed_at: new Date().toISOString() },
+      });
       await this.inventory.deallocate(uow, from, task.quantity);
       await this.record(uow, actor, 'cancel_task', 'replenishment_task', task.id, from, { subEvent: 'UpdateTask', payload: { taskIds: [task.id], status: 'Cancelled' } }, {});
     });

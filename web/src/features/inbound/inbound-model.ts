@@ -1,13 +1,5 @@
 import type { ReceivingOrderDetail, ReceivingStatus } from '@bolx/contracts';
-
-/** The tag colour of each RO status (Open → Receiving → Received → Closed; Cancelled). */
-export const RO_STATUS_COLOR: Record<ReceivingStatus, string> = {
-  Open: 'blue',
-  Receiving: 'processing',
-  Received: 'gold',
-  Closed: 'success',
-  Cancelled: 'default',
-};
+import { mayAct } from '../../lib/status-actions';
 
 /** What staff may still do with an RO in a status (the server refuses the rest). */
 /**
@@ -21,8 +13,9 @@ export function roActions(status: ReceivingStatus) {
     edit: status === 'Open' || status === 'Receiving',
     receive: status === 'Open' || status === 'Receiving',
     putaway: status === 'Receiving' || status === 'Received',
-    finalize: status === 'Receiving',
-    cancel: status === 'Open',
+    // The moves of the status machine, from its table (the server refuses any other).
+    finalize: mayAct('RECEIVING_ORDER', status, 'finalize'),
+    cancel: mayAct('RECEIVING_ORDER', status, 'cancel'),
   };
 }
 

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ADJUSTMENT_STATUSES } from '@bolx/contracts';
+import { ADJUSTMENT_STATUSES, CYCLE_COUNT_STATUSES, REPLENISHMENT_TASK_STATUSES } from '@bolx/contracts';
 import { stockStatusColor } from './status-color';
 import { MESSAGES } from '../../lib/i18n/catalog';
 import './messages';
 
-describe('adjustment statuses', () => {
-  it('each has its own colour and a label, Posted (at once) told apart from Approved', () => {
-    const colours = ADJUSTMENT_STATUSES.map(stockStatusColor);
-    expect(colours).not.toContain('default');
-    expect(new Set(colours).size).toBe(ADJUSTMENT_STATUSES.length);
-    for (const s of ADJUSTMENT_STATUSES) expect(MESSAGES[`inventory.status.${s}`]).toBe(s);
+describe('stock screen statuses', () => {
+  it('every status of an adjustment, a count and a replenishment task has a label', () => {
+    for (const s of [...ADJUSTMENT_STATUSES, ...CYCLE_COUNT_STATUSES, ...REPLENISHMENT_TASK_STATUSES]) expect(MESSAGES[`inventory.status.${s}`]).toBe(s);
+  });
+
+  it('a lot past its expiry is red, one close to it gold', () => {
+    expect([stockStatusColor('Expired'), stockStatusColor('Expiring')]).toEqual(['red', 'gold']);
   });
 });

@@ -6,7 +6,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
 import { useT } from '../../../lib/i18n/use-t';
-import { RoStatusTag } from '../components/RoStatusTag';
+import { StatusTag } from '../../../components/StatusTag';
 import { R, useGetReceivingOrderFilterLabelsQuery, useGetROReportDetailsQuery, type RoDetailRow } from '../inbound-api';
 import { roDetailPath } from '../inbound-model';
 import '../inbound.css';
@@ -26,7 +26,7 @@ export default function ROReportDetailsPage() {
       { key: 'lineNo', dataIndex: 'lineNo', title: '#', align: 'right' },
       { key: 'skuCode', dataIndex: 'skuCode', title: t('inbound.col.sku'), sorter: true },
       { key: 'skuDescription', dataIndex: 'skuDescription', title: t('inbound.col.description'), ellipsis: true },
-      { key: 'status', dataIndex: 'status', title: t('inbound.col.status'), sorter: true, render: (s: RoDetailRow['status']) => <RoStatusTag status={s} /> },
+      { key: 'status', dataIndex: 'status', title: t('inbound.col.status'), sorter: true, render: (s: RoDetailRow['status']) => <StatusTag kind="RECEIVING_ORDER" status={s} /> },
       { key: 'supplier', dataIndex: 'supplier', title: t('inbound.col.supplier'), sorter: true },
       { key: 'customerName', dataIndex: 'customerName', title: t('inbound.col.customer') },
       { key: 'expectedDeliveryDate', dataIndex: 'expectedDeliveryDate', title: t('inbound.col.expectedDeliveryDate'), sorter: true },

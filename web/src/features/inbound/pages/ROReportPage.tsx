@@ -6,7 +6,7 @@ import type { ReceivingOrderSummary } from '@bolx/contracts';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
 import { useT } from '../../../lib/i18n/use-t';
-import { RoStatusTag } from '../components/RoStatusTag';
+import { StatusTag } from '../../../components/StatusTag';
 import { R, useGetReceivingOrderFilterLabelsQuery, useGetROReportQuery } from '../inbound-api';
 import { roDetailPath } from '../inbound-model';
 import { useRoPartyColumns, useRoQuantityColumns } from './RoListPage';
@@ -22,7 +22,7 @@ export default function ROReportPage() {
   const when = (v: string | null) => (v ? intl.formatDate(v, { dateStyle: 'medium' }) : '—');
   const columns = useMemo<ColumnsType<ReceivingOrderSummary>>(() => [
     { key: 'roNumber', dataIndex: 'roNumber', title: t('inbound.col.roNumber'), sorter: true, fixed: 'left', render: (v: string, o) => <Link to={roDetailPath(o.receivingOrderId)}>{v}</Link> },
-    { key: 'status', dataIndex: 'status', title: t('inbound.col.status'), sorter: true, render: (s: ReceivingOrderSummary['status']) => <RoStatusTag status={s} /> },
+    { key: 'status', dataIndex: 'status', title: t('inbound.col.status'), sorter: true, render: (s: ReceivingOrderSummary['status']) => <StatusTag kind="RECEIVING_ORDER" status={s} /> },
     ...parties,
     { key: 'expectedDeliveryDate', dataIndex: 'expectedDeliveryDate', title: t('inbound.col.expectedDeliveryDate'), sorter: true },
     { key: 'lineCount', dataIndex: 'lineCount', title: t('inbound.col.lineCount'), align: 'right' },

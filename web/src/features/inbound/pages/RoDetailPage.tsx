@@ -12,7 +12,7 @@ import { ReceiveAsExpectedButton } from '../components/ReceiveAsExpectedButton';
 import { ReceivePanel } from '../components/ReceivePanel';
 import { RoDocuments } from '../components/RoDocuments';
 import { RoFormDrawer } from '../components/RoFormDrawer';
-import { RoStatusTag } from '../components/RoStatusTag';
+import { StatusTag } from '../../../components/StatusTag';
 import { useCancelReceivingOrderMutation, useFinalizeReceivingOrderMutation, useGetReceivingOrderByIdQuery, type RoLine } from '../inbound-api';
 import { roActions } from '../inbound-model';
 
@@ -88,7 +88,7 @@ export function RoDetailPage({ receivingOrderId, canWrite, onBack }: { receiving
         <Space align="center" wrap>
           <Button type="text" icon={<ArrowLeftOutlined />} onClick={onBack} aria-label={t('inbound.detail.back')} />
           <Typography.Title level={3} className="bolx-ro-detail__title">{order.roNumber}</Typography.Title>
-          <RoStatusTag status={order.status} />
+          <StatusTag kind="RECEIVING_ORDER" status={order.status} />
         </Space>
         {staff && (
           <Space wrap>

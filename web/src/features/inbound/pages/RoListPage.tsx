@@ -12,7 +12,7 @@ import { useCanWrite } from '../../../lib/use-can-write';
 import { useMayAccess } from '../../../lib/use-access';
 import { useT } from '../../../lib/i18n/use-t';
 import { RoFormDrawer } from '../components/RoFormDrawer';
-import { RoStatusTag } from '../components/RoStatusTag';
+import { StatusTag } from '../../../components/StatusTag';
 import { RoUploadDrawer } from '../components/RoUploadDrawer';
 import { R, useGetReceivingOrderFilterLabelsQuery, useGetReceivingOrdersQuery } from '../inbound-api';
 import { roDetailPath } from '../inbound-model';
@@ -66,7 +66,7 @@ export default function RoListPage() {
 
   const columns = useMemo<ColumnsType<ReceivingOrderSummary>>(() => [
     { key: 'roNumber', dataIndex: 'roNumber', title: t('inbound.col.roNumber'), sorter: true, fixed: 'left', render: (v: string, o) => <Link to={roDetailPath(o.receivingOrderId)}>{v}</Link> },
-    { key: 'status', dataIndex: 'status', title: t('inbound.col.status'), sorter: true, render: (s: ReceivingOrderSummary['status']) => <RoStatusTag status={s} /> },
+    { key: 'status', dataIndex: 'status', title: t('inbound.col.status'), sorter: true, render: (s: ReceivingOrderSummary['status']) => <StatusTag kind="RECEIVING_ORDER" status={s} /> },
     ...parties,
     { key: 'expectedDeliveryDate', dataIndex: 'expectedDeliveryDate', title: t('inbound.col.expectedDeliveryDate'), sorter: true },
     { key: 'lineCount', dataIndex: 'lineCount', title: t('inbound.col.lineCount'), align: 'right' },

@@ -13,7 +13,8 @@ import {
 import { useInventoryScope } from '../use-inventory-scope';
 import { CountHistory } from './CountHistory';
 import { OverrideApprovalModal } from './OverrideApprovalModal';
-import { StockStatusTag } from './StockStatusTag';
+import { StatusTag } from '../../../components/StatusTag';
+import { mayAct } from '../../../lib/status-actions';
 import '../inventory.css';
 
 type SheetValues = { counts: Record<string, number | null | undefined> };
@@ -70,7 +71,7 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
         <Form.Item name={['counts', String(l.lineId)]} rules={[countRule]} className="bolx-count-input">
           <InputNumber precision={0} size="small" style={{ width: 100 }} aria-label={`${t('inventory.fields.recount')} ${l.locationCode} ${l.skuCode}`} />
         </Form.Item>
-      ) : l.recountQty ?? (l.needsRecount ? <StockStatusTag status="Recount" /> : '—')),
+      ) : l.recountQty ?? (l.needsRecount ? <StatusTag kind="CYCLE_COUNT" status="Recount" /> : '—')),
     },
     ...(showExpected ? [{
       key: 'variance', dataIndex: 'variance', title: t('inventory.fields.variance'), align: 'right' as const,
@@ -80,11 +81,12 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
 
   const initialCounts = Object.fromEntries(lines.map((l) => [String(l.lineId), phase === 'Recount' ? l.recountQty : l.countedQty]));
   const open = cycleCountId !== undefined;
-  const closable = phase === 'Open' || phase === 'Recount' || phase === 'Counted';
+  // The count's moves come from the status machine's table, the one the server checks.
+  const closable = mayAct('CYCLE_COUNT', phase, 'cancel');
   // Nobody approves a count they entered lines of: the server refuses it, so the button is not offered…
-  const approvable = canApprove && phase === 'Counted' && !data?.countedByYou;
+  const approvable = canApprove && mayAct('CYCLE_COUNT', phase, 'approve') && !data?.countedByYou;
   // …but a Super Administrator, who may override that with a reason (the server says who: mayOverride).
-  const overridable = canApprove && phase === 'Counted' && !!data?.countedByYou && !!data?.mayOverride;
+  const overridable = canApprove && mayAct('CYCLE_COUNT', phase, 'approve') && !!data?.countedByYou && !!data?.mayOverride;
   const approveWith = (overrideReason?: string) =>
     act(`approveCount:${count!.cycleCountId}`, (k) => approve({ idempotencyKey: k, cycleCountId: count!.cycleCountId, overrideReason }));
 
@@ -133,7 +135,7 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
       {count && (
         <>
           <Descriptions size="small" column={{ xs: 1, md: 3 }} style={{ marginBottom: 12 }}>
-            <Descriptions.Item label={t('inventory.fields.status')}><StockStatusTag status={count.status} /></Descriptions.Item>
+            <Descriptions.Item label={t('inventory.fields.status')}><StatusTag kind="CYCLE_COUNT" status={count.status} /></Descriptions.Item>
             <Descriptions.Item label={t('inventory.fields.customer')}>{count.customerName}</Descriptions.Item>
             <Descriptions.Item label={t('inventory.fields.countDate')}>{count.countDate}</Descriptions.Item>
             <Descriptions.Item label={t('inventory.fields.selection')}>

@@ -8,7 +8,8 @@ import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
 import { useStockAction } from '../action-key';
 import { AdjustmentDrawer } from '../components/AdjustmentDrawer';
-import { StockStatusTag } from '../components/StockStatusTag';
+import { StatusTag } from '../../../components/StatusTag';
+import { mayAct } from '../../../lib/status-actions';
 import { formatDateTime } from '../format';
 import {
   useApproveAdjustmentMutation, useGetAdjustmentFiltersQuery, useGetAdjustmentsQuery, useRejectAdjustmentMutation, type AdjustmentRow,
@@ -41,14 +42,14 @@ export default function AdjustmentPage() {
       render: (v: number) => <Typography.Text type={v < 0 ? 'danger' : 'success'} strong>{v > 0 ? `+${v}` : v}</Typography.Text>,
     },
     { key: 'reasonCode', dataIndex: 'reasonCode', title: t('inventory.fields.reason'), render: (v: string) => t(`inventory.reason.${v}`) },
-    { key: 'status', dataIndex: 'status', title: t('inventory.fields.status'), sorter: true, render: (v: string) => <StockStatusTag status={v} /> },
+    { key: 'status', dataIndex: 'status', title: t('inventory.fields.status'), sorter: true, render: (v: string) => <StatusTag kind="ADJUSTMENT" status={v} /> },
     { key: 'requestedBy', dataIndex: 'requestedBy', title: t('inventory.fields.requestedBy'), render: (v: string | null) => v ?? '—' },
     { key: 'decidedBy', dataIndex: 'decidedBy', title: t('inventory.fields.decidedBy'), render: (v: string | null) => v ?? '—' },
     { key: 'note', dataIndex: 'note', title: t('inventory.fields.note'), render: (v: string | null) => v ?? '—' },
     ...(canApprove
       ? [{
           key: 'actions', title: t('table.actions'), fixed: 'right' as const,
-          render: (_: unknown, row: AdjustmentRow) => row.status === 'Pending' && (row.requestedBy === me
+          render: (_: unknown, row: AdjustmentRow) => (mayAct('ADJUSTMENT', row.status, 'approve') || mayAct('ADJUSTMENT', row.status, 'reject')) && (row.requestedBy === me
             ? (
                 <Tooltip title={t('inventory.adjustment.ownRequestHint')}>
                   <Typography.Text type="secondary">{t('inventory.adjustment.ownRequest')}</Typography.Text>

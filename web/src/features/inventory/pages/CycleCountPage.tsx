@@ -7,7 +7,7 @@ import { warehouseAndCustomerScope } from '../../../components/data-table/list-a
 import { useT } from '../../../lib/i18n/use-t';
 import { CountSheetDrawer } from '../components/CountSheetDrawer';
 import { CreateCountDrawer } from '../components/CreateCountDrawer';
-import { StockStatusTag } from '../components/StockStatusTag';
+import { StatusTag } from '../../../components/StatusTag';
 import { formatDateTime } from '../format';
 import { useGetCycleCountFiltersQuery, useGetCycleCountsQuery, type CycleCount } from '../inventory-api';
 import { useInventoryScope } from '../use-inventory-scope';
@@ -33,7 +33,7 @@ export default function CycleCountPage() {
     },
     { key: 'isBlind', dataIndex: 'isBlind', title: t('inventory.fields.isBlind'), render: (v: boolean) => t(v ? 'inventory.yes' : 'inventory.no') },
     { key: 'progress', title: t('inventory.count.progress'), align: 'right', render: (_: unknown, c: CycleCount) => `${c.countedLines} / ${c.lineCount}` },
-    { key: 'status', dataIndex: 'status', title: t('inventory.fields.status'), sorter: true, render: (v: string) => <StockStatusTag status={v} /> },
+    { key: 'status', dataIndex: 'status', title: t('inventory.fields.status'), sorter: true, render: (v: string) => <StatusTag kind="CYCLE_COUNT" status={v} /> },
     { key: 'createdAt', dataIndex: 'createdAt', title: t('inventory.fields.createdAt'), sorter: true, render: formatDateTime },
     {
       key: 'actions', title: t('table.actions'), fixed: 'right',

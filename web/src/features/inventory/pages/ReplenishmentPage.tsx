@@ -6,11 +6,11 @@ import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
 import { useFormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { StatusTag } from '../../../components/StatusTag';
+import { mayAct } from '../../../lib/status-actions';
 import { useT } from '../../../lib/i18n/use-t';
 import { notifyInfo } from '../../../lib/toast';
 import { useStockAction } from '../action-key';
 import { RuleDrawer } from '../components/RuleDrawer';
-import { StockStatusTag } from '../components/StockStatusTag';
 import { formatDateTime } from '../format';
 import {
   useCancelTaskMutation, useCompleteTaskMutation, useGenerateTasksMutation, useGetReplenishmentRulesQuery, useGetReplenishmentTaskFiltersQuery,
@@ -97,23 +97,23 @@ function TasksView({ switcher }: { switcher: React.ReactNode }) {
     { key: 'toLocationCode', dataIndex: 'toLocationCode', title: t('inventory.fields.toLocation'), sorter: true },
     { key: 'lot', dataIndex: 'lot', title: t('inventory.fields.lot'), render: (v: string) => v || '—' },
     { key: 'quantity', dataIndex: 'quantity', title: t('inventory.fields.quantity'), align: 'right' },
-    { key: 'status', dataIndex: 'status', title: t('inventory.fields.status'), sorter: true, render: (v: string) => <StockStatusTag status={v} /> },
+    { key: 'status', dataIndex: 'status', title: t('inventory.fields.status'), sorter: true, render: (v: string) => <StatusTag kind="REPLENISHMENT_TASK" status={v} /> },
     { key: 'completedBy', dataIndex: 'completedBy', title: t('inventory.fields.completedBy'), render: (v: string | null) => v ?? '—' },
     ...(canWrite ? [{
       key: 'actions', title: t('table.actions'), fixed: 'right' as const,
-      render: (_: unknown, task: ReplenishmentTask) => task.status === 'Open' && (
+      render: (_: unknown, task: ReplenishmentTask) => (mayAct('REPLENISHMENT_TASK', task.status, 'complete') || mayAct('REPLENISHMENT_TASK', task.status, 'cancel')) && (
         <Space size={0}>
-          <Popconfirm title={t('inventory.replenishment.confirmComplete', { quantity: task.quantity, to: task.toLocationCode })}
+          {mayAct('REPLENISHMENT_TASK', task.status, 'complete') && <Popconfirm title={t('inventory.replenishment.confirmComplete', { quantity: task.quantity, to: task.toLocationCode })}
             okText={t('inventory.replenishment.complete')} cancelText={t('form.close')}
             onConfirm={() => act(`complete:${task.taskId}`, (k) => complete({ idempotencyKey: k, taskId: task.taskId }))}>
             <Button type="link" size="small" icon={<CheckOutlined />}>{t('inventory.replenishment.complete')}</Button>
-          </Popconfirm>
+          </Popconfirm>}
           {/* The destructive action says what it cancels, and its confirmation offers "Keep Task", never a second "Cancel". */}
-          <Popconfirm title={t('inventory.replenishment.confirmCancel')} okText={t('inventory.replenishment.cancelTask')} okButtonProps={{ danger: true }}
+          {mayAct('REPLENISHMENT_TASK', task.status, 'cancel') && <Popconfirm title={t('inventory.replenishment.confirmCancel')} okText={t('inventory.replenishment.cancelTask')} okButtonProps={{ danger: true }}
             cancelText={t('inventory.replenishment.keepTask')}
             onConfirm={() => act(`cancelTask:${task.taskId}`, (k) => cancel({ idempotencyKey: k, taskId: task.taskId }))}>
             <Button type="link" size="small" danger icon={<CloseOutlined />}>{t('inventory.replenishment.cancelTask')}</Button>
-          </Popconfirm>
+          </Popconfirm>}
         </Space>
       ),
     }] : []),

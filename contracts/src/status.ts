@@ -1,0 +1,103 @@
+import { ADJUSTMENT_STATUSES, CYCLE_COUNT_STATUSES, REPLENISHMENT_TASK_STATUSES } from './inventory-operations.js';
+import { RO_STATUSES } from './receiving.js';
+
+/**
+ * Every document's statuses as data: per kind, each status with the statuses it may move to next, its tag colour
+ * on the web, and the named user actions that move a document (action → the status it moves to). The server's
+ * status machine refuses (409) any move not listed here, and the web offers only the moves listed here, so the
+ * two never disagree. A new document kind (SO, WAVE, JOB, SHP, RMA, INV, TICKET) adds one entry and nothing else.
+ */
+
+/** antd tag colours (preset names and status colours). */
+export type StatusColour =
+  | 'default' | 'processing' | 'success' | 'warning' | 'error'
+  | 'blue' | 'cyan' | 'gold' | 'green' | 'orange' | 'purple' | 'red' | 'magenta' | 'volcano' | 'geekblue' | 'lime';
+
+export interface StatusMachineTable<S extends string, A extends string = string> {
+  /** The statuses a document is created in. */
+  initial: readonly S[];
+  statuses: { readonly [K in S]: { colour: StatusColour; next: readonly S[] } };
+  /** The user actions that move a document, by the status each moves it to. */
+  actions: { readonly [K in A]: S };
+}
+
+const table = <S extends string, A extends string>(_statuses: readonly S[], t: StatusMachineTable<S, A>) => t;
+
+export const STATUS_MACHINES = {
+  RECEIVING_ORDER: table(RO_STATUSES, {
+    initial: ['Open'],
+    statuses: {
+      Open: { colour: 'blue', next: ['Receiving', 'Cancelled'] },
+      Receiving: { colour: 'processing', next: ['Received'] },
+      Received: { colour: 'gold', next: ['Closed'] },
+      Closed: { colour: 'success', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { finalize: 'Received', cancel: 'Cancelled' },
+  }),
+  CYCLE_COUNT: table(CYCLE_COUNT_STATUSES, {
+    initial: ['Open'],
+    statuses: {
+      Open: { colour: 'blue', next: ['Recount', 'Counted', 'Cancelled'] },
+      Recount: { colour: 'orange', next: ['Counted', 'Cancelled'] },
+      Counted: { colour: 'purple', next: ['Approved', 'Cancelled'] },
+      Approved: { colour: 'green', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { approve: 'Approved', cancel: 'Cancelled' },
+  }),
+  ADJUSTMENT: table(ADJUSTMENT_STATUSES, {
+    // Within the customer's threshold an adjustment is posted at once; above it, it waits for a manager.
+    initial: ['Posted', 'Pending'],
+    statuses: {
+      Posted: { colour: 'cyan', next: [] },
+      Pending: { colour: 'orange', next: ['Approved', 'Rejected'] },
+      Approved: { colour: 'green', next: [] },
+      Rejected: { colour: 'red', next: [] },
+    },
+    actions: { approve: 'Approved', reject: 'Rejected' },
+  }),
+  REPLENISHMENT_TASK: table(REPLENISHMENT_TASK_STATUSES, {
+    initial: ['Open'],
+    statuses: {
+      Open: { colour: 'blue', next: ['Completed', 'Cancelled'] },
+      Completed: { colour: 'green', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { complete: 'Completed', cancel: 'Cancelled' },
+  }),
+} as const;
+
+export type DocumentKind = keyof typeof STATUS_MACHINES;
+export const DOCUMENT_KINDS = Object.keys(STATUS_MACHINES) as DocumentKind[];
+export type DocumentStatus<K extends DocumentKind> = keyof (typeof STATUS_MACHINES)[K]['statuses'] & string;
+export type DocumentAction<K extends DocumentKind> = keyof (typeof STATUS_MACHINES)[K]['actions'] & string;
+
+type AnyTable = StatusMachineTable<string, string>;
+const tableOf = (kind: DocumentKind): AnyTable => STATUS_MACHINES[kind] as unknown as AnyTable;
+
+/** The statuses a document of this kind in this status may move to (none for an unknown status). */
+export function nextStatuses(kind: DocumentKind, status: string): readonly string[] {
+  return Object.hasOwn(tableOf(kind).statuses, status) ? tableOf(kind).statuses[status].next : [];
+}
+
+/** Whether the table lets a document move from one status to another. */
+export function mayTransition(kind: DocumentKind, from: string, to: string): boolean {
+  return nextStatuses(kind, from).includes(to);
+}
+
+/** The statuses from which a document of this kind may move to `to`. */
+export function sourcesOf(kind: DocumentKind, to: string): string[] {
+  return Object.entries(tableOf(kind).statuses).filter(([, s]) => s.next.includes(to)).map(([name]) => name);
+}
+
+/** The tag colour of a status ('default' for one the table does not know). */
+export function statusColour(kind: DocumentKind, status: string): StatusColour {
+  return Object.hasOwn(tableOf(kind).statuses, status) ? tableOf(kind).statuses[status].colour : 'default';
+}
+
+/** The user actions offered on a document in this status: those whose target the table allows from it. */
+export function offeredActions<K extends DocumentKind>(kind: K, status: string): DocumentAction<K>[] {
+  const next = nextStatuses(kind, status);
+  return Object.entries(tableOf(kind).actions).filter(([, to]) => next.includes(to)).map(([action]) => action as DocumentAction<K>);
+}

@@ -1,0 +1,133 @@
+import { sql, type AliasedRawBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { ERROR_CODES, mayTransition, sourcesOf, type DocumentKind, type DocumentStatus } from '@bolx/contracts';
+import type { DB } from '../db/schema.js';
+import type { Dialect } from '../db/dialect.js';
+import type { Actor } from './actor.js';
+import type { Change, ChangeRecorder } from './change-recorder.js';
+import { AppError, notFound } from './errors.js';
+import type { UnitOfWork } from './unit-of-work.js';
+
+/** Where each kind of document keeps its status (a `status` column), and what the answers call it. */
+export const DOCUMENT_TABLES: { [K in DocumentKind]: { table: keyof DB & string; label: string } } = {
+  RECEIVING_ORDER: { table: 'receiving_order', label: 'Receiving order' },
+  CYCLE_COUNT: { table: 'cycle_count', label: 'Cycle count' },
+  ADJUSTMENT: { table: 'adjustment_request', label: 'Adjustment' },
+  REPLENISHMENT_TASK: { table: 'replenishment_task', label: 'Replenishment task' },
+};
+
+type Row = Record<string, unknown>;
+
+export interface TransitionRequest<K extends DocumentKind> {
+  kind: K;
+  id: number;
+  to: DocumentStatus<K>;
+  /**
+   * The statuses to move from: by default every one the table allows into `to`; a narrower set where the action
+   * means less. May name `to` itself: a document already there is then held (locked, its other columns written)
+   * without a transition or a history row — receiving's first scan moves Open → Receiving, the later ones stay.
+   */
+  from?: readonly DocumentStatus<K>[];
+  reason?: string | null;
+  /** Other columns written with the status in the same statement (timestamps, who decided). */
+  set?: Row;
+  /** More columns the statement answers (correlated subqueries of the row, naming the table), each aliased. */
+  returning?: AliasedRawBuilder<unknown, string>[];
+  /** A further condition on the row (naming the table), e.g. "nothing left to put away". */
+  when?: RawBuilder<SqlBool>;
+  /** Answer undefined instead of 409 when the document is not in a status (or condition) to move: a move that happens when it can. */
+  ifPossible?: boolean;
+  /** The 409's message, when the module has a better word than "X is A; it cannot become B". */
+  refusal?: (current: string) => string;
+  /** The change (audit + hub event) this transition makes, recorded with it through the change recorder. */
+  change?: Change | ((row: Row) => Change);
+}
+
+const refused = (message: string, current: string, requested: string) =>
+  new AppError(409, ERROR_CODES.CONFLICT, message, { status: current, requestedStatus: requested });
+
+/**
+ * The one status machine. A transition is one conditional UPDATE of the document's row from one of the allowed
+ * statuses (the contracts' table decides which): it answers 409, naming the document's status and the one asked,
+ * when the document is in another, and 404 when there is none. Each transition writes a history row, and the
+ * change the caller passes (audit + hub event) through the change recorder, all in the caller's transaction.
+ *
+ * The history row needs the status the row had. PostgreSQL's UPDATE answers it from the row it locked (a
+ * self-join FOR UPDATE, which reads the newest committed version, so a concurrent transition is seen); SQLite runs
+ * one transaction at a time, so its history row is written from the row just before the UPDATE, which no one can
+ * change in between. Either way two statements.
+ */
+export class StatusMachine {
+  private readonly dialect: Dialect;
+  private readonly recorder: ChangeRecorder;
+  constructor(deps: { dialect: Dialect; recorder: ChangeRecorder }) {
+    this.dialect = deps.dialect;
+    this.recorder = deps.recorder;
+  }
+
+  async transition<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, actor: Actor, req: TransitionRequest<K> & { ifPossible: true }): Promise<(R & { previous_status: string }) | undefined>;
+  async transition<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, actor: Actor, req: TransitionRequest<K>): Promise<R & { previous_status: string }>;
+  async transition<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, actor: Actor, req: TransitionRequest<K>): Promise<(R & { previous_status: string }) | undefined> {
+    const { table, label } = DOCUMENT_TABLES[req.kind];
+    const to = req.to as string;
+    const from = (req.from as readonly string[] | undefined) ?? sourcesOf(req.kind, to);
+    // A source the table does not allow is the caller's mistake, never the user's.
+    const illegal = from.filter((s) => s !== to && !mayTransition(req.kind, s, to));
+    if (illegal.length || from.length === 0) throw new Error(`${req.kind}: no transition ${illegal.join('/') || '(none)'} → ${to}`);
+    const moving = from.filter((s) => s !== to);
+    const at = new Date().toISOString();
+    const sets = sql.join([sql`status = ${to}`, ...Object.entries(req.set ?? {}).filter(([, v]) => v !== undefined).map(([c, v]) => sql`${sql.ref(c)} = ${v}`)]);
+    const extra = req.returning?.length ? sql`, ${sql.join(req.returning)}` : sql``;
+    const when = req.when ? sql` and ${req.when}` : sql``;
+    const history = (previous: string) => sql`(${req.kind}, ${req.id}, ${previous}, ${to}, ${at}, ${actor.userId}, ${actor.username}, ${req.reason ?? null})`;
+    const columns = sql`(kind, document_id, from_status, to_status, at, user_id, username, reason)`;
+
+    let row: (Row & { previous_status: string }) | undefined;
+    if (this.dialect.engine === 'postgres') {
+      const r = await sql<Row & { previous_status: string }>`
+        update ${sql.table(table)} set ${sets}
+        from (select id, status from ${sql.table(table)} where id = ${req.id} for update) as prev
+        where ${sql.ref(`${table}.id`)} = prev.id and prev.status in (${sql.join(from)})${when}
+        returning ${sql.table(table)}.*, prev.status as previous_status${extra}`.execute(uow.tx);
+      row = r.rows[0];
+      if (row && row.previous_status !== to) await sql`insert into document_status_history ${columns} values ${history(row.previous_status)}`.execute(uow.tx);
+    } else {
+      const written = moving.length
+        ? (await sql<{ from_status: string }>`insert into document_status_history ${columns}
+            select ${req.kind}, id, status, ${to}, ${at}, ${actor.userId}, ${actor.username}, ${req.reason ?? null}
+            from ${sql.table(table)} where id = ${req.id} and status in (${sql.join(moving)})${when} returning from_status`.execute(uow.tx)).rows[0]
+        : undefined;
+      const r = await sql<Row>`update ${sql.table(table)} set ${sets} where id = ${req.id} and status in (${sql.join(from)})${when} returning *${extra}`.execute(uow.tx);
+      row = r.rows[0] && { ...r.rows[0], previous_status: written?.from_status ?? to };
+    }
+    if (!row) {
+      if (req.ifPossible) return undefined;
+      throw await this.refusal(uow, table, label, req.id, to, req.refusal);
+    }
+    if (req.change) await this.recorder.record(uow, actor, typeof req.change === 'function' ? req.change(row) : req.change);
+    return row as R & { previous_status: string };
+  }
+
+  /**
+   * Holds a document for the transaction while it is in one of these statuses, changing no status (its other
+   * columns may be written): the same conditional UPDATE, 409 or 404 the same way, no history row.
+   */
+  async hold<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, req: {
+    kind: K; id: number; in: readonly DocumentStatus<K>[]; set?: Row; returning?: AliasedRawBuilder<unknown, string>[]; refusal?: (current: string) => string;
+  }): Promise<R> {
+    const { table, label } = DOCUMENT_TABLES[req.kind];
+    const entries = Object.entries(req.set ?? {}).filter(([, v]) => v !== undefined);
+    const sets = entries.length ? sql.join(entries.map(([c, v]) => sql`${sql.ref(c)} = ${v}`)) : sql`status = status`;
+    const extra = req.returning?.length ? sql`, ${sql.join(req.returning)}` : sql``;
+    const r = await sql<Row>`update ${sql.table(table)} set ${sets} where id = ${req.id} and status in (${sql.join(req.in as readonly string[])}) returning *${extra}`.execute(uow.tx);
+    if (!r.rows[0]) throw await this.refusal(uow, table, label, req.id, null, req.refusal);
+    return r.rows[0] as R;
+  }
+
+  /** The answer to a refused transition: 404 for no document, else 409 naming its status and the one asked. */
+  private async refusal(uow: UnitOfWork, table: string, label: string, id: number, to: string | null, message?: (current: string) => string) {
+    const now = (await sql<{ status: string }>`select status from ${sql.table(table)} where id = ${id}`.execute(uow.tx)).rows[0];
+    if (!now) return notFound(label);
+    const text = message?.(now.status) ?? (to ? `${label} is ${now.status}; it cannot become ${to}` : `${label} is ${now.status}; this cannot be done now`);
+    return refused(text, now.status, to ?? now.status);
+  }
+}
