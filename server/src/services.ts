@@ -24,6 +24,9 @@ import { CycleCountService } from './modules/cycle-counts/cycle-counts.service.j
 import { ReplenishmentService } from './modules/replenishment/replenishment.service.js';
 import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
 import { ReceivingService } from './modules/receiving/receiving.service.js';
+import { Jobs, Schedules } from './platform/jobs/index.js';
+import { JobService } from './modules/jobs/jobs.service.js';
+import { registerUploadJobs } from './modules/upload-jobs.js';
 
 /** What every service may depend on. Services take this one object, so wiring a new one is one line. */
 export interface ServiceDeps {
@@ -47,7 +50,10 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const mailer = new Mailer(db, log, { smtpUrl: config.smtpUrl, from: config.mailFrom, logMail: config.demoData });
   const events = new EventBus(database);
   const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events), timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
-  return {
+  // Background jobs and schedules: handlers register below; the worker starts in main.ts (tests start it on demand).
+  const jobs = new Jobs({ db, dialect, events, log });
+  const schedules = new Schedules({ db, jobs, timeZones: deps.timeZones, log });
+  const services = {
     tokens,
     mailer,
     events,
@@ -67,7 +73,13 @@ export function createServices(config: Config, database: Database, log: FastifyB
     replenishment: new ReplenishmentService(deps),
     inventoryReports: new InventoryReportService(deps),
     receiving: new ReceivingService(deps),
+    jobs,
+    schedules,
+    jobStatus: new JobService({ jobs }),
+    uploadQueue: { jobs, db, backgroundBytes: config.backgroundUploadBytes },
   };
+  registerUploadJobs(jobs, database, services);
+  return services;
 }
 
 export type Services = ReturnType<typeof createServices>;
