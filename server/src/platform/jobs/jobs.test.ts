@@ -103,6 +103,25 @@ describe('jobs', () => {
     await other.close();
   });
 
+  it('a running job’s lock is renewed: a job outlasting its lock is not taken by another node', async () => {
+    const runs: string[] = [];
+    const slow = (node: string): JobHandler<object> => ({
+      payload: z.object({}),
+      run: async () => { runs.push(node); await new Promise((r) => setTimeout(r, 900)); return null; },
+    });
+    const [a, b] = [await anotherApp(), await anotherApp()];
+    a.services.jobs.register('test.slow', slow('a'));
+    b.services.jobs.register('test.slow', slow('b'));
+    const job = await a.services.jobs.enqueue(t.database.db, 'test.slow', {});
+    await a.services.jobs.start({ pollMs: 10, lockMs: 150, concurrency: 1 });
+    await until(async () => runs.length === 1);
+    await b.services.jobs.start({ pollMs: 10, lockMs: 150, concurrency: 1 });
+    expect(await finished(job.jobId)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(runs).toEqual(['a']);
+    await a.close();
+    await b.close();
+  });
+
   it('a killed worker’s job on its last attempt fails rather than run again', async () => {
     const app = await anotherApp();
     const runs: number[] = [];
