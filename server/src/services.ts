@@ -24,7 +24,7 @@ import { CycleCountService } from './modules/cycle-counts/cycle-counts.service.j
 import { ReplenishmentService } from './modules/replenishment/replenishment.service.js';
 import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
 import { ReceivingService } from './modules/receiving/receiving.service.js';
-import { Jobs, Schedules } from './platform/jobs/index.js';
+import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js';
 import { JobService } from './modules/jobs/jobs.service.js';
 import { registerUploadJobs } from './modules/upload-jobs.js';
 
@@ -79,6 +79,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     uploadQueue: { jobs, db, backgroundBytes: config.backgroundUploadBytes },
   };
   registerUploadJobs(jobs, database, services);
+  registerHousekeeping(jobs, schedules, db);
   return services;
 }
 

@@ -67,8 +67,8 @@ export function registerUploadJobs(jobs: Jobs, database: Pick<Database, 'db' | '
           });
           return result;
         } catch (err) {
-          // A refusal (bad rows, no access) is final: the file is not needed any more.
-          if (err instanceof AppError && err.status < 500) await deleteStoredFile(database.db, payload.fileId);
+          // A refusal (bad rows, no access) is final, as is a failure with no tries left: the file is not needed any more.
+          if ((err instanceof AppError && err.status < 500) || ctx.attempt >= ctx.maxAttempts) await deleteStoredFile(database.db, payload.fileId);
           throw err;
         }
       },

@@ -2,3 +2,4 @@ export { Jobs, jobView, DEFAULT_WORKER_OPTIONS, type JobContext, type JobHandler
 export { Schedules, type ScheduleDefinition } from './schedules.js';
 export { parseCron, previousSlot, nextSlot } from './cron.js';
 export { exactlyOnce } from './once.js';
+export { registerHousekeeping, HOUSEKEEPING_JOB, KEEP_FINISHED_DAYS } from './housekeeping.js';

@@ -260,6 +260,28 @@ describe('schedules', () => {
   });
 });
 
+describe('housekeeping', () => {
+  it('the nightly schedule removes finished jobs past their keeping time, and keeps recent and open ones', async () => {
+    const app = await anotherApp();
+    const day = 86_400_000;
+    const finishedAgo = (days: number, status: string) => t.database.db.insertInto('job')
+      .values({ name: 'test.old', payload_json: '{}', status, finished_at: new Date(Date.now() - days * day).toISOString() } as never)
+      .returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+    const [old, oldFailed, recent, open] = [await finishedAgo(40, 'succeeded'), await finishedAgo(45, 'failed'), await finishedAgo(5, 'succeeded'), await finishedAgo(60, 'cancelled')];
+    // One with no finished time (cancelled before it began, as a row from before finished_at was kept): left alone.
+    await t.database.db.updateTable('job').set({ finished_at: null }).where('id', '=', open).execute();
+    const now = Date.now();
+    expect(await app.services.schedules.tick(now)).toBe(0); // first seen
+    expect(await app.services.schedules.tick(now + day)).toBe(1);
+    await app.services.jobs.start(FAST);
+    const job = await until(() => t.database.db.selectFrom('job').selectAll().where('name', '=', 'platform.housekeeping').where('status', '=', 'succeeded').executeTakeFirst());
+    expect(JSON.parse(job.result_json!)).toMatchObject({ jobs: 2 });
+    const left = await t.database.db.selectFrom('job').select('id').where('id', 'in', [old, oldFailed, recent, open]).orderBy('id').execute();
+    expect(left.map((r) => r.id)).toEqual([recent, open]);
+    await app.close();
+  });
+});
+
 describe('uploads as jobs, and who hears them', () => {
   let w1: number, c1: number;
   let owner: { id: number; username: string; password: string };

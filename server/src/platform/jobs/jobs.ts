@@ -17,6 +17,7 @@ export interface JobContext {
   jobId: number;
   /** 1 on the first run; a retry (or a job taken over from a stopped node) counts on. */
   attempt: number;
+  maxAttempts: number;
   ownerUserId: number | null;
   warehouseId: number | null;
   customerId: number | null;
@@ -286,7 +287,7 @@ export class Jobs {
       const payload = handler.payload.parse(JSON.parse(row.payload_json));
       let lastProgress = 0;
       const ctx: JobContext = {
-        jobId: id, attempt: row.attempts, ownerUserId: row.owner_user_id, warehouseId: row.warehouse_id, customerId: row.customer_id,
+        jobId: id, attempt: row.attempts, maxAttempts: row.max_attempts, ownerUserId: row.owner_user_id, warehouseId: row.warehouse_id, customerId: row.customer_id,
         signal: abort.signal,
         progress: async (done, total = null, message = null) => {
           const finalStep = total != null && done >= total;
