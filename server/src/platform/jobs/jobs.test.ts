@@ -348,6 +348,24 @@ describe('uploads as jobs, and who hears them', () => {
     expect(await t.database.db.selectFrom('location').select('code').where('code', 'like', 'JOB-BAD%').execute()).toEqual([]);
   });
 
+  it('SKU, receiving order and inventory sheets go the same way; an inventory import posts its stock once', async () => {
+    const admin = as(app, (await login(app, ADMIN.username, ADMIN.password)).accesstoken);
+    const post = async (path: string, fields: Record<string, string | number>, csv: string) => {
+      const body = multipartBody(fields, { name: 'big.csv', bytes: Buffer.from(csv), type: 'text/csv' });
+      const res = await admin.post(path, body.payload, body.headers);
+      expect(res.statusCode, res.body).toBe(202);
+      const done = await finished(res.json().data.jobId);
+      expect(done.status, done.error ?? '').toBe('succeeded');
+      return JSON.parse(done.result_json!) as { message: string };
+    };
+    expect((await post('/warehouse/Sku/UploadSkus', { customerId: c1, skuCategory: 'Jobs' }, 'SKU,Description,UOM\nJOB-SKU-1,From a job,EA\n')).message).toMatch(/1 SKU/i);
+    expect((await post('/Warehouse/Receiving/UploadReceivingOrder', { warehouseId: w1, customerId: c1, supplier: 'Job Supplier', expectedDeliveryDate: '2031-03-01' }, 'SKU,Expected Quantity\nJOB-SKU-1,12\n')).message).toMatch(/Receiving order .* uploaded successfully/);
+    const location = await t.database.db.selectFrom('location').select('id').where('warehouse_id', '=', w1).where('code', '=', 'JOB-01').executeTakeFirstOrThrow();
+    expect((await post('/Warehouse/Inventory/UploadInventory', { warehouseId: w1, customerId: c1, inventoryType: 'Opening Stock', locationId: location.id, countDate: '2026-11-20' }, 'SKU,Quantity\nJOB-SKU-1,7\n')).message).toBe('Opening stock imported: 7 units on 1 row');
+    const stock = await t.database.db.selectFrom('inventory_balance').select('on_hand').where('location_id', '=', location.id).execute();
+    expect(stock.map((r) => r.on_hand)).toEqual([7]);
+  });
+
   it('a job’s progress and completion reach its owner only: not a neighbour in the same scope, not an administrator', async () => {
     const principal = async (u: { username: string; password: string }) =>
       (await app.services.auth.principalFromToken((await login(app, u.username, u.password)).accesstoken))!;
