@@ -7,6 +7,7 @@ import type { Principal } from '../platform/principal.js';
 import { AppError, forbidden, unprocessable } from '../platform/errors.js';
 import { deleteStoredFile, readStoredFile, storeFile, type ReceivedUpload } from '../platform/files.js';
 import { exactlyOnce, type Jobs } from '../platform/jobs/index.js';
+import { checkSheet } from '../platform/sheet.js';
 import { inTransaction } from '../platform/unit-of-work.js';
 import type { AuthService } from './auth/auth.service.js';
 import type { SkuService } from './skus/skus.service.js';
@@ -86,13 +87,16 @@ export interface UploadQueue { jobs: Jobs; db: Database['db']; backgroundBytes: 
 export async function uploadNowOrQueued<T>(
   deps: UploadQueue,
   reply: FastifyReply, principal: Principal, actor: Actor,
-  job: { name: UploadJobName; upload: ReceivedUpload; scope: () => { warehouseId?: number; customerId?: number } },
+  job: { name: UploadJobName; upload: ReceivedUpload; maxBytes: number; scope: () => { warehouseId?: number; customerId?: number } },
   now: () => Promise<T>,
 ): Promise<T | { message: string; data: QueuedJobResult }> {
   const file = job.upload.file;
   if (!file || file.bytes.length <= deps.backgroundBytes) return now();
   const scope = job.scope();
   principal.scope.assert(scope);
+  // The file itself is checked now (type, package bounds, readable): a broken file or a zip bomb is refused in the
+  // answer, as a small one is; the job does the rows and the writes.
+  await checkSheet(file, job.maxBytes);
   const queued = await inTransaction(deps.db, async (uow) => {
     const stored = await storeFile(uow.tx, { fileName: file.fileName, mimeType: 'application/octet-stream', bytes: file.bytes, createdBy: principal.userId });
     return deps.jobs.enqueue(uow, job.name, { fileId: stored.id, fileName: file.fileName, fields: job.upload.fields, actor }, {

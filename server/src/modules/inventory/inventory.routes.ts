@@ -42,7 +42,7 @@ export const inventoryRoutes: RouteModule = (api, { inventory, uploadQueue }) =>
     const upload = await receiveUpload(req, { maxBytes: INVENTORY_UPLOAD_MAX_BYTES });
     const [principal, actor] = [principalOf(req), actorOf(req)];
     return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
-      name: UPLOAD_JOBS.inventory, upload, scope: () => parseFields(uploadInventoryFields, upload.fields),
+      name: UPLOAD_JOBS.inventory, upload, maxBytes: INVENTORY_UPLOAD_MAX_BYTES, scope: () => parseFields(uploadInventoryFields, upload.fields),
     }, () => inventory.importStock(principal, upload, actor));
   });
 

@@ -65,7 +65,7 @@ export const locationRoutes: RouteModule = (api, { locations, uploadQueue }) => 
     const [principal, actor] = [principalOf(req), actorOf(req)];
     const upload = { fields: { warehouseId: String(sheet.warehouseId) }, file: { fileName: sheet.fileName, bytes: sheet.content } };
     return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
-      name: UPLOAD_JOBS.locations, upload, scope: () => ({ warehouseId: sheet.warehouseId }),
+      name: UPLOAD_JOBS.locations, upload, maxBytes: UPLOAD_MAX_BYTES, scope: () => ({ warehouseId: sheet.warehouseId }),
     }, () => locations.upload(principal, sheet, actor));
   });
 

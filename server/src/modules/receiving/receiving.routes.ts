@@ -56,7 +56,7 @@ export const receivingRoutes: RouteModule = (api, { receiving, uploadQueue }) =>
     const upload = await receiveUpload(req, { maxBytes: RO_DOCUMENT_MAX_BYTES });
     const [principal, actor] = [principalOf(req), actorOf(req)];
     return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
-      name: UPLOAD_JOBS.receivingOrder, upload, scope: () => parseFields(uploadReceivingOrderFields, upload.fields),
+      name: UPLOAD_JOBS.receivingOrder, upload, maxBytes: RO_DOCUMENT_MAX_BYTES, scope: () => parseFields(uploadReceivingOrderFields, upload.fields),
     }, () => receiving.upload(principal, upload, actor));
   });
 

@@ -43,7 +43,7 @@ export const skuRoutes: RouteModule = (api, { skus, uploadQueue }) => {
     const upload = await receiveUpload(req, { maxBytes: SKU_UPLOAD_MAX_BYTES });
     const [principal, actor] = [principalOf(req), actorOf(req)];
     return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
-      name: UPLOAD_JOBS.skus, upload, scope: () => parseFields(uploadSkusFields, upload.fields),
+      name: UPLOAD_JOBS.skus, upload, maxBytes: SKU_UPLOAD_MAX_BYTES, scope: () => parseFields(uploadSkusFields, upload.fields),
     }, () => skus.upload(principal, upload, actor));
   });
 

@@ -113,6 +113,7 @@ export class Jobs {
   private wake: (() => void) | undefined;
   /** A poke that came while the worker was busy claiming: it looks again before sleeping. */
   private poked = false;
+  private nextAbandonedCheck = 0;
   private readonly running = new Map<number, { promise: Promise<void>; abort: AbortController }>();
 
   constructor(private readonly deps: {
@@ -204,7 +205,11 @@ export class Jobs {
   private async loop(): Promise<void> {
     while (!this.stopping) {
       try {
-        await this.failAbandoned();
+        if (Date.now() >= this.nextAbandonedCheck) {
+          // Not every poll: a lock runs out in lockMs, so checking a few times within that is soon enough.
+          this.nextAbandonedCheck = Date.now() + Math.max(this.options.pollMs, Math.min(this.options.lockMs / 2, 5000));
+          await this.failAbandoned();
+        }
         while (!this.stopping && this.running.size < this.options.concurrency) {
           const row = await this.claim();
           if (!row) break;
@@ -233,7 +238,11 @@ export class Jobs {
    */
   async claim(lockMs = this.options.lockMs): Promise<JobRow | undefined> {
     const now = iso();
+    const names = [...this.handlers.keys()];
+    if (names.length === 0) return undefined;
+    // Only jobs this node can run: during a rolling deploy an older node leaves a newer kind to the newer nodes.
     let pick = this.deps.db.selectFrom('job').select('id')
+      .where('name', 'in', names)
       .where((eb) => eb.or([
         eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', now)]),
         eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now), eb('attempts', '<', eb.ref('max_attempts'))]),

@@ -32,6 +32,8 @@ export class Schedules {
   private readonly schedules = new Map<string, Registered>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<unknown> = Promise.resolve();
+  /** Per schedule, when it was first seen and the latest slot known fired (by any node): most ticks read nothing. */
+  private readonly known = new Map<string, { createdAt: number; lastSlot: number }>();
 
   constructor(private readonly deps: {
     db: Db; jobs: Jobs; timeZones: WarehouseTimeZones;
@@ -76,16 +78,19 @@ export class Schedules {
   private async fire(s: Registered, now: number): Promise<boolean> {
     const { db } = this.deps;
     const zone = s.timeZone ?? (s.warehouseId ? await this.deps.timeZones.of(s.warehouseId) : 'UTC');
+    const slot = previousSlot(s.parsed, zone, now);
+    const known = this.known.get(s.name);
+    if (known && (slot === null || slot <= known.lastSlot || slot < known.createdAt)) return false;
     await db.insertInto('job_schedule')
       .values({ name: s.name, cron: s.cron, time_zone: zone, job_name: s.job, last_slot_at: null, last_job_id: null, next_slot_at: slotIso(nextSlot(s.parsed, zone, now)), created_at: iso(now), updated_at: iso(now) })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     const row = await db.selectFrom('job_schedule').selectAll().where('name', '=', s.name).executeTakeFirstOrThrow();
-    const slot = previousSlot(s.parsed, zone, now);
-    if (slot === null || slot < Date.parse(row.created_at)) return false;
-    if (row.last_slot_at && Date.parse(row.last_slot_at) >= slot) return false;
+    const lastSlot = row.last_slot_at ? Date.parse(row.last_slot_at) : -Infinity;
+    this.known.set(s.name, { createdAt: Date.parse(row.created_at), lastSlot });
+    if (slot === null || slot < Date.parse(row.created_at) || lastSlot >= slot) return false;
     const slotAt = iso(slot);
-    return inTransaction(db, async (uow) => {
+    const fired = await inTransaction(db, async (uow) => {
       const claimed = await uow.tx.insertInto('job_schedule_slot')
         .values({ schedule_name: s.name, slot_at: slotAt, job_id: null, node: this.deps.jobs.node, created_at: iso(now) })
         .onConflict((oc) => oc.columns(['schedule_name', 'slot_at']).doNothing())
@@ -100,6 +105,9 @@ export class Schedules {
         .execute();
       return true;
     });
+    // Fired here or by another node: either way this slot is done.
+    this.known.set(s.name, { createdAt: Date.parse(row.created_at), lastSlot: slot });
+    return fired;
   }
 }
 
