@@ -46,7 +46,7 @@ export interface HubEventMap {
     | { subEvent: 'AddLocation' | 'UpdateLocation'; payload: Location }
     | { subEvent: 'AddLocations'; payload: LocationBatch };
   /** A background job of the receiving user: queued, progressed, succeeded or failed (only its owner hears it). */
-  ReceiveJobData: { subEvent: 'JobQueued' | 'JobProgress' | 'JobSucceeded' | 'JobFailed' | 'JobRetrying'; payload: JobView };
+  ReceiveJobData: { subEvent: 'JobQueued' | 'JobProgress' | 'JobSucceeded' | 'JobFailed' | 'JobRetrying' | 'JobCancelled'; payload: JobView };
 }
 /** ReceiveLocationData's AddLocations payload. */
 export interface LocationBatch {

@@ -28,6 +28,7 @@ export const jobView = z.object({
 export type JobView = z.infer<typeof jobView>;
 
 export const getJobQuery = z.object({ jobId: field.idParam({ message: 'jobId is required' }) });
+export const cancelJobRequest = z.object({ jobId: field.id({ message: 'jobId is required' }) });
 
 /** An upload handed to a background job: the route answers at once with the job to follow. */
 export const queuedJobResult = z.object({ jobId: z.number(), status: z.enum(JOB_STATUSES) });

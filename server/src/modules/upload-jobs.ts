@@ -53,6 +53,8 @@ export function registerUploadJobs(jobs: Jobs, database: Pick<Database, 'db' | '
       // The work is one all-or-nothing transaction; a crash mid-way leaves nothing, so trying again is safe.
       maxAttempts: 3,
       backoffMs: 2000,
+      // Cancelled before it ran: the kept file goes with it.
+      onCancel: (payload, uow) => deleteStoredFile(uow.tx, payload.fileId),
       async run(payload, ctx) {
         const file = await readStoredFile(database.db, payload.fileId);
         if (!file) throw unprocessable('The uploaded file is no longer kept; please upload it again');

@@ -1,4 +1,4 @@
-import { getJobQuery, jobView } from '@bolx/contracts';
+import { apiErrorSchema, cancelJobRequest, getJobQuery, jobView, mutationResult } from '@bolx/contracts';
 import { principalOf } from '../../plugins/access.js';
 import { authErrors, type RouteModule } from '../../http.js';
 
@@ -15,4 +15,12 @@ export const jobRoutes: RouteModule = (api, { jobStatus }) => {
     },
     config: { policy: signedIn },
   }, (req) => jobStatus.get(principalOf(req), req.query.jobId));
+
+  api.post('/Common/Job/CancelJob', {
+    schema: {
+      tags: ['Jobs'], summary: 'Cancel a background job that has not started (its owner, or an administrator); 409 once it runs',
+      body: cancelJobRequest, response: { 200: mutationResult(jobView), 409: apiErrorSchema, ...authErrors },
+    },
+    config: { policy: signedIn },
+  }, (req) => jobStatus.cancel(principalOf(req), req.body.jobId));
 };

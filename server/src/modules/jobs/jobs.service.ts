@@ -1,6 +1,6 @@
 import { ADMIN_ROLES, type JobView } from '@bolx/contracts';
 import type { Principal } from '../../platform/principal.js';
-import { notFound } from '../../platform/errors.js';
+import { conflict, notFound } from '../../platform/errors.js';
 import { jobView, type Jobs } from '../../platform/jobs/index.js';
 
 /** A job's status and result, for the one user it runs for, or an administrator who sees its warehouse and client. */
@@ -12,6 +12,14 @@ export class JobService {
     // Someone else's job answers as a missing one: its existence is not theirs to learn.
     if (!row || !mayRead(principal, row)) throw notFound('Job');
     return jobView(row);
+  }
+
+  /** Cancels a job not yet started (its owner, or an administrator in scope); 409 once it runs or has ended. */
+  async cancel(principal: Principal, jobId: number): Promise<{ message: string; data: JobView }> {
+    await this.get(principal, jobId);
+    const row = await this.deps.jobs.cancel(jobId);
+    if (!row) throw conflict('This job has already started or ended; it can no longer be cancelled');
+    return { message: 'Job cancelled', data: jobView(row) };
   }
 }
 

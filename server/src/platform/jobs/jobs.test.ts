@@ -187,6 +187,34 @@ describe('jobs', () => {
     await app.close();
   });
 
+  it('a queued job can be cancelled by its owner (its handler tidies up); not by another user, not once it ran', async () => {
+    const app = await anotherApp();
+    const runs: number[] = [];
+    const tidied: string[] = [];
+    app.services.jobs.register('test.cancel', { ...echo(runs), onCancel: async (p) => { tidied.push(`n=${p.n}`); } });
+    const w = await makeWarehouse(t.database);
+    const [mine, other] = [await makeUser(t.database, { role: 'WarehouseManager', warehouseIds: [w] }), await makeUser(t.database, { role: 'WarehouseManager', warehouseIds: [w] })];
+    const job = await app.services.jobs.enqueue(t.database.db, 'test.cancel', { n: 3 }, { ownerUserId: mine.id, warehouseId: w });
+    const later = await app.services.jobs.enqueue(t.database.db, 'test.cancel', { n: 4 }, { ownerUserId: mine.id, warehouseId: w });
+    const owner = as(app, await login(app, mine.username, mine.password));
+    const stranger = as(app, await login(app, other.username, other.password));
+
+    expect((await stranger.post('/Common/Job/CancelJob', { jobId: job.jobId })).statusCode).toBe(404);
+    const cancelled = await owner.post('/Common/Job/CancelJob', { jobId: job.jobId });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({ message: 'Job cancelled', data: { jobId: job.jobId, status: 'cancelled' } });
+    expect(tidied).toEqual(['n=3']);
+    expect((await owner.post('/Common/Job/CancelJob', { jobId: job.jobId })).statusCode).toBe(409);
+
+    await app.services.jobs.start(FAST);
+    await finished(later.jobId);
+    expect(runs).toEqual([later.jobId]); // the cancelled one never ran
+    const ran = await owner.post('/Common/Job/CancelJob', { jobId: later.jobId });
+    expect(ran.statusCode).toBe(409);
+    expect(ran.json().message).toBe('This job has already started or ended; it can no longer be cancelled');
+    await app.close();
+  });
+
   it('start-up fails, naming it, when a queued job’s name has no handler', async () => {
     await t.database.db.insertInto('job').values({ name: 'no.such.job', payload_json: '{}' } as never).execute();
     const app = await anotherApp();

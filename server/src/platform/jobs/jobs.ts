@@ -35,6 +35,8 @@ export interface JobHandler<P> {
   maxAttempts?: number;
   /** The wait before the first retry; it doubles each time. Default 5 s. */
   backoffMs?: number;
+  /** Tidies up after a job cancelled before it ran (what it kept for the work), in the cancelling transaction. */
+  onCancel?(payload: P, uow: UnitOfWork): Promise<void>;
 }
 
 export interface EnqueueOptions {
@@ -160,6 +162,25 @@ export class Jobs {
 
   async find(jobId: number): Promise<JobRow | undefined> {
     return this.deps.db.selectFrom('job').selectAll().where('id', '=', jobId).executeTakeFirst();
+  }
+
+  /**
+   * Cancels a job that has not started: one conditional update (queued → cancelled). Answers the cancelled job,
+   * or undefined when it was no longer queued (it runs, or ended).
+   */
+  async cancel(jobId: number): Promise<JobRow | undefined> {
+    return inTransaction(this.deps.db, async (uow) => {
+      const now = iso();
+      const row = await uow.tx.updateTable('job').set({ status: 'cancelled', finished_at: now, updated_at: now })
+        .where('id', '=', jobId).where('status', '=', 'queued')
+        .returningAll().executeTakeFirst();
+      if (!row) return undefined;
+      const handler = this.handlers.get(row.name);
+      const payload = handler?.payload.safeParse(JSON.parse(row.payload_json));
+      if (handler?.onCancel && payload?.success) await handler.onCancel(payload.data, uow);
+      await this.announce(uow, row, 'JobCancelled');
+      return row;
+    });
   }
 
   /** Start-up check: a queued or running job whose handler this build lacks would never run; refuse to start. */

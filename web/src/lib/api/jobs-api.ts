@@ -9,6 +9,10 @@ export const jobsApi = baseApi.injectEndpoints({
       query: (jobId) => ({ url: 'Common/Job/GetJob', params: { jobId } }),
       keepUnusedDataFor: 0,
     }),
+    /** Cancels a job that has not started (409 once it runs: its work is all or nothing, and goes on). */
+    cancelJob: build.mutation<{ message: string; data: JobView }, number>({
+      query: (jobId) => ({ url: 'Common/Job/CancelJob', method: 'POST', body: { jobId } }),
+    }),
   }),
 });
 

@@ -14,8 +14,8 @@ export type ListTag = { type: string; id?: string | number } | string;
 
 /** The running requests, by upload id: kept out of Redux, where only serialisable state belongs. */
 const running = new Map<string, UploadHandle>();
-/** Uploads the server handed to a background job (202): how to stop following each. */
-const following = new Map<string, () => void>();
+/** Uploads the server handed to a background job (202): the job, and how to stop following it. */
+const following = new Map<string, { jobId: number; stop: () => void }>();
 
 /** The server's 202 for a large upload: the job that will do it. */
 const queuedJobOf = (status: number, data: unknown): number | null =>
@@ -55,7 +55,7 @@ export function useUploadRunner() {
         const jobId = result.ok ? queuedJobOf(result.status, result.data) : null;
         if (jobId !== null) {
           // A large file: the card stays "processing" until its job ends (over the hub, or the status API).
-          following.set(id, followJob(jobId, {
+          following.set(id, { jobId, stop: followJob(jobId, {
             fetchJob: async (job) => {
               const read = store.dispatch(jobsApi.endpoints.getJob.initiate(job, { subscribe: false, forceRefetch: true }));
               return (await read).data;
@@ -64,9 +64,9 @@ export function useUploadRunner() {
               following.delete(id);
               const answer = job.result as { message?: unknown } | null;
               if (job.status === 'succeeded') succeeded(typeof answer?.message === 'string' ? answer.message : 'Uploaded successfully');
-              else failed(job.error?.message ?? 'The upload failed', job.error?.details);
+              else failed(job.status === 'cancelled' ? 'The upload was cancelled' : job.error?.message ?? 'The upload failed', job.error?.details);
             },
-          }));
+          }) });
         } else if (result.ok) {
           succeeded(result.message);
         } else if (!result.aborted) {
@@ -83,12 +83,17 @@ export function useUploadRunner() {
     (id: string) => {
       running.get(id)?.abort();
       running.delete(id);
-      // A queued job is not stopped by its card going (its work is all or nothing); the card just stops following it.
-      following.get(id)?.();
+      // Stopping a card whose job has not started cancels the job; one already running finishes (its work is all
+      // or nothing), and the card just stops following it.
+      const job = following.get(id);
+      if (job) {
+        job.stop();
+        void store.dispatch(jobsApi.endpoints.cancelJob.initiate(job.jobId)).then(() => undefined, () => undefined);
+      }
       following.delete(id);
       dispatch(uploadRemoved(id));
     },
-    [dispatch],
+    [dispatch, store],
   );
 
   return { start, stop };
