@@ -56,13 +56,14 @@ export function registerUploadJobs(jobs: Jobs, database: Pick<Database, 'db' | '
       // Cancelled before it ran: the kept file goes with it.
       onCancel: (payload, uow) => deleteStoredFile(uow.tx, payload.fileId),
       async run(payload, ctx) {
-        const file = await readStoredFile(database.db, payload.fileId);
-        if (!file) throw unprocessable('The uploaded file is no longer kept; please upload it again');
         try {
-          const principal = ctx.ownerUserId ? await services.auth.principalOfUser(ctx.ownerUserId, `job:${ctx.jobId}`) : null;
-          if (!principal) throw forbidden('The user who sent this upload can no longer sign in');
+          // Progress is its own transaction, so before the work's (whose end a retry reads back, file gone or not).
           await ctx.progress(0, 1, `Processing ${payload.fileName}`);
           const result = await exactlyOnce(database, { id: ctx.jobId, name, ownerUserId: ctx.ownerUserId }, async () => {
+            const file = await readStoredFile(database.db, payload.fileId);
+            if (!file) throw unprocessable('The uploaded file is no longer kept; please upload it again');
+            const principal = ctx.ownerUserId ? await services.auth.principalOfUser(ctx.ownerUserId, `job:${ctx.jobId}`) : null;
+            if (!principal) throw forbidden('The user who sent this upload can no longer sign in');
             const answer = await work(principal, { fields: payload.fields, file: { fileName: payload.fileName, bytes: file.bytes } }, payload.actor);
             // The kept file goes with the work's own commit: done means nothing is left behind.
             await inTransaction(database.db, ({ tx }) => deleteStoredFile(tx, payload.fileId));

@@ -364,6 +364,20 @@ describe('uploads as jobs, and who hears them', () => {
     expect((await as(app, admin.accesstoken).get(`/Common/Job/GetJob?jobId=${jobId}`)).json().status).toBe('succeeded');
   });
 
+  it('an upload job taken up again after its work committed (its success not recorded) answers the same and writes nothing twice', async () => {
+    const session = await login(app, owner.username, owner.password);
+    const res = await uploadLocations(session.accesstoken, 'Location Code,Location Type,Capacity\nJOB-TWICE-1,rack,10\n');
+    const { jobId } = res.json().data;
+    const first = await finished(jobId);
+    expect(first.status).toBe('succeeded');
+    // As if the worker died between the work's commit and recording its success: the job is due again.
+    await t.database.db.updateTable('job').set({ status: 'queued', result_json: null, finished_at: null, run_after: new Date().toISOString() }).where('id', '=', jobId).execute();
+    app.services.jobs.poke();
+    const again = await finished(jobId);
+    expect(again).toMatchObject({ status: 'succeeded', attempts: 2, result_json: first.result_json });
+    expect(await t.database.db.selectFrom('location').select('id').where('code', '=', 'JOB-TWICE-1').execute()).toHaveLength(1);
+  });
+
   it('a large upload with a bad row fails its job with the row errors, and writes nothing', async () => {
     const session = await login(app, owner.username, owner.password);
     const res = await uploadLocations(session.accesstoken, 'Location Code,Location Type,Capacity\nJOB-BAD-1,rack,10\nJOB-BAD-2,castle,5\n');

@@ -264,6 +264,8 @@ export class Jobs {
     // Only jobs this node can run: during a rolling deploy an older node leaves a newer kind to the newer nodes.
     let pick = this.deps.db.selectFrom('job').select('id')
       .where('name', 'in', names)
+      // Never one this node is running (on SQLite a long transaction can hold its renewal back past the lock).
+      .where('id', 'not in', [0, ...this.running.keys()])
       .where((eb) => eb.or([
         eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', now)]),
         eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now), eb('attempts', '<', eb.ref('max_attempts'))]),
