@@ -26,7 +26,7 @@ import { InventoryReportService } from './modules/inventory-reports/inventory-re
 import { ReceivingService } from './modules/receiving/receiving.service.js';
 import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js';
 import { JobService } from './modules/jobs/jobs.service.js';
-import { registerUploadJobs } from './modules/upload-jobs.js';
+import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
 
 /** What every service may depend on. Services take this one object, so wiring a new one is one line. */
 export interface ServiceDeps {

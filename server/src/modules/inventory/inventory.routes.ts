@@ -3,7 +3,7 @@ import { queuedJobResult, APPROVER_ROLES, INVENTORY_UPLOAD_MAX_BYTES, STAFF_ROLE
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 import { parseFields, receiveUpload } from '../../platform/files.js';
-import { UPLOAD_JOBS, uploadNowOrQueued } from '../upload-jobs.js';
+import { UPLOAD_JOBS, uploadNowOrQueued } from '../uploads/upload-jobs.js';
 
 const tags = ['Inventory'];
 const reports: RoutePolicy = { access: 'authenticated', module: { key: 'InventoryReports', permission: 'read' }, scope: 'tenant' };

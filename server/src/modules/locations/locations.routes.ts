@@ -10,7 +10,7 @@ import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js'
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 import { badRequest } from '../../platform/errors.js';
 import { parseFields, receiveParts, tooLarge, UPLOAD_MAX_BYTES } from '../../platform/files.js';
-import { UPLOAD_JOBS, uploadNowOrQueued } from '../upload-jobs.js';
+import { UPLOAD_JOBS, uploadNowOrQueued } from '../uploads/upload-jobs.js';
 
 const tags = ['Locations'];
 const BASE = '/warehouse/Location';

@@ -9,7 +9,7 @@ import {
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 import { parseFields, receiveUpload, sendStoredFile } from '../../platform/files.js';
-import { UPLOAD_JOBS, uploadNowOrQueued } from '../upload-jobs.js';
+import { UPLOAD_JOBS, uploadNowOrQueued } from '../uploads/upload-jobs.js';
 
 const tags = ['Receiving'];
 const BASE = '/Warehouse/Receiving';

@@ -9,7 +9,7 @@ import {
   queuedJobResult, SKU_UPLOAD_MAX_BYTES, uploadSkusFields, uploadSkusResult,
 } from '@bolx/contracts';
 import { parseFields, receiveUpload } from '../../platform/files.js';
-import { UPLOAD_JOBS, uploadNowOrQueued } from '../upload-jobs.js';
+import { UPLOAD_JOBS, uploadNowOrQueued } from '../uploads/upload-jobs.js';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 

@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { QueuedJobResult } from '@bolx/contracts';
-import type { Database } from '../db/database.js';
-import type { Actor } from '../platform/actor.js';
-import type { Principal } from '../platform/principal.js';
-import { AppError, forbidden, unprocessable } from '../platform/errors.js';
-import { deleteStoredFile, readStoredFile, storeFile, type ReceivedUpload } from '../platform/files.js';
-import { exactlyOnce, type Jobs } from '../platform/jobs/index.js';
-import { checkSheet } from '../platform/sheet.js';
-import { inTransaction } from '../platform/unit-of-work.js';
-import type { AuthService } from './auth/auth.service.js';
-import type { SkuService } from './skus/skus.service.js';
-import type { LocationService } from './locations/locations.service.js';
-import type { ReceivingService } from './receiving/receiving.service.js';
-import type { InventoryService } from './inventory/inventory.service.js';
+import type { Database } from '../../db/database.js';
+import type { Actor } from '../../platform/actor.js';
+import type { Principal } from '../../platform/principal.js';
+import { AppError, forbidden, unprocessable } from '../../platform/errors.js';
+import { deleteStoredFile, readStoredFile, storeFile, type ReceivedUpload } from '../../platform/files.js';
+import { exactlyOnce, type Jobs } from '../../platform/jobs/index.js';
+import { checkSheet } from '../../platform/sheet.js';
+import { inTransaction } from '../../platform/unit-of-work.js';
+import type { AuthService } from '../auth/auth.service.js';
+import type { SkuService } from '../skus/skus.service.js';
+import type { LocationService } from '../locations/locations.service.js';
+import type { ReceivingService } from '../receiving/receiving.service.js';
+import type { InventoryService } from '../inventory/inventory.service.js';
 
 /**
  * Large uploads run as background jobs: the route keeps the file (stored_file, so a restart finds it) and answers
