@@ -290,6 +290,7 @@ export class Jobs {
       const rows = await uow.tx.updateTable('job')
         .set({ status: 'failed', error, lock_owner: null, locked_until: null, finished_at: now, updated_at: now })
         .where('status', '=', 'running').where('locked_until', '<', now).where('attempts', '>=', (eb) => eb.ref('max_attempts'))
+        .where('id', 'not in', [0, ...this.running.keys()])
         .returningAll().execute();
       for (const row of rows) await this.announce(uow, row, 'JobFailed');
     });
