@@ -1,4 +1,5 @@
 import type { Location } from './locations.js';
+import type { JobView } from './jobs.js';
 
 /**
  * The real-time hub's event map (spec section 7, Real-time hub): hub method name → argument. Every module
@@ -44,6 +45,8 @@ export interface HubEventMap {
   ReceiveLocationData:
     | { subEvent: 'AddLocation' | 'UpdateLocation'; payload: Location }
     | { subEvent: 'AddLocations'; payload: LocationBatch };
+  /** A background job of the receiving user: queued, progressed, succeeded or failed (only its owner hears it). */
+  ReceiveJobData: { subEvent: 'JobQueued' | 'JobProgress' | 'JobSucceeded' | 'JobFailed' | 'JobRetrying' | 'JobCancelled'; payload: JobView };
 }
 /** ReceiveLocationData's AddLocations payload. */
 export interface LocationBatch {

@@ -20,3 +20,4 @@ export * from './inventory.js';
 export * from './inventory-operations.js';
 export * from './receiving.js';
 export * from './status.js';
+export * from './jobs.js';

@@ -32,6 +32,7 @@ import { cycleCountRoutes } from './modules/cycle-counts/cycle-counts.routes.js'
 import { replenishmentRoutes } from './modules/replenishment/replenishment.routes.js';
 import { inventoryReportRoutes } from './modules/inventory-reports/inventory-reports.routes.js';
 import { receivingRoutes } from './modules/receiving/receiving.routes.js';
+import { jobRoutes } from './modules/jobs/jobs.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -40,6 +41,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
+  jobRoutes,
 ];
 
 declare module 'fastify' {
@@ -90,6 +92,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // While shutting down, answers in flight close their keep-alive connection so the server can stop.
   let closing = false;
   app.addHook('preClose', async () => { closing = true; });
+  // The job worker and schedules (when started) stop before the database closes; jobs in hand finish first.
+  app.addHook('preClose', async () => { await services.schedules.stop(); await services.jobs.stop(); });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });

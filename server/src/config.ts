@@ -25,6 +25,7 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   WEB_DIST: z.string().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  BACKGROUND_UPLOAD_BYTES: z.coerce.number().int().min(0).default(256 * 1024),
 });
 
 export interface Config {
@@ -42,6 +43,8 @@ export interface Config {
   trustProxy: boolean;
   webDist: string | undefined;
   dbPoolSize: number;
+  /** An upload larger than this runs as a background job (202 and the job); smaller ones answer in the response. */
+  backgroundUploadBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY,
     webDist: e.WEB_DIST,
     dbPoolSize: e.DB_POOL_SIZE,
+    backgroundUploadBytes: e.BACKGROUND_UPLOAD_BYTES,
     ...overrides,
   };
 }

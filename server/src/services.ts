@@ -24,6 +24,9 @@ import { CycleCountService } from './modules/cycle-counts/cycle-counts.service.j
 import { ReplenishmentService } from './modules/replenishment/replenishment.service.js';
 import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
 import { ReceivingService } from './modules/receiving/receiving.service.js';
+import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js';
+import { JobService } from './modules/jobs/jobs.service.js';
+import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -33,7 +36,10 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const events = new EventBus(database);
   const domainEvents = new DomainEvents(log);
   const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events, domainEvents), domainEvents, timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
-  return {
+  // Background jobs and schedules: handlers register below; the worker starts in main.ts (tests start it on demand).
+  const jobs = new Jobs({ db, dialect, events, log });
+  const schedules = new Schedules({ db, jobs, timeZones: deps.timeZones, log });
+  const services = {
     tokens,
     mailer,
     events,
@@ -56,7 +62,14 @@ export function createServices(config: Config, database: Database, log: FastifyB
     replenishment: new ReplenishmentService(deps),
     inventoryReports: new InventoryReportService(deps),
     receiving: new ReceivingService(deps),
+    jobs,
+    schedules,
+    jobStatus: new JobService({ jobs }),
+    uploadQueue: { jobs, db, backgroundBytes: config.backgroundUploadBytes },
   };
+  registerUploadJobs(jobs, database, services);
+  registerHousekeeping(jobs, schedules, db);
+  return services;
 }
 
 export type Services = ReturnType<typeof createServices>;

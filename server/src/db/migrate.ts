@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011_stock_list_lead_indexes.js';
 import * as m0012 from './migrations/0012_search_trigrams.js';
 import * as m0013 from './migrations/0013_receiving_line_lots.js';
 import * as m0015 from './migrations/0015_documents_platform.js';
+import * as m0016 from './migrations/0016_jobs.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -32,6 +33,7 @@ const STEPS: Record<string, Step> = {
   '0012_search_trigrams': m0012,
   '0013_receiving_line_lots': m0013,
   '0015_documents_platform': m0015,
+  '0016_jobs': m0016,
 };
 
 class StaticProvider implements MigrationProvider {

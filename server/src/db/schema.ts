@@ -6,6 +6,7 @@ import type { LocationTables } from './tables/locations.js';
 import type { InventoryOperationTables } from './tables/inventory-operations.js';
 import type { ReceivingTables } from './tables/receiving.js';
 import type { DocumentTables } from './tables/documents.js';
+import type { JobTables } from './tables/jobs.js';
 
 
 export interface AppTable { id: number; key: string; name: string; description: string; sort: number }
@@ -81,7 +82,7 @@ export interface InventoryTxnTable {
 
 /** Every table. The foundation's are listed here; each area adds its own through its tables file. */
 export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables,
-  DocumentTables {
+  DocumentTables, JobTables {
   app: AppTable;
   module: ModuleTable;
   country: CountryTable;

@@ -152,6 +152,20 @@ export async function readSheet<C extends string>(file: { fileName: string; byte
   return { mimeType, rows };
 }
 
+/**
+ * Reads a file through to its end as a sheet, keeping nothing: every check `readSheet` makes of the file itself
+ * (what it is, the package's bounds, columns) without its spec's. A large upload is checked so before it is
+ * queued as a job, so a bomb or a broken file is refused in the answer, as a small one is.
+ */
+export async function checkSheet(file: { fileName: string; bytes: Buffer }, maxBytes: number): Promise<void> {
+  const { kind } = checkUpload(file, { allowed: ['xlsx', 'csv'], maxBytes });
+  const pause = slicer();
+  const grid = kind === 'csv' ? csvGrid(file.bytes, file.fileName, pause) : xlsxGrid(file.bytes, file.fileName, LIMITS, pause);
+  for await (const _row of grid) {
+    // read only: a bound is checked as the row passes
+  }
+}
+
 /** The summary of a refused sheet: "1 row has errors; nothing was {verb}" or "N rows have errors; …". */
 export function rowErrorSummary(errors: RowError[], verb: 'uploaded' | 'imported'): string {
   const rows = new Set(errors.map((e) => e.row)).size;

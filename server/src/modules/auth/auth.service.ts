@@ -295,6 +295,20 @@ export class AuthService {
     return this.principalOf(Number(user.id), user.username, role.data, user.customer_id == null ? null : Number(user.customer_id), claims.sessionId, access);
   }
 
+  /**
+   * An active user's principal with no session in hand: a background job running for its owner, with the owner's
+   * access as it is now (null when the user was disabled meanwhile).
+   */
+  async principalOfUser(userId: number, sessionId: string): Promise<Principal | null> {
+    const user = await repo.findUserById(this.db, userId);
+    if (!user || !user.is_active) return null;
+    const role = roleSchema.safeParse(user.role);
+    if (!role.success) return null;
+    const clientCustomer = role.data === 'Client' ? user.customer_id : null;
+    const rows = role.data === 'SuperAdministrator' ? [] : await repo.accessRows(this.db, userId, clientCustomer);
+    return this.principalOf(userId, user.username, role.data, user.customer_id, sessionId, rows.map((r) => ({ ...r, id: Number(r.id) })));
+  }
+
   /** A Principal from the user and its access rows (warehouses 'w', customers 'c', modules 'm' as permission|key). */
   private principalOf(userId: number, username: string, role: Role, customerId: number | null, sessionId: string, rows: { kind: 'w' | 'c' | 'm'; id: number; perm: string }[]): Principal {
     if (role === 'SuperAdministrator') {

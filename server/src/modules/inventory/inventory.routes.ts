@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { APPROVER_ROLES, INVENTORY_UPLOAD_MAX_BYTES, STAFF_ROLES, apiErrorSchema, uploadInventoryFields, uploadInventoryResult, moveItemsRequest, movePalletRequest, mutationResult, reconcileQuery, reconcileResponse, stockListRequest, stockListResponse, stockMovementResult } from '@bolx/contracts';
+import { queuedJobResult, APPROVER_ROLES, INVENTORY_UPLOAD_MAX_BYTES, STAFF_ROLES, apiErrorSchema, uploadInventoryFields, uploadInventoryResult, moveItemsRequest, movePalletRequest, mutationResult, reconcileQuery, reconcileResponse, stockListRequest, stockListResponse, stockMovementResult } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
-import { receiveUpload } from '../../platform/files.js';
+import { parseFields, receiveUpload } from '../../platform/files.js';
+import { UPLOAD_JOBS, uploadNowOrQueued } from '../uploads/upload-jobs.js';
 
 const tags = ['Inventory'];
 const reports: RoutePolicy = { access: 'authenticated', module: { key: 'InventoryReports', permission: 'read' }, scope: 'tenant' };
@@ -15,7 +16,7 @@ const writes = (key: string): RoutePolicy => ({ access: 'authenticated', roles: 
 const importer: RoutePolicy = { access: 'authenticated', roles: APPROVER_ROLES, module: { key: 'Adjustment', permission: 'write' }, scope: 'tenant' };
 const movementErrors = { 422: apiErrorSchema, 409: apiErrorSchema, ...authErrors };
 
-export const inventoryRoutes: RouteModule = (api, { inventory }) => {
+export const inventoryRoutes: RouteModule = (api, { inventory, uploadQueue }) => {
   api.post('/Warehouse/Inventory/GetStockOnHand', {
     schema: { tags, summary: 'Stock on hand by place (warehouse, client, SKU, location, lot, pallet)', body: stockListRequest, response: { 200: stockListResponse, ...authErrors } },
     config: { policy: reports },
@@ -34,10 +35,16 @@ export const inventoryRoutes: RouteModule = (api, { inventory }) => {
   api.post('/Warehouse/Inventory/UploadInventory', {
     schema: {
       tags, summary: 'Opening stock (adds) or a stock count (sets; the difference is posted) from one CSV or XLSX sheet into one location (multipart: warehouseId, customerId, inventoryType, locationId, countDate, file); all rows in one ledger transaction, any bad row writes nothing (422 with row errors)',
-      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadInventoryResult), ...movementErrors },
+      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadInventoryResult), 202: mutationResult(queuedJobResult), ...movementErrors },
     },
     config: { policy: importer, uploadFields: uploadInventoryFields },
-  }, async (req) => inventory.importStock(principalOf(req), await receiveUpload(req, { maxBytes: INVENTORY_UPLOAD_MAX_BYTES }), actorOf(req)));
+  }, async (req, reply) => {
+    const upload = await receiveUpload(req, { maxBytes: INVENTORY_UPLOAD_MAX_BYTES });
+    const [principal, actor] = [principalOf(req), actorOf(req)];
+    return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
+      name: UPLOAD_JOBS.inventory, upload, maxBytes: INVENTORY_UPLOAD_MAX_BYTES, scope: () => parseFields(uploadInventoryFields, upload.fields),
+    }, () => inventory.importStock(principal, upload, actor));
+  });
 
   api.get('/Warehouse/Inventory/DownloadInventoryTemplate', {
     schema: { tags, summary: 'The inventory count sheet template (xlsx)', response: { 200: z.any().describe('xlsx file'), ...authErrors } },

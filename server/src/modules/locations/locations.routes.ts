@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  queuedJobResult,
   STAFF_ROLES, apiErrorSchema, bulkCreateResult, filterLabelsResponse, locationByIdQuery, locationInput, locationListRequest,
   locationListResponse, locationPatternInput, locationPatternPreview, locationSchema, locationTypeSchema, mutationResult,
   occupancyQuery, printLabelsRequest, qrCodeQuery, updateLocationInput, uploadLocationsFields, uploadResult, warehouseOccupancy,
@@ -9,6 +10,7 @@ import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js'
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 import { badRequest } from '../../platform/errors.js';
 import { parseFields, receiveParts, tooLarge, UPLOAD_MAX_BYTES } from '../../platform/files.js';
+import { UPLOAD_JOBS, uploadNowOrQueued } from '../uploads/upload-jobs.js';
 
 const tags = ['Locations'];
 const BASE = '/warehouse/Location';
@@ -31,7 +33,7 @@ async function readUpload(req: FastifyRequest): Promise<{ warehouseId: number; f
   return { warehouseId, fileName: file.fileName, content: file.bytes };
 }
 
-export const locationRoutes: RouteModule = (api, { locations }) => {
+export const locationRoutes: RouteModule = (api, { locations, uploadQueue }) => {
   api.get(`${BASE}/GetLocationTypes`, {
     schema: { tags, summary: 'The kinds of location (rack, shelf, zone, aisle; staging, dock, returns, quarantine)', response: { 200: z.array(locationTypeSchema), ...authErrors } },
     config: { policy: { access: 'authenticated', scope: 'none' } },
@@ -55,10 +57,17 @@ export const locationRoutes: RouteModule = (api, { locations }) => {
   api.post(`${BASE}/UploadLocations`, {
     schema: {
       tags, summary: 'Upload one CSV or XLSX sheet of locations (multipart: warehouseId, file); any bad row writes nothing (422 with row errors)',
-      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadResult), ...writeErrors },
+      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadResult), 202: mutationResult(queuedJobResult), ...writeErrors },
     },
     config: { policy: staff('LocationUpload', 'write'), uploadFields: uploadLocationsFields },
-  }, async (req) => locations.upload(principalOf(req), await readUpload(req), actorOf(req)));
+  }, async (req, reply) => {
+    const sheet = await readUpload(req);
+    const [principal, actor] = [principalOf(req), actorOf(req)];
+    const upload = { fields: { warehouseId: String(sheet.warehouseId) }, file: { fileName: sheet.fileName, bytes: sheet.content } };
+    return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
+      name: UPLOAD_JOBS.locations, upload, maxBytes: UPLOAD_MAX_BYTES, scope: () => ({ warehouseId: sheet.warehouseId }),
+    }, () => locations.upload(principal, sheet, actor));
+  });
 
   api.get(`${BASE}/DownloadLocationTemplate`, {
     schema: { tags, summary: 'The upload template (xlsx)', response: { 200: file('xlsx file'), ...authErrors } },

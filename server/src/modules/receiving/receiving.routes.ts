@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  queuedJobResult,
   STAFF_ROLES, apiErrorSchema, createReceivingOrderInput, dockLocationsQuery, dockLocationsResponse, filterLabelsResponse, mutationResult, putawayInput, putawayResult,
   putawaySuggestions, receiveAsExpectedInput, receiveAsExpectedResult, receiveItemInput, receiveItemResult, receivingOrderByIdQuery, receivingOrderDetail, receivingOrderIdInput,
   receivingOrderListRequest, receivingOrderListResponse, receivingOrderSummary, roDetailListResponse, roDocumentQuery, roInwardListResponse,
@@ -7,7 +8,8 @@ import {
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
-import { receiveUpload, sendStoredFile } from '../../platform/files.js';
+import { parseFields, receiveUpload, sendStoredFile } from '../../platform/files.js';
+import { UPLOAD_JOBS, uploadNowOrQueued } from '../uploads/upload-jobs.js';
 
 const tags = ['Receiving'];
 const BASE = '/Warehouse/Receiving';
@@ -18,7 +20,7 @@ const write: RoutePolicy = { access: 'authenticated', roles: STAFF_ROLES, module
 const writeErrors = { 409: apiErrorSchema, 422: apiErrorSchema, ...authErrors };
 const file = (description: string) => z.any().describe(description);
 
-export const receivingRoutes: RouteModule = (api, { receiving }) => {
+export const receivingRoutes: RouteModule = (api, { receiving, uploadQueue }) => {
   api.post(`${BASE}/GetReceivingOrders`, {
     schema: { tags, summary: 'Receiving orders with their totals: filters (warehouse, client, status, expected dates), search, sort, paging', body: receivingOrderListRequest, response: { 200: receivingOrderListResponse, ...authErrors } },
     config: { policy: read('InBound') },
@@ -47,10 +49,16 @@ export const receivingRoutes: RouteModule = (api, { receiving }) => {
   api.post(`${BASE}/UploadReceivingOrder`, {
     schema: {
       tags, summary: 'Create receiving orders from one CSV or XLSX sheet (multipart: warehouseId, customerId, supplier, expectedDeliveryDate, referenceNumber, file); rows sharing supplier, date and reference make one order; any bad row writes nothing (422 with row errors)',
-      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadReceivingOrderResult), ...writeErrors },
+      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadReceivingOrderResult), 202: mutationResult(queuedJobResult), ...writeErrors },
     },
     config: { policy: write, uploadFields: uploadReceivingOrderFields },
-  }, async (req) => receiving.upload(principalOf(req), await receiveUpload(req, { maxBytes: RO_DOCUMENT_MAX_BYTES }), actorOf(req)));
+  }, async (req, reply) => {
+    const upload = await receiveUpload(req, { maxBytes: RO_DOCUMENT_MAX_BYTES });
+    const [principal, actor] = [principalOf(req), actorOf(req)];
+    return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
+      name: UPLOAD_JOBS.receivingOrder, upload, maxBytes: RO_DOCUMENT_MAX_BYTES, scope: () => parseFields(uploadReceivingOrderFields, upload.fields),
+    }, () => receiving.upload(principal, upload, actor));
+  });
 
   api.get(`${BASE}/DownloadReceivingOrderTemplate`, {
     schema: { tags, summary: 'The RO upload template (xlsx)', response: { 200: file('xlsx file'), ...authErrors } },

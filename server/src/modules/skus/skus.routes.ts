@@ -6,9 +6,10 @@ import {
   skuBarcodeIdQuery, skuBarcodeInput, skuBarcodeList, skuBarcodeSchema, skuIdQuery, skuInput, skuListRequest, skuListResponse,
   skuPackageIdQuery, skuPackageInput, skuPackageList, skuPackageSchema, skuSchema, updateDimensionsInput, updateDimensionsResult,
   updateKitComponentInput, updateSkuAttributeInput, updateSkuBarcodeInput, updateSkuInput, updateSkuPackageInput, uomList,
-  SKU_UPLOAD_MAX_BYTES, uploadSkusFields, uploadSkusResult,
+  queuedJobResult, SKU_UPLOAD_MAX_BYTES, uploadSkusFields, uploadSkusResult,
 } from '@bolx/contracts';
-import { receiveUpload } from '../../platform/files.js';
+import { parseFields, receiveUpload } from '../../platform/files.js';
+import { UPLOAD_JOBS, uploadNowOrQueued } from '../uploads/upload-jobs.js';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
 
@@ -25,7 +26,7 @@ const dimensionsWrite: RoutePolicy = { access: 'authenticated', roles: STAFF_ROL
 
 const writeErrors = { 409: apiErrorSchema, 422: apiErrorSchema, ...authErrors };
 
-export const skuRoutes: RouteModule = (api, { skus }) => {
+export const skuRoutes: RouteModule = (api, { skus, uploadQueue }) => {
   // --- SKUs -------------------------------------------------------------------------------------------
   api.post(`${BASE}/AddNewSku`, {
     schema: { tags, summary: 'Add a SKU (code unique per client)', body: skuInput, response: { 200: mutationResult(skuSchema), ...writeErrors } },
@@ -35,10 +36,16 @@ export const skuRoutes: RouteModule = (api, { skus }) => {
   api.post(`${BASE}/UploadSkus`, {
     schema: {
       tags, summary: 'Create a client’s SKUs from one CSV or XLSX sheet (multipart: customerId, skuCategory, file); any bad row writes nothing (422 with row errors)',
-      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadSkusResult), ...writeErrors },
+      consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadSkusResult), 202: mutationResult(queuedJobResult), ...writeErrors },
     },
     config: { policy: write, uploadFields: uploadSkusFields },
-  }, async (req) => skus.upload(principalOf(req), await receiveUpload(req, { maxBytes: SKU_UPLOAD_MAX_BYTES }), actorOf(req)));
+  }, async (req, reply) => {
+    const upload = await receiveUpload(req, { maxBytes: SKU_UPLOAD_MAX_BYTES });
+    const [principal, actor] = [principalOf(req), actorOf(req)];
+    return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
+      name: UPLOAD_JOBS.skus, upload, maxBytes: SKU_UPLOAD_MAX_BYTES, scope: () => parseFields(uploadSkusFields, upload.fields),
+    }, () => skus.upload(principal, upload, actor));
+  });
 
   api.get(`${BASE}/DownloadSkuTemplate`, {
     schema: { tags, summary: 'The SKU upload template (xlsx)', response: { 200: z.any().describe('xlsx file'), ...authErrors } },

@@ -27,6 +27,8 @@ export interface EventAudience<K extends HubEventName> {
    * client accounts whatever their modules.
    */
   staffView?: true;
+  /** The record is one user's (a background job): only that user hears it, on top of the route and scope. */
+  ownerOf?: (payload: HubEventMap[K]) => number | null;
 }
 
 /**
@@ -56,6 +58,15 @@ export const EVENT_AUDIENCES: { [K in HubEventName]: EventAudience<K> } = {
   ReceiveReceivingData: { listedBy: 'POST /Warehouse/Receiving/GetReceivingOrders', scopedBy: ['warehouse', 'customer'] },
   // A client account's location list holds only the locations its stock is in, with only its stock counted.
   ReceiveLocationData: { listedBy: 'POST /warehouse/Location/GetLocations', scopedBy: ['warehouse'], staffView: true },
+  // A job's progress is its owner's alone, while the job's warehouse and client are still in their scope.
+  ReceiveJobData: {
+    listedBy: 'GET /Common/Job/GetJob',
+    scopedBy: (event) => {
+      const job = event.payload.payload;
+      return { ...(job.warehouseId != null ? { warehouseId: job.warehouseId } : {}), ...(job.customerId != null ? { customerId: job.customerId } : {}) };
+    },
+    ownerOf: (payload) => payload.payload.ownerUserId,
+  },
 };
 
 /** A user record's assignments (warehouse and client ids) held to one caller's scope, as the user list answers them. */
@@ -81,6 +92,7 @@ export interface ResolvedAudience {
   tenancy: (event: Pick<DomainEvent, 'payload' | 'warehouseId' | 'customerId'>) => Tenancy;
   viewFor?: (payload: unknown, audience: Audience) => unknown;
   staffView: boolean;
+  ownerOf?: (payload: unknown) => number | null;
 }
 export type HubAudiences = Record<HubEventName, ResolvedAudience>;
 
@@ -98,6 +110,7 @@ export function resolveAudiences(policyGate: (listedBy: string) => ((audience: A
       tenancy: tenancyOf(declared.scopedBy as EventAudience<HubEventName>['scopedBy']),
       viewFor: declared.viewFor as ResolvedAudience['viewFor'],
       staffView: declared.staffView === true,
+      ownerOf: declared.ownerOf as ResolvedAudience['ownerOf'],
     };
   }
   return resolved;

@@ -24,6 +24,7 @@ export function mayReceive(audience: Audience, event: RoutedEvent, audiences: Hu
   if (isAboutSelf(audience, event)) return true;
   const rule = audiences[event.target];
   if (!rule || !rule.mayList(audience)) return false;
+  if (rule.ownerOf && rule.ownerOf(event.payload) !== audience.userId) return false;
   if (audience.role === 'Client' && (rule.staffView || audience.customerId === null)) return false;
   return audience.scope.admits(rule.tenancy(event));
 }

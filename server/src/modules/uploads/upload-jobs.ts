@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { FastifyReply } from 'fastify';
+import type { QueuedJobResult } from '@bolx/contracts';
+import type { Database } from '../../db/database.js';
+import type { Actor } from '../../platform/actor.js';
+import type { Principal } from '../../platform/principal.js';
+import { AppError, forbidden, unprocessable } from '../../platform/errors.js';
+import { deleteStoredFile, readStoredFile, storeFile, type ReceivedUpload } from '../../platform/files.js';
+import { exactlyOnce, type Jobs } from '../../platform/jobs/index.js';
+import { checkSheet } from '../../platform/sheet.js';
+import { inTransaction } from '../../platform/unit-of-work.js';
+import type { AuthService } from '../auth/auth.service.js';
+import type { SkuService } from '../skus/skus.service.js';
+import type { LocationService } from '../locations/locations.service.js';
+import type { ReceivingService } from '../receiving/receiving.service.js';
+import type { InventoryService } from '../inventory/inventory.service.js';
+
+/**
+ * Large uploads run as background jobs: the route keeps the file (stored_file, so a restart finds it) and answers
+ * 202 with the job at once; the job calls the same service method the route calls for a small upload, as the user
+ * who sent it, with their access as it is when it runs. Small uploads keep their answer in the response.
+ */
+export const UPLOAD_JOBS = {
+  skus: 'upload.skus',
+  locations: 'upload.locations',
+  receivingOrder: 'upload.receiving-order',
+  inventory: 'upload.inventory',
+} as const;
+export type UploadJobName = (typeof UPLOAD_JOBS)[keyof typeof UPLOAD_JOBS];
+
+const uploadJobPayload = z.object({
+  fileId: z.number().int().positive(),
+  fileName: z.string(),
+  fields: z.record(z.string(), z.string()),
+  actor: z.object({ userId: z.number().nullable(), username: z.string().nullable(), ip: z.string().nullable(), requestId: z.string().nullable() }),
+});
+type UploadJobPayload = z.infer<typeof uploadJobPayload>;
+
+type Work = (principal: Principal, upload: { fields: Record<string, string>; file: { fileName: string; bytes: Buffer } }, actor: Actor) => Promise<unknown>;
+
+export function registerUploadJobs(jobs: Jobs, database: Pick<Database, 'db' | 'dialect'>, services: {
+  auth: AuthService; skus: SkuService; locations: LocationService; receiving: ReceivingService; inventory: InventoryService;
+}): void {
+  const works: Record<UploadJobName, Work> = {
+    [UPLOAD_JOBS.skus]: (p, u, a) => services.skus.upload(p, u, a),
+    [UPLOAD_JOBS.locations]: (p, u, a) => services.locations.upload(p, { warehouseId: Number(u.fields.warehouseId), fileName: u.file.fileName, content: u.file.bytes }, a),
+    [UPLOAD_JOBS.receivingOrder]: (p, u, a) => services.receiving.upload(p, u, a),
+    [UPLOAD_JOBS.inventory]: (p, u, a) => services.inventory.importStock(p, u, a),
+  };
+  for (const [name, work] of Object.entries(works) as [UploadJobName, Work][]) {
+    jobs.register<UploadJobPayload>(name, {
+      payload: uploadJobPayload,
+      // The work is one all-or-nothing transaction; a crash mid-way leaves nothing, so trying again is safe.
+      maxAttempts: 3,
+      backoffMs: 2000,
+      // Cancelled before it ran: the kept file goes with it.
+      onCancel: (payload, uow) => deleteStoredFile(uow.tx, payload.fileId),
+      async run(payload, ctx) {
+        try {
+          // Progress is its own transaction, so before the work's (whose end a retry reads back, file gone or not).
+          await ctx.progress(0, 1, `Processing ${payload.fileName}`);
+          const result = await exactlyOnce(database, { id: ctx.jobId, name, ownerUserId: ctx.ownerUserId }, async () => {
+            const file = await readStoredFile(database.db, payload.fileId);
+            if (!file) throw unprocessable('The uploaded file is no longer kept; please upload it again');
+            const principal = ctx.ownerUserId ? await services.auth.principalOfUser(ctx.ownerUserId, `job:${ctx.jobId}`) : null;
+            if (!principal) throw forbidden('The user who sent this upload can no longer sign in');
+            const answer = await work(principal, { fields: payload.fields, file: { fileName: payload.fileName, bytes: file.bytes } }, payload.actor);
+            // The kept file goes with the work's own commit: done means nothing is left behind.
+            await inTransaction(database.db, ({ tx }) => deleteStoredFile(tx, payload.fileId));
+            return answer;
+          });
+          return result;
+        } catch (err) {
+          // A refusal (bad rows, no access) is final, as is a failure with no tries left: the file is not needed any more.
+          if ((err instanceof AppError && err.status < 500) || ctx.attempt >= ctx.maxAttempts) await deleteStoredFile(database.db, payload.fileId);
+          throw err;
+        }
+      },
+    });
+  }
+}
+
+/**
+ * The route's side: a file above the size where an upload goes to the background is kept and queued (202, the job
+ * to follow); a smaller one (or none) runs now, as before. `scope` is checked first, so a caller outside it gets
+ * its 403 now rather than from the job.
+ */
+export interface UploadQueue { jobs: Jobs; db: Database['db']; backgroundBytes: number }
+
+export async function uploadNowOrQueued<T>(
+  deps: UploadQueue,
+  reply: FastifyReply, principal: Principal, actor: Actor,
+  job: { name: UploadJobName; upload: ReceivedUpload; maxBytes: number; scope: () => { warehouseId?: number; customerId?: number } },
+  now: () => Promise<T>,
+): Promise<T | { message: string; data: QueuedJobResult }> {
+  const file = job.upload.file;
+  if (!file || file.bytes.length <= deps.backgroundBytes) return now();
+  const scope = job.scope();
+  principal.scope.assert(scope);
+  // The file itself is checked now (type, package bounds, readable): a broken file or a zip bomb is refused in the
+  // answer, as a small one is; the job does the rows and the writes.
+  await checkSheet(file, job.maxBytes);
+  const queued = await inTransaction(deps.db, async (uow) => {
+    const stored = await storeFile(uow.tx, { fileName: file.fileName, mimeType: 'application/octet-stream', bytes: file.bytes, createdBy: principal.userId });
+    return deps.jobs.enqueue(uow, job.name, { fileId: stored.id, fileName: file.fileName, fields: job.upload.fields, actor }, {
+      ownerUserId: principal.userId, warehouseId: scope.warehouseId ?? null, customerId: scope.customerId ?? null,
+    });
+  });
+  void reply.code(202);
+  return { message: `${file.fileName} is being processed`, data: { jobId: queued.jobId, status: queued.status } };
+}
