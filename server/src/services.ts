@@ -6,6 +6,7 @@ import type { Dialect } from './db/dialect.js';
 import { EventBus } from './platform/events.js';
 import { ChangeRecorder } from './platform/change-recorder.js';
 import { WarehouseTimeZones } from './platform/business-day.js';
+import { StockEngine } from './platform/stock/stock-engine.js';
 import { Mailer } from './platform/mail.js';
 import { AccessTokens } from './platform/tokens.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -47,10 +48,13 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const mailer = new Mailer(db, log, { smtpUrl: config.smtpUrl, from: config.mailFrom, logMail: config.demoData });
   const events = new EventBus(database);
   const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events), timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
+  // The one stock engine: every module that changes stock is handed this instance.
+  const stock = new StockEngine(deps);
   return {
     tokens,
     mailer,
     events,
+    stock,
     auth: new AuthService(deps),
     userModules: new UserModuleService(deps),
     dashboard: new DashboardService(deps),
@@ -61,12 +65,12 @@ export function createServices(config: Config, database: Database, log: FastifyB
     customers: new CustomerService(deps),
     skus: new SkuService(deps),
     locations: new LocationService(deps),
-    inventory: new InventoryService(deps),
-    adjustments: new AdjustmentService(deps),
-    cycleCounts: new CycleCountService(deps),
-    replenishment: new ReplenishmentService(deps),
+    inventory: new InventoryService(deps, stock),
+    adjustments: new AdjustmentService(deps, stock),
+    cycleCounts: new CycleCountService(deps, stock),
+    replenishment: new ReplenishmentService(deps, stock),
     inventoryReports: new InventoryReportService(deps),
-    receiving: new ReceivingService(deps),
+    receiving: new ReceivingService(deps, stock),
   };
 }
 

@@ -5,6 +5,7 @@ import type { CatalogTables } from './tables/catalog.js';
 import type { LocationTables } from './tables/locations.js';
 import type { InventoryOperationTables } from './tables/inventory-operations.js';
 import type { ReceivingTables } from './tables/receiving.js';
+import type { StockTables } from './tables/stock.js';
 
 
 export interface AppTable { id: number; key: string; name: string; description: string; sort: number }
@@ -76,10 +77,13 @@ export interface InventoryTxnTable {
   id: Id; at: Timestamp; warehouse_id: number; customer_id: number; sku_id: number; location_id: number;
   lot: string; pallet: string; qty_change: number; txn_type: string; reason: string | null;
   document_type: string | null; document_id: string | null; user_id: number | null;
+  /** The document's line a row belongs to, and the warehouse's business day it was posted on (added in 0014). */
+  document_line: ColumnType<string | null, string | null | undefined, string | null>;
+  business_day: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Every table. The foundation's are listed here; each area adds its own through its tables file. */
-export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables {
+export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables, StockTables {
   app: AppTable;
   module: ModuleTable;
   country: CountryTable;

@@ -12,8 +12,8 @@ import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
 import type { Selectable } from 'kysely';
-import { InventoryService, pick, type AdjustmentInput } from '../inventory/inventory.service.js';
-import type { Place } from '../inventory/inventory.service.js';
+import type { AdjustmentInput } from '../inventory/inventory.service.js';
+import { pick, type Place, type StockEngine } from '../../platform/stock/stock-engine.js';
 import { count, signedCount } from '../../platform/plural.js';
 import { adjustmentRepository as repo, type AdjustmentFilter } from './adjustments.repository.js';
 
@@ -55,10 +55,25 @@ export class AdjustmentService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly events: EventBus;
-  constructor(deps: ServiceDeps, private readonly inventory = new InventoryService(deps)) {
+  constructor(deps: ServiceDeps, private readonly stock: StockEngine) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.events = deps.events;
+  }
+
+  /** The SKU is the client's, the location the warehouse's and active, the warehouse serves the client — and all in scope. */
+  private async assertReferences(principal: Principal, place: Place) {
+    principal.scope.assert({ warehouseId: place.warehouseId, customerId: place.customerId });
+    await this.stock.references({ warehouseId: place.warehouseId, customerId: place.customerId, skuId: place.skuId, locationIds: [place.locationId] });
+  }
+
+  /** Posts an adjustment through the stock engine (which writes its ledger row, audit row and event). */
+  private postAdjustment(uow: UnitOfWork, place: Place, input: AdjustmentInput, actor: Actor, documentId: string) {
+    return this.stock.post(uow, {
+      documentType: 'ADJUSTMENT', documentId, reason: [input.reasonCode, input.note].filter(Boolean).join(': '),
+      legs: [{ place, qty: input.quantityChange, txnType: 'adjust', expiryDate: input.expiryDate ?? null }], quantityField: 'quantityChange',
+      record: { kind: 'Adjust', after: { place, quantityChange: input.quantityChange, reasonCode: input.reasonCode } },
+    }, actor);
   }
 
   filterLabels(): FilterLabel[] {
@@ -75,7 +90,7 @@ export class AdjustmentService {
    */
   async create(principal: Principal, input: Place & AdjustmentInput, actor: Actor) {
     const place = pick(input);
-    await this.inventory.assertReferences(principal, place, [place.locationId]);
+    await this.assertReferences(principal, place);
     const threshold = await repo.threshold(this.db, place.customerId);
     const immediate = threshold == null || Math.abs(input.quantityChange) <= threshold;
     const result = await inTransaction(this.db, async (uow) => {
@@ -90,7 +105,7 @@ export class AdjustmentService {
         return { status: 'Pending' as const, adjustmentId: id, document: null, entries: [] };
       }
       const documentId = documentOf(id);
-      const posted = await this.inventory.postAdjustment(uow, place, input, actor, documentId);
+      const posted = await this.postAdjustment(uow, place, input, actor, documentId);
       await repo.setDocument(uow.tx, id, documentId);
       await this.record(uow, actor, 'post', id, place, 'AdjustmentPosted', 'Posted', { ...input, document: documentId });
       return { status: 'Posted' as const, adjustmentId: id, document: posted.document, entries: posted.entries };
@@ -117,12 +132,12 @@ export class AdjustmentService {
   async approve(principal: Principal, input: { adjustmentId: number; note?: string }, actor: Actor) {
     const req = await this.pending(principal, input.adjustmentId, 'approve');
     const place = placeOf(req);
-    await this.inventory.assertReferences(principal, place, [place.locationId]);
+    await this.assertReferences(principal, place);
     const posted = await inTransaction(this.db, async (uow) => {
       const documentId = documentOf(req.id);
       const decided = await repo.decide(uow.tx, req.id, { status: 'Approved', by: principal.userId, at: new Date().toISOString(), note: input.note ?? null, documentId });
       if (!decided) throw conflict('This adjustment was decided by someone else meanwhile');
-      const result = await this.inventory.postAdjustment(uow, place, {
+      const result = await this.postAdjustment(uow, place, {
         quantityChange: req.quantity_change, reasonCode: req.reason_code, expiryDate: req.expiry_date ?? undefined, note: req.note ?? undefined,
       }, actor, documentId);
       await this.record(uow, actor, 'approve', req.id, place, 'AdjustmentApproved', 'Approved', { document: documentId, note: input.note ?? null });
