@@ -5,7 +5,7 @@ import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../actor.js';
 import type { WarehouseTimeZones } from '../business-day.js';
 import type { Change, ChangeRecorder } from '../change-recorder.js';
-import { conflict, notFound, unprocessable } from '../errors.js';
+import { AppError, conflict, notFound, unprocessable } from '../errors.js';
 import { count, noun } from '../plural.js';
 import type { Scope } from '../scope.js';
 import type { UnitOfWork } from '../unit-of-work.js';
@@ -174,8 +174,9 @@ export class StockEngine {
         record: { kind: KIND_OF_DOCUMENT[documentType] ?? 'Adjust', after: { reversed: { documentType, documentId }, rows: rows.length } },
       }, actor, also);
     } catch (err) {
-      if ((err as { statusCode?: number }).statusCode === 422) {
-        throw conflict(`${documentType} ${documentId} cannot be reversed: its stock has moved on since`, (err as Error).message);
+      // A take back that finds the stock gone (moved, picked or allocated since) cannot be made: the document stands.
+      if (err instanceof AppError && err.status === 422) {
+        throw conflict(`${documentType} ${documentId} cannot be reversed: its stock has moved on since`, err.message);
       }
       throw err;
     }
