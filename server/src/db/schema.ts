@@ -80,6 +80,9 @@ export interface InventoryTxnTable {
   /** The document's line a row belongs to, and the warehouse's business day it was posted on (added in 0014). */
   document_line: ColumnType<string | null, string | null | undefined, string | null>;
   business_day: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What arriving stock brings to its balance (0014): NULL carries the posting's source's. */
+  expiry_date: ColumnType<string | null, string | null | undefined, string | null>;
+  received_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 /** Every table. The foundation's are listed here; each area adds its own through its tables file. */

@@ -37,6 +37,10 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
       }
     }
   }
+  // What arriving stock brings to its balance (its lot's expiry, when it was first received): the ledger row
+  // carries it so the row itself can move the balance (the trigger below). NULL: carried from the posting's source.
+  await db.schema.alterTable('inventory_txn').addColumn('expiry_date', 'varchar(10)').execute();
+  await db.schema.alterTable('inventory_txn').addColumn('received_at', ts).execute();
   await db.schema.createIndex('inventory_txn_document_line').on('inventory_txn').columns(['document_type', 'document_id', 'document_line']).execute();
 
   // Closed vocabularies. SQLite cannot add a CHECK to an existing table without rebuilding it: triggers refuse instead.
@@ -51,6 +55,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
         BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: inventory_txn type'); END`).execute(db);
     }
   }
+
+  await createBalanceTrigger(db, d);
 
   // A reservation: allocated units of one balance, owned by a document line. Open while quantity > 0.
   await db.schema.createTable('stock_reservation')
@@ -101,4 +107,65 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     INSERT INTO stock_hold (warehouse_id, customer_id, location_id, hold_type, document_id, is_open, placed_by, placed_at)
     SELECT h.warehouse_id, h.customer_id, h.location_id, 'CYCLE_COUNT', cc.count_no, 1, cc.created_by, cc.created_at
     FROM cycle_count_location h JOIN cycle_count cc ON cc.id = h.cycle_count_id WHERE h.is_open = 1`.execute(db);
+}
+
+const PLACE = (row: string, b = 'b') => ['warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet'].map((c) => `${b}.${c} = ${row}.${c}`).join(' AND ');
+const BALANCE_COLUMNS = 'warehouse_id, customer_id, sku_id, location_id, lot, pallet';
+
+/**
+ * A ledger row moves its balance: inserting it IS the stock change (one statement for a whole posting, and no
+ * balance can change without its row). A take (qty < 0) succeeds only if that much is free (on hand less
+ * allocated) and the place is not held — else the statement fails with `stock_short:<free>` or
+ * `stock_held:<type>:<document>:<location code>`, which the engine turns into its 422 and 409. The hold is
+ * checked after the take has locked the balance, so a hold placed meanwhile is seen. An arrival upserts its
+ * balance; an arrival without its own expiry or receipt time takes those of the posting's first source of that SKU.
+ */
+async function createBalanceTrigger(db: Kysely<any>, d: Dialect) {
+  const hold = (row: string) => `SELECT h.hold_type, h.document_id FROM stock_hold h WHERE h.is_open = 1 AND (
+      (h.location_id = ${row}.location_id AND (h.customer_id IS NULL OR h.customer_id = ${row}.customer_id))
+      OR h.balance_id = (SELECT b.id FROM inventory_balance b WHERE ${PLACE(row)}))`;
+  const source = (row: string, column: string) => `(SELECT b.${column} FROM inventory_txn s JOIN inventory_balance b ON ${PLACE('s')}
+      WHERE s.document_type = ${row}.document_type AND s.document_id = ${row}.document_id AND s.at = ${row}.at AND s.qty_change < 0
+        AND s.sku_id = ${row}.sku_id ORDER BY s.id LIMIT 1)`;
+  const upsert = (row: string, guard: string) => `INSERT INTO inventory_balance (${BALANCE_COLUMNS}, on_hand, allocated, updated_at, expiry_date, received_at)
+      SELECT ${row}.warehouse_id, ${row}.customer_id, ${row}.sku_id, ${row}.location_id, ${row}.lot, ${row}.pallet, ${row}.qty_change, 0, ${row}.at,
+        coalesce(${row}.expiry_date, ${source(row, 'expiry_date')}), coalesce(${row}.received_at, ${source(row, 'received_at')}, ${row}.at)
+      ${guard}
+      ON CONFLICT (${BALANCE_COLUMNS}) DO UPDATE SET on_hand = inventory_balance.on_hand + excluded.on_hand,
+        expiry_date = coalesce(inventory_balance.expiry_date, excluded.expiry_date),
+        received_at = CASE WHEN inventory_balance.on_hand = 0 THEN excluded.received_at ELSE coalesce(inventory_balance.received_at, excluded.received_at) END,
+        updated_at = excluded.updated_at`;
+  if (d.engine === 'postgres') {
+    await sql.raw(`CREATE FUNCTION inventory_txn_moves_balance() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      DECLARE free integer; held_type text; held_document text; held_code text;
+      BEGIN
+        IF NEW.qty_change < 0 THEN
+          UPDATE inventory_balance b SET on_hand = b.on_hand + NEW.qty_change, updated_at = NEW.at
+            WHERE ${PLACE('NEW')} AND b.on_hand - b.allocated >= -NEW.qty_change;
+          IF NOT FOUND THEN
+            SELECT greatest(b.on_hand - b.allocated, 0) INTO free FROM inventory_balance b WHERE ${PLACE('NEW')};
+            RAISE EXCEPTION 'stock_short:%:%', coalesce(free, 0), -NEW.qty_change USING ERRCODE = 'P0001';
+          END IF;
+          SELECT q.hold_type, q.document_id INTO held_type, held_document FROM (${hold('NEW')} LIMIT 1) q;
+          IF held_type IS NOT NULL THEN
+            SELECT l.code INTO held_code FROM location l WHERE l.id = NEW.location_id;
+            RAISE EXCEPTION 'stock_held:%:%:%', held_type, held_document, coalesce(held_code, '') USING ERRCODE = 'P0001';
+          END IF;
+        ELSIF NEW.qty_change > 0 THEN
+          ${upsert('NEW', '')};
+        END IF;
+        RETURN NULL;
+      END $fn$`).execute(db);
+    await sql.raw('CREATE TRIGGER inventory_txn_moves_balance AFTER INSERT ON inventory_txn FOR EACH ROW EXECUTE FUNCTION inventory_txn_moves_balance()').execute(db);
+  } else {
+    await sql.raw(`CREATE TRIGGER inventory_txn_moves_balance AFTER INSERT ON inventory_txn BEGIN
+        SELECT RAISE(ABORT, 'stock_short:' || coalesce((SELECT max(b.on_hand - b.allocated, 0) FROM inventory_balance b WHERE ${PLACE('NEW')}), 0) || ':' || (-NEW.qty_change))
+          WHERE NEW.qty_change < 0 AND NOT EXISTS (SELECT 1 FROM inventory_balance b WHERE ${PLACE('NEW')} AND b.on_hand - b.allocated >= -NEW.qty_change);
+        UPDATE inventory_balance SET on_hand = on_hand + NEW.qty_change, updated_at = NEW.at
+          WHERE NEW.qty_change < 0 AND ${PLACE('NEW', 'inventory_balance')};
+        SELECT RAISE(ABORT, 'stock_held:' || q.hold_type || ':' || q.document_id || ':' || coalesce((SELECT code FROM location WHERE id = NEW.location_id), ''))
+          FROM (${hold('NEW')} LIMIT 1) q WHERE NEW.qty_change < 0;
+        ${upsert('NEW', 'WHERE NEW.qty_change > 0')};
+      END`).execute(db);
+  }
 }

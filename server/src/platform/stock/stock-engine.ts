@@ -92,52 +92,63 @@ export class StockEngine {
     if (posting.legs.length === 0) throw new Error('A posting needs at least one leg');
     const at = new Date().toISOString();
     const document = posting.documentId ?? randomUUID();
-    const sources = posting.legs.filter((l) => l.qty < 0);
-    // Stock arriving from another place keeps that place's lot expiry and age: read by the upsert itself.
-    const carriedFrom = sources[0]?.place;
-    const net = new Map<string, Leg>();
-    for (const leg of posting.legs) {
-      const key = placeKey(leg.place);
-      const seen = net.get(key);
-      if (!seen) net.set(key, { ...leg });
-      else {
-        seen.qty += leg.qty;
-        if (seen.expiryDate === undefined) seen.expiryDate = leg.expiryDate;
-        if (seen.receivedAt === undefined) seen.receivedAt = leg.receivedAt;
-      }
-    }
-    const ordered = [...net.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, leg]) => leg).filter((l) => l.qty !== 0);
-    let arrivals: Leg[] = [];
-    const flush = async () => {
-      for (let i = 0; i < arrivals.length; i += BATCH) await repo.addStocks(uow.tx, arrivals.slice(i, i + BATCH), carriedFrom, at);
-      arrivals = [];
-    };
-    for (const leg of ordered) {
-      if (leg.qty > 0) { arrivals.push(leg); continue; }
-      await flush();
-      const taken = await repo.takeStock(uow.tx, leg.place, -leg.qty, at);
-      if (!taken) throw await this.shortage(uow, leg.place, -leg.qty, posting.quantityField ?? 'quantity');
-    }
-    await flush();
-    // Checked after taking, while this transaction holds the balance rows: a hold placed meanwhile is seen,
-    // so stock never leaves a held place (409).
-    if (sources.length) await this.assertNotHeld(uow.tx, sources.map((l) => l.place));
     const days = new Map<number, string>();
     for (const id of new Set(posting.legs.map((l) => l.place.warehouseId))) days.set(id, await this.timeZones.dayOf(id, at, uow.tx));
-    const rows = posting.legs.map((leg) => ({
-      place: leg.place, qtyChange: leg.qty, txnType: leg.txnType, reason: posting.reason, documentType: posting.documentType, documentId: document,
-      documentLine: leg.documentLine ?? posting.documentLine ?? null, businessDay: days.get(leg.place.warehouseId)!, userId: actor.userId, at,
-    }));
-    const entries = [];
-    for (let i = 0; i < rows.length; i += BATCH) entries.push(...await repo.insertLedger(uow.tx, rows.slice(i, i + BATCH)));
+    const rows = this.insertionOrder(posting.legs).map((i) => {
+      const leg = posting.legs[i];
+      return {
+        index: i, place: leg.place, qtyChange: leg.qty, txnType: leg.txnType, reason: posting.reason, documentType: posting.documentType, documentId: document,
+        documentLine: leg.documentLine ?? posting.documentLine ?? null, businessDay: days.get(leg.place.warehouseId)!,
+        expiryDate: leg.qty > 0 ? leg.expiryDate ?? null : null, receivedAt: leg.qty > 0 ? leg.receivedAt ?? null : null, userId: actor.userId, at,
+      };
+    });
+    const entries: Awaited<ReturnType<typeof repo.insertLedger>> = [];
+    try {
+      for (let i = 0; i < rows.length; i += BATCH) entries.push(...await repo.insertLedger(uow.tx, rows.slice(i, i + BATCH)));
+    } catch (err) {
+      throw this.refusal(err, posting.quantityField ?? 'quantity') ?? err;
+    }
     await this.recorder.record(uow, actor, this.changeOf(posting, document), ...also);
+    // Answered in the order of the legs (the rows were written in the order that locks balances safely).
+    const byLeg = new Map(rows.map((r, k) => [r.index, entries[k]]));
     return {
       document,
-      entries: entries.map((e) => ({
+      entries: posting.legs.map((_, i) => byLeg.get(i)!).map((e) => ({
         id: e.id, at: e.at, txnType: e.txn_type, qtyChange: e.qty_change, locationId: e.location_id, lot: e.lot, pallet: e.pallet,
         documentType: e.document_type, documentId: e.document_id, documentLine: e.document_line,
       })),
     };
+  }
+
+  /**
+   * The order the ledger rows are written in: each row moves its balance (migration 0014's trigger). On PostgreSQL
+   * in place order, so two opposite moves lock their balances in the same order and cannot deadlock; on SQLite (one
+   * writer) takes first, so an arrival finds its source's expiry already posted. At a place both given and taken
+   * from, the arrival comes first (a receipt put away in the same document leaves its dock as it was).
+   */
+  private insertionOrder(legs: Leg[]): number[] {
+    const keys = legs.map((l) => placeKey(l.place));
+    const arriving = new Set(keys.filter((_, i) => legs[i].qty > 0));
+    const rank = (i: number) => (legs[i].qty > 0 ? 1 : arriving.has(keys[i]) ? 2 : 0);
+    return legs.map((_, i) => i).sort((a, b) => (this.dialect.engine === 'postgres'
+      ? keys[a].localeCompare(keys[b]) || (legs[b].qty > 0 ? 1 : 0) - (legs[a].qty > 0 ? 1 : 0)
+      : rank(a) - rank(b) || keys[a].localeCompare(keys[b])) || a - b);
+  }
+
+  /**
+   * A take the ledger trigger refused: more than is free (422 naming the field and the free figure, so the user
+   * sees what can be taken — never clamped to it, moving less than asked is a silent error), or a held place (409).
+   */
+  private refusal(err: unknown, field: string) {
+    const message = err instanceof Error ? err.message : '';
+    const short = /stock_short:(-?\d+):(\d+)/.exec(message);
+    if (short) {
+      const free = Math.max(0, Number(short[1]));
+      return unprocessable(`Not enough free stock at this place: ${count(free, 'unit')} available, ${short[2]} asked`, { [field]: `At most ${free} available` });
+    }
+    const held = /stock_held:([A-Z_]+):(.*):([^:]*)$/m.exec(message);
+    if (held) return heldConflict(held[1], held[2], held[3]);
+    return undefined;
   }
 
   /** The audit entry and hub event of a posting. */
@@ -182,26 +193,12 @@ export class StockEngine {
     }
   }
 
-  /**
-   * The refusal of a take larger than the free stock (on hand less allocated): 422 naming the field and the free
-   * figure, so the user sees what can be taken. Never clamped to it — moving less than asked is a silent error.
-   */
-  private async shortage(uow: UnitOfWork, place: Place, asked: number, field: string) {
-    const balance = await repo.findBalance(uow.tx, place);
-    const free = Math.max(0, (balance?.on_hand ?? 0) - (balance?.allocated ?? 0));
-    return unprocessable(`Not enough free stock at this place: ${count(free, 'unit')} available, ${asked} asked`, { [field]: `At most ${free} available` });
-  }
-
   /** 409 when any of these places is held (a count, quarantine or inspection). */
   async assertNotHeld(tx: Executor, places: Place[]) {
     const [held] = await repo.heldBy(tx, places);
     if (!held) return;
     const code = held.location_code ?? (await repo.locationCodes(tx, [held.balance_location_id!]))[0]?.code ?? '';
-    if (held.hold_type === 'CYCLE_COUNT') {
-      throw conflict(`Location ${code} is being counted (cycle count ${held.document_id})`,
-        'Nothing can be moved or adjusted out of it until the count is approved or cancelled');
-    }
-    throw conflict(`Stock at location ${code} is held for ${held.hold_type.toLowerCase()} (${held.document_id})`, 'Nothing can leave it until the hold is lifted');
+    throw heldConflict(held.hold_type, held.document_id, code);
   }
 
   /** Holds locations (for one client, or every client's) or balances for a document, in one statement. */
@@ -340,6 +337,15 @@ export class StockEngine {
       reservations,
     };
   }
+}
+
+/** The refusal of a take from a held place. */
+function heldConflict(holdType: string, documentId: string, locationCode: string) {
+  if (holdType === 'CYCLE_COUNT') {
+    return conflict(`Location ${locationCode} is being counted (cycle count ${documentId})`,
+      'Nothing can be moved or adjusted out of it until the count is approved or cancelled');
+  }
+  return conflict(`Stock at location ${locationCode} is held for ${holdType.toLowerCase()} (${documentId})`, 'Nothing can leave it until the hold is lifted');
 }
 
 export function pick(p: Place): Place {

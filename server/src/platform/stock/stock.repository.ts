@@ -22,6 +22,8 @@ export interface LedgerRow {
   documentId: string;
   documentLine: string | null;
   businessDay: string;
+  expiryDate: string | null;
+  receivedAt: string | null;
   userId: number | null;
   at: string;
 }
@@ -32,49 +34,17 @@ const placeWhere = (p: Place) => sql`warehouse_id = ${p.warehouseId} AND custome
   AND location_id = ${p.locationId} AND lot = ${p.lot} AND pallet = ${p.pallet}`;
 
 /**
- * The only statements that change stock (platform/stock/stock-engine.ts pairs each with its ledger row). Each is
- * one conditional statement — race-free on both engines.
+ * The stock engine's statements. Stock on hand changes only by inserting ledger rows: each row moves its balance
+ * (migration 0014's trigger), so a posting is one statement. Allocations are conditional updates paired with
+ * their owners' reservation rows — race-free on both engines.
  */
 export const stockRepository = {
-  /**
-   * Adds to many places in one statement, creating balance rows when new. An arrival without its own expiry or
-   * receipt time takes those of `carriedFrom` (the movement's source), read by the statement itself.
-   */
-  addStocks(tx: Executor, legs: { place: Place; qty: number; expiryDate?: string | null; receivedAt?: string | null }[], carriedFrom: Place | undefined, at: string) {
-    const carried = (column: 'expiry_date' | 'received_at') =>
-      carriedFrom ? sql<string | null>`(select ${sql.ref(column)} from inventory_balance where ${placeWhere(carriedFrom)})` : null;
-    return tx.insertInto('inventory_balance')
-      .values(legs.map((leg) => ({
-        warehouse_id: leg.place.warehouseId, customer_id: leg.place.customerId, sku_id: leg.place.skuId, location_id: leg.place.locationId,
-        lot: leg.place.lot, pallet: leg.place.pallet, on_hand: leg.qty, allocated: 0, updated_at: at,
-        expiry_date: leg.expiryDate !== undefined ? leg.expiryDate : carried('expiry_date'),
-        received_at: leg.receivedAt != null ? leg.receivedAt : carriedFrom ? sql<string>`coalesce(${carried('received_at')}, ${at})` : at,
-      })))
-      .onConflict((oc) => oc.columns(['warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet']).doUpdateSet({
-        on_hand: sql`inventory_balance.on_hand + excluded.on_hand`,
-        expiry_date: sql`coalesce(inventory_balance.expiry_date, excluded.expiry_date)`,
-        // An emptied place that fills again starts aging afresh.
-        received_at: sql`CASE WHEN inventory_balance.on_hand = 0 THEN excluded.received_at ELSE coalesce(inventory_balance.received_at, excluded.received_at) END`,
-        updated_at: at,
-      }))
-      .execute();
-  },
-
-  /** Takes from a place only if that much is free (on hand less allocated); undefined when it is not. */
-  takeStock(tx: Executor, place: Place, qty: number, at: string) {
-    return tx.updateTable('inventory_balance')
-      .set({ on_hand: sql`on_hand - ${qty}`, updated_at: at })
-      .where(sql<boolean>`${placeWhere(place)} AND on_hand - allocated >= ${qty}`)
-      .returning(['id', 'on_hand', 'expiry_date'])
-      .executeTakeFirst();
-  },
-
   async insertLedger(tx: Executor, rows: LedgerRow[]) {
     return tx.insertInto('inventory_txn').values(rows.map((r) => ({
       at: r.at, warehouse_id: r.place.warehouseId, customer_id: r.place.customerId, sku_id: r.place.skuId,
       location_id: r.place.locationId, lot: r.place.lot, pallet: r.place.pallet, qty_change: r.qtyChange,
       txn_type: r.txnType, reason: r.reason, document_type: r.documentType, document_id: r.documentId, user_id: r.userId,
-      document_line: r.documentLine, business_day: r.businessDay,
+      document_line: r.documentLine, business_day: r.businessDay, expiry_date: r.expiryDate, received_at: r.receivedAt,
     }))).returning(['id', 'at', 'txn_type', 'qty_change', 'location_id', 'lot', 'pallet', 'document_type', 'document_id', 'document_line']).execute();
   },
 
@@ -197,10 +167,6 @@ export const stockRepository = {
   async onHandAt(tx: Executor, locationId: number) {
     const r = await tx.selectFrom('inventory_balance').select(sql<number>`coalesce(sum(on_hand), 0)`.as('n')).where('location_id', '=', locationId).executeTakeFirstOrThrow();
     return Number(r.n);
-  },
-
-  findBalance(db: Executor, place: Place) {
-    return db.selectFrom('inventory_balance').selectAll().where(placeWhere(place) as never).executeTakeFirst();
   },
 
   /** A place's balance, locked until commit (PostgreSQL) so a count's difference is taken against what it read. */
