@@ -54,20 +54,16 @@ export class InventoryService {
     this.recorder = deps.recorder;
   }
 
-  /** Checks that the SKU is the customer's, the locations are the warehouse's and active, and all is in scope. */
-  async assertReferences(principal: Principal, place: Place, locationIds: number[]) {
-    principal.scope.assert({ warehouseId: place.warehouseId, customerId: place.customerId });
-    await this.stock.references({ warehouseId: place.warehouseId, customerId: place.customerId, skuId: place.skuId, locationIds });
-  }
-
   async move(principal: Principal, input: Place & { toLocationId: number; quantity: number; note?: string }, actor: Actor) {
     if (input.toLocationId === input.locationId) throw badRequest('Choose a different destination location', { toLocationId: 'Same as the source location' });
     const from: Place = pick(input);
     const to: Place = { ...from, locationId: input.toLocationId };
-    await this.assertReferences(principal, from, [from.locationId, to.locationId]);
+    principal.scope.assert({ warehouseId: from.warehouseId, customerId: from.customerId });
     const result = await inTransaction(this.db, async (uow) => {
       return this.stock.post(uow, {
         documentType: 'MOVE', reason: input.note ?? null,
+        // Checked in the posting's own statement: a move costs no statement for its references.
+        references: { warehouseId: from.warehouseId, customerId: from.customerId, skuId: from.skuId, locationIds: [from.locationId, to.locationId] },
         legs: [{ place: from, qty: -input.quantity, txnType: 'move_out' }, { place: to, qty: input.quantity, txnType: 'move_in' }],
         record: { kind: 'Move', after: { from, to, quantity: input.quantity } },
       }, actor);

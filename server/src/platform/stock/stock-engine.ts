@@ -49,6 +49,11 @@ export interface Posting {
   /** The request field a short take is reported on (default `quantity`). */
   quantityField?: string;
   record: PostingRecord;
+  /**
+   * References to check in the posting's own statement (a move's SKU, client and locations): nothing is posted
+   * unless they hold, and then the reference check names what is wrong (404/422) — no statement of its own.
+   */
+  references?: ReferenceRequest;
 }
 
 const KIND_OF_DOCUMENT: Partial<Record<StockDocumentType, StockChangeKind>> = {
@@ -104,7 +109,15 @@ export class StockEngine {
     });
     const entries: Awaited<ReturnType<typeof repo.insertLedger>> = [];
     try {
-      for (let i = 0; i < rows.length; i += BATCH) entries.push(...await repo.insertLedger(uow.tx, rows.slice(i, i + BATCH)));
+      for (let i = 0; i < rows.length; i += BATCH) {
+        const batch = rows.slice(i, i + BATCH);
+        const written = await repo.insertLedger(uow.tx, batch, this.dialect, i === 0 ? posting.references : undefined);
+        if (written.length < batch.length) {
+          await checkReferences(uow.tx, posting.references!);
+          throw conflict('What this refers to changed meanwhile; try again');
+        }
+        entries.push(...written);
+      }
     } catch (err) {
       throw this.refusal(err, posting.quantityField ?? 'quantity') ?? err;
     }

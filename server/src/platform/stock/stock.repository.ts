@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../scope.js';
+import type { ReferenceRequest } from './references.js';
 import { lockRowAsMutex, lockRows, type Dialect } from '../../db/dialect.js';
 
 /** The balance key: where a quantity sits. */
@@ -30,6 +31,25 @@ export interface LedgerRow {
 
 export interface ReservationOwner { documentType: string; documentId: string; documentLine?: string }
 
+const PG_TYPES: Record<string, string> = {
+  at: 'timestamptz', received_at: 'timestamptz', warehouse_id: 'integer', customer_id: 'integer', sku_id: 'integer', location_id: 'integer',
+  qty_change: 'integer', user_id: 'integer',
+};
+
+/** The reference check as one condition (references.ts says the same in words, for the refusal). */
+function referencesHold(r: ReferenceRequest) {
+  const ids = [...new Set(r.locationIds)];
+  const parts = [];
+  if (r.skuId) parts.push(sql`exists (select 1 from sku where id = ${r.skuId} and customer_id = ${r.customerId}${r.activeSku ? sql` and is_active = 1` : sql``})`);
+  if (r.customerId) parts.push(sql`exists (select 1 from customer_warehouse where customer_id = ${r.customerId} and warehouse_id = ${r.warehouseId})`);
+  if (ids.length) {
+    parts.push(sql`(select count(*) from location l left join location_type lt on lt.code = l.type
+      where l.id in (${sql.join(ids)}) and l.warehouse_id = ${r.warehouseId} and l.is_active = 1
+      ${r.categories ? sql`and lt.category in (${sql.join([...r.categories])})` : sql``}) = ${ids.length}`);
+  }
+  return parts.length ? sql.join(parts, sql` and `) : sql`1 = 1`;
+}
+
 const placeWhere = (p: Place) => sql`warehouse_id = ${p.warehouseId} AND customer_id = ${p.customerId} AND sku_id = ${p.skuId}
   AND location_id = ${p.locationId} AND lot = ${p.lot} AND pallet = ${p.pallet}`;
 
@@ -39,13 +59,23 @@ const placeWhere = (p: Place) => sql`warehouse_id = ${p.warehouseId} AND custome
  * their owners' reservation rows — race-free on both engines.
  */
 export const stockRepository = {
-  async insertLedger(tx: Executor, rows: LedgerRow[]) {
-    return tx.insertInto('inventory_txn').values(rows.map((r) => ({
+  async insertLedger(tx: Executor, rows: LedgerRow[], dialect?: Dialect, references?: ReferenceRequest) {
+    const values = rows.map((r) => ({
       at: r.at, warehouse_id: r.place.warehouseId, customer_id: r.place.customerId, sku_id: r.place.skuId,
       location_id: r.place.locationId, lot: r.place.lot, pallet: r.place.pallet, qty_change: r.qtyChange,
       txn_type: r.txnType, reason: r.reason, document_type: r.documentType, document_id: r.documentId, user_id: r.userId,
       document_line: r.documentLine, business_day: r.businessDay, expiry_date: r.expiryDate, received_at: r.receivedAt,
-    }))).returning(['id', 'at', 'txn_type', 'qty_change', 'location_id', 'lot', 'pallet', 'document_type', 'document_id', 'document_line']).execute();
+    }));
+    const returned = ['id', 'at', 'txn_type', 'qty_change', 'location_id', 'lot', 'pallet', 'document_type', 'document_id', 'document_line'] as const;
+    if (!references || !dialect) return tx.insertInto('inventory_txn').values(values).returning(returned).execute();
+    // The rows are written only if the references hold, in the same statement: nothing is inserted otherwise.
+    const pg = dialect.engine === 'postgres';
+    const columns = Object.keys(values[0]) as (keyof (typeof values)[number])[];
+    const typed = (column: string, value: unknown) => (!pg ? sql`${value}` : sql`cast(${value} as ${sql.raw(PG_TYPES[column] ?? 'text')})`);
+    const selects = values.map((v) => sql`select ${sql.join(columns.map((c) => sql`${typed(c, v[c])} as ${sql.ref(c)}`))}`);
+    return tx.insertInto('inventory_txn').columns(columns)
+      .expression(sql`select * from (${sql.join(selects, sql` union all `)}) as v where ${referencesHold(references)}` as never)
+      .returning(returned).execute();
   },
 
   /** Every ledger row of a document, oldest first (what a reversal takes back). */
