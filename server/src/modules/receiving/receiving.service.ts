@@ -300,16 +300,12 @@ export class ReceivingService {
 
   // ----- receiving and putaway -----
 
-  /** Checks locations are the RO warehouse's and active, and answers them by id. */
+  /** Checks locations are the RO warehouse's and active (the stock engine's one reference check), and answers them by id. */
   private async locationsOf(warehouseId: number, ids: number[]) {
-    const rows = await repo.locations(this.db, ids);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const id of ids) {
-      const loc = byId.get(id);
-      if (!loc || loc.warehouse_id !== warehouseId) throw notFound('Location');
-      if (loc.is_active !== 1) throw unprocessable(`Location ${loc.code} is inactive`);
-    }
-    return byId;
+    const refs = await this.stock.references({ warehouseId, customerId: 0, locationIds: ids }, { inactiveLocation: (code) => `Location ${code} is inactive` });
+    return new Map([...refs.locations.values()].map((l) => [l.id, {
+      id: l.id, code: l.code, warehouse_id: l.warehouseId, type: l.type, is_active: l.isActive ? 1 : 0, capacity: l.capacity, category: l.category,
+    }]));
   }
 
   /** A scan: goods of one RO line arrive at a dock or staging location; good units go into stock there. */
