@@ -205,10 +205,9 @@ export class ReceivingService {
    * the order's in one statement each.
    */
   private async changed(uow: UnitOfWork, actor: Actor, id: number, action: string, subEvent: ReceivingSubEvent, before?: unknown, extra?: Record<string, unknown>,
-    opts: { after?: ReceivingOrderSummary; also?: { audit: AuditEntry; event: DomainEvent }[]} = {}) {
+    opts: { after?: ReceivingOrderSummary; also?: { audit: AuditEntry; event: DomainEvent }[] } = {}) {
     const after = opts.after ?? toSummary((await repo.findOrder(uow.tx, Scope.everything, id))!);
     const also = opts.also ?? [];
-
     await writeAudits(uow.tx, actor, [
       { action, entity: 'receiving_order', entityId: id, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after },
       ...also.map((c) => c.audit),
