@@ -550,7 +550,7 @@ export class ReceivingService {
         throw unprocessable(`Only ${count(waiting, 'unit')} of ${line.sku_code} ${noun(waiting, 'is', 'are')} waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
       }
       // Atomic: the destination is locked while its room is checked and filled (parallel putaways take turns).
-      await this.stock.assertRoom(uow, to.id, input.quantity);
+      await this.stock.assertRoom(uow, to.id, input.quantity, to.capacity);
       // The RO is the ledger document of its putaways (posted last, with the order's audit row and event).
       const document = order.ro_number;
       const putaway = await repo.insertPutaway(uow.tx, {

@@ -300,8 +300,11 @@ export class StockEngine {
    * Refuses (422) `quantity` more units at a location beyond its capacity (0: unlimited), inside the caller's
    * transaction, before the stock is posted there. The location row is locked first and held until commit,
    * so two arrivals checked at once take turns and cannot both claim the same room (read-then-write would).
+   * `capacity`: the location's as the caller read it (its reference check), when it has.
    */
-  async assertRoom(uow: UnitOfWork, locationId: number, quantity: number) {
+  async assertRoom(uow: UnitOfWork, locationId: number, quantity: number, capacity?: number) {
+    // A location the caller has just read as unlimited (capacity 0) has no room to claim: no lock, no statement.
+    if (capacity === 0) return;
     const location = await repo.lockLocation(uow.tx, this.dialect, locationId);
     if (!location) throw notFound('Location');
     if (location.capacity <= 0) return;
