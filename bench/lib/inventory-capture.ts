@@ -27,12 +27,12 @@ if (storage.length < slots * 3 || skus.length === 0) throw new Error('inventory-
 const putawayTo = storage.slice(slots * 2);
 await db.updateTable('location').set({ capacity: 0 }).where('id', 'in', putawayTo).execute();
 
-// Stock to move back and forth: a million units at both ends of every slot, each with its ledger row.
+// Stock to move back and forth: a million units at both ends of every slot, each with its ledger row (which
+// creates its balance: migration 0014's trigger).
 const at = new Date().toISOString();
 const moveStock = Array.from({ length: slots }, (_, k) => [storage[2 * k], storage[2 * k + 1]])
   .flatMap(([a, b], k) => [a, b].map((locationId) => ({ warehouse_id: warehouse.id, customer_id: customerId, sku_id: skus[k % skus.length].id, location_id: locationId, lot: `BENCH-MOVE-${k}`, pallet: '' })));
 await db.transaction().execute(async (tx) => {
-  await tx.insertInto('inventory_balance').values(moveStock.map((p) => ({ ...p, on_hand: 1_000_000, allocated: 0, updated_at: at, received_at: at }))).execute();
   await tx.insertInto('inventory_txn').values(moveStock.map((p) => ({ ...p, at, qty_change: 1_000_000, txn_type: 'adjust', reason: 'bench stock', document_type: 'BENCH', document_id: 'bench-move-stock', user_id: null }))).execute();
 });
 

@@ -21,7 +21,7 @@ function ledgerShape(rowsPerBalance: number) {
 export async function seedLargeLedger(target: BenchDatabase, ledgerRows: number, balances: number): Promise<SeedFigures> {
   const started = performance.now();
   const perBalance = Math.max(1, Math.round(ledgerRows / balances));
-  const { onHand } = ledgerShape(perBalance);
+  ledgerShape(perBalance); // the rows' shape (their sum is what each balance ends with)
   const database = openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, pgSchema: target.pgSchema, poolSize: 2 });
   const db = database.db;
   try {
@@ -46,7 +46,8 @@ export async function seedLargeLedger(target: BenchDatabase, ledgerRows: number,
         warehouse_id: combo.warehouse_id, customer_id: combo.customer_id, sku_id: own[Math.floor(b / combos.length) % own.length],
         location_id: locs[(b * 7919) % locs.length], lot: `${SEED_LOT_PREFIX}${b}`, pallet: b % 4 === 0 ? `PLT-${Math.floor(b / 4)}` : '',
         expiry_date: b % 3 === 0 ? `20${27 + (b % 5)}-0${1 + (b % 9)}-15` : null,
-        on_hand: onHand, allocated: 0, updated_at: received, received_at: received,
+        // Empty: the ledger rows below fill them (each row moves its balance: migration 0014's trigger).
+        on_hand: 0, allocated: 0, updated_at: received, received_at: received,
       };
     });
     await db.transaction().execute(async (tx) => {
@@ -61,6 +62,7 @@ export async function seedLargeLedger(target: BenchDatabase, ledgerRows: number,
           NULL, 'BENCH', b.lot, NULL
         FROM inventory_balance b CROSS JOIN j
         WHERE b.lot LIKE ${`${SEED_LOT_PREFIX}%`}
+        ORDER BY b.id, j.n
       `.execute(tx);
     });
     // A live PostgreSQL would have vacuumed and analysed tables that grew this much (autovacuum, also after

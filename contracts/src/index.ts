@@ -17,6 +17,7 @@ export * from './customers.js';
 export * from './skus.js';
 export * from './locations.js';
 export * from './inventory.js';
+export * from './stock.js';
 export * from './inventory-operations.js';
 export * from './receiving.js';
 export * from './status.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { field, INT_MAX } from './fields.js';
 import { listRequest, listResponse } from './common.js';
+import { reservationReconciliation } from './stock.js';
 
 const id = field.id();
 const qty = z.number({ error: 'Please enter quantity!' }).int('Quantity must be a whole number').positive('Quantity must be more than 0').max(10_000_000);
@@ -85,6 +86,8 @@ export const reconcileResponse = z.object({
     warehouseId: z.number().int(), customerId: z.number().int(), skuId: z.number().int(), locationId: z.number().int(),
     lot: z.string(), pallet: z.string(), onHand: z.number().int(), ledgerSum: z.number().int(), difference: z.number().int(),
   })),
+  /** Allocated stock against the open reservations that own it (balanced: each balance's allocated is their sum). */
+  reservations: reservationReconciliation,
 });
 
 // --- Inventory import (Add Data panel: Inventory Type, Location, Count Date, count sheet) -------------------

@@ -5,6 +5,7 @@ import { EventBus } from './platform/events.js';
 import { ChangeRecorder } from './platform/change-recorder.js';
 import { DomainEvents } from './platform/domain-events.js';
 import { WarehouseTimeZones } from './platform/business-day.js';
+import { StockEngine } from './platform/stock/stock-engine.js';
 import { Mailer } from './platform/mail.js';
 import { AccessTokens } from './platform/tokens.js';
 import type { ServiceDeps } from './platform/service-deps.js';
@@ -36,6 +37,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const events = new EventBus(database);
   const domainEvents = new DomainEvents(log);
   const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events, domainEvents), domainEvents, timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
+  // The one stock engine: every module that changes stock is handed this instance.
+  const stock = new StockEngine(deps);
   // Background jobs and schedules: handlers register below; the worker starts in main.ts (tests start it on demand).
   const jobs = new Jobs({ db, dialect, events, log });
   const schedules = new Schedules({ db, jobs, timeZones: deps.timeZones, log });
@@ -43,6 +46,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     tokens,
     mailer,
     events,
+    stock,
     timeZones: deps.timeZones,
     recorder: deps.recorder,
     domainEvents,
@@ -56,12 +60,12 @@ export function createServices(config: Config, database: Database, log: FastifyB
     customers: new CustomerService(deps),
     skus: new SkuService(deps),
     locations: new LocationService(deps),
-    inventory: new InventoryService(deps),
-    adjustments: new AdjustmentService(deps),
-    cycleCounts: new CycleCountService(deps),
-    replenishment: new ReplenishmentService(deps),
+    inventory: new InventoryService(deps, stock),
+    adjustments: new AdjustmentService(deps, stock),
+    cycleCounts: new CycleCountService(deps, stock),
+    replenishment: new ReplenishmentService(deps, stock),
     inventoryReports: new InventoryReportService(deps),
-    receiving: new ReceivingService(deps),
+    receiving: new ReceivingService(deps, stock),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

@@ -73,7 +73,7 @@ function holdNextPosting() {
   const released = new Promise<void>((r) => { release = r; });
   let entered!: () => void;
   const inside = new Promise<void>((r) => { entered = r; });
-  const inventory = t.app.services.inventory;
+  const inventory = t.app.services.stock;
   const post = inventory.post.bind(inventory);
   vi.spyOn(inventory, 'post').mockImplementationOnce(async (...args) => {
     entered();
@@ -226,7 +226,7 @@ describe('a deadlock victim', () => {
   it('is run again inside the same key: one document, answered as a first answer', async () => {
     const key = newKey();
     const [documents, atSource] = [await moveDocuments(), await onHand(from)];
-    const inventory = t.app.services.inventory;
+    const inventory = t.app.services.stock;
     const post = inventory.post.bind(inventory);
     let calls = 0;
     vi.spyOn(inventory, 'post').mockImplementation(async (...args) => {

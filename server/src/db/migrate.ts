@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_adjustment_posted.js';
 import * as m0011 from './migrations/0011_stock_list_lead_indexes.js';
 import * as m0012 from './migrations/0012_search_trigrams.js';
 import * as m0013 from './migrations/0013_receiving_line_lots.js';
+import * as m0014 from './migrations/0014_stock_engine.js';
 import * as m0015 from './migrations/0015_documents_platform.js';
 import * as m0016 from './migrations/0016_jobs.js';
 
@@ -32,6 +33,7 @@ const STEPS: Record<string, Step> = {
   '0011_stock_list_lead_indexes': m0011,
   '0012_search_trigrams': m0012,
   '0013_receiving_line_lots': m0013,
+  '0014_stock_engine': m0014,
   '0015_documents_platform': m0015,
   '0016_jobs': m0016,
 };

@@ -5,6 +5,10 @@ import { syncReferenceData } from './seed/base.js';
 import { seedDemoData } from './seed/demo.js';
 import { insertUser } from './seed/users.js';
 import { randomPassword } from '../platform/secrets.js';
+import { ChangeRecorder } from '../platform/change-recorder.js';
+import { EventBus } from '../platform/events.js';
+import { WarehouseTimeZones } from '../platform/business-day.js';
+import { StockEngine } from '../platform/stock/stock-engine.js';
 
 export interface PrepareOptions {
   demoData: boolean;
@@ -22,7 +26,11 @@ export async function prepareDatabase(database: Database, opts: PrepareOptions, 
   const anyUser = await database.db.selectFrom('app_user').select('id').limit(1).executeTakeFirst();
   if (anyUser) return;
   if (opts.demoData) {
-    await seedDemoData(database.db);
+    // The demo's stock is posted through the stock engine, as every other posting is.
+    const stock = new StockEngine({
+      db: database.db, dialect: database.dialect, recorder: new ChangeRecorder(new EventBus(database)), timeZones: new WarehouseTimeZones(database.db),
+    });
+    await seedDemoData(database.db, stock);
     log.info('demo data loaded: sign in as admin / bolx-demo-admin (see README for the other accounts)');
     return;
   }

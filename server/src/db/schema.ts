@@ -7,6 +7,7 @@ import type { InventoryOperationTables } from './tables/inventory-operations.js'
 import type { ReceivingTables } from './tables/receiving.js';
 import type { DocumentTables } from './tables/documents.js';
 import type { JobTables } from './tables/jobs.js';
+import type { StockTables } from './tables/stock.js';
 
 
 export interface AppTable { id: number; key: string; name: string; description: string; sort: number }
@@ -78,11 +79,17 @@ export interface InventoryTxnTable {
   id: Id; at: Timestamp; warehouse_id: number; customer_id: number; sku_id: number; location_id: number;
   lot: string; pallet: string; qty_change: number; txn_type: string; reason: string | null;
   document_type: string | null; document_id: string | null; user_id: number | null;
+  /** The document's line a row belongs to, and the warehouse's business day it was posted on (added in 0014). */
+  document_line: ColumnType<string | null, string | null | undefined, string | null>;
+  business_day: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What arriving stock brings to its balance (0014): NULL carries the posting's source's. */
+  expiry_date: ColumnType<string | null, string | null | undefined, string | null>;
+  received_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 /** Every table. The foundation's are listed here; each area adds its own through its tables file. */
 export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables,
-  DocumentTables, JobTables {
+  StockTables, DocumentTables, JobTables {
   app: AppTable;
   module: ModuleTable;
   country: CountryTable;

@@ -1,3 +1,4 @@
+import type { StockDocumentType, StockTxnType } from '@bolx/contracts';
 import type { Insertable } from 'kysely';
 import type { InventoryBalanceTable, Tx } from '../schema.js';
 import type { DemoLeg } from './demo-stock.js';
@@ -30,7 +31,7 @@ export async function seedReceivingOrders(tx: Tx, p: {
 }): Promise<Set<number>> {
   const covered = new Set<number>();
   const supplier = SUPPLIERS[p.supplierIndex % SUPPLIERS.length];
-  const entry = (b: { sku_id: number; location_id: number; lot: string; pallet: string; expiry_date?: string | null }, qty: number, type: string, doc: string, documentType: string) => p.legs.push({
+  const entry = (b: { sku_id: number; location_id: number; lot: string; pallet: string; expiry_date?: string | null }, qty: number, type: StockTxnType, doc: string, documentType: StockDocumentType) => p.legs.push({
     place: { warehouseId: p.warehouseId, customerId: p.customerId, skuId: b.sku_id, locationId: b.location_id, lot: b.lot, pallet: b.pallet },
     qty, txnType: type, documentType, documentId: doc, expiryDate: b.expiry_date ?? null,
   });

@@ -26,7 +26,7 @@ export async function seedReplenishment(tx: Tx, p: {
   const reserve = await tx.insertInto('location').values(bays.map((n) => bay('R', n))).returning('id').execute();
   const pick = await tx.insertInto('location').values(bays.map((n) => bay('P', n))).returning('id').execute();
   const expiry = (days: number) => (p.lots ? new Date(Date.parse(p.at) + days * 864e5).toISOString().slice(0, 10) : null);
-  const doc = { txnType: 'receive', documentType: 'DEMO', documentId: 'opening-stock', reason: 'Opening stock (demo data)' };
+  const doc = { txnType: 'receive' as const, documentType: 'DEMO' as const, documentId: 'opening-stock', reason: 'Opening stock (demo data)' };
   for (const [i, skuId] of p.skuIds.slice(0, REPLENISHMENT_BAYS).entries()) {
     const place = { warehouseId: p.warehouseId, customerId: p.customerId, skuId };
     p.legs.push({ ...doc, place: { ...place, locationId: reserve[i].id, lot: p.lots ? `L26${String(100 + i)}` : '', pallet: `PLT-${p.warehouseCode}-R${i + 1}` }, qty: PALLET_QTY, expiryDate: expiry(300 + 10 * i) });

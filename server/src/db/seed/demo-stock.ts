@@ -1,12 +1,14 @@
+import type { StockDocumentType, StockTxnType } from '@bolx/contracts';
 import type { Tx } from '../schema.js';
-import { inventoryRepository as inventory, type LedgerRow, type Place } from '../../modules/inventory/inventory.repository.js';
+import { systemActor } from '../../platform/actor.js';
+import type { Place, StockEngine } from '../../platform/stock/stock-engine.js';
 
 /** One demo stock movement leg: a signed quantity at a place, with its ledger type and document. */
 export interface DemoLeg {
   place: Place;
   qty: number;
-  txnType: string;
-  documentType: string;
+  txnType: StockTxnType;
+  documentType: StockDocumentType;
   documentId: string;
   reason?: string | null;
   /** For stock arriving: its lot's expiry. */
@@ -14,22 +16,23 @@ export interface DemoLeg {
 }
 
 /**
- * Posts the demo's stock with the inventory engine's own statements (see InventoryService.post): every leg
- * changes its balance row (created by the first receipt) and writes its ledger row, in the seed's transaction,
- * so a fresh demo database's ledger sums exactly to its balances. Legs apply in order; a take never goes negative.
+ * Posts the demo's stock through the stock engine, one posting per run of legs of one document, in the seed's
+ * transaction: a fresh demo database's ledger sums exactly to its balances, with its audit rows. Documents apply
+ * in order (a receipt before its putaway); a take never goes negative.
  */
-export async function postDemoStock(tx: Tx, legs: DemoLeg[], at: string): Promise<void> {
-  for (const leg of legs) {
-    if (leg.qty < 0) {
-      const taken = await inventory.takeStock(tx, leg.place, -leg.qty, at);
-      if (!taken) throw new Error(`demo stock: ${-leg.qty} units are not at location ${leg.place.locationId}`);
-    } else {
-      await inventory.addStock(tx, leg.place, leg.qty, leg.expiryDate ?? null, at);
-    }
+export async function postDemoStock(tx: Tx, stock: StockEngine, legs: DemoLeg[]): Promise<void> {
+  const uow = { tx, afterCommit: () => {} }; // nothing listens while the database is being prepared
+  const actor = systemActor('demo');
+  for (let i = 0; i < legs.length;) {
+    const first = legs[i];
+    let j = i;
+    while (j < legs.length && legs[j].documentType === first.documentType && legs[j].documentId === first.documentId && (legs[j].reason ?? null) === (first.reason ?? null)) j++;
+    const run = legs.slice(i, j);
+    await stock.post(uow, {
+      documentType: first.documentType, documentId: first.documentId, reason: first.reason ?? null,
+      legs: run.map((l) => ({ place: l.place, qty: l.qty, txnType: l.txnType, expiryDate: l.expiryDate ?? null })),
+      record: { kind: first.documentType === 'PUTAWAY' ? 'Putaway' : first.documentType === 'RECEIPT' ? 'Receive' : 'Import', after: { demo: true, legs: run.length } },
+    }, actor);
+    i = j;
   }
-  const rows: LedgerRow[] = legs.map((leg) => ({
-    place: leg.place, qtyChange: leg.qty, txnType: leg.txnType, reason: leg.reason ?? null,
-    documentType: leg.documentType, documentId: leg.documentId, userId: null, at,
-  }));
-  for (let i = 0; i < rows.length; i += 200) await inventory.insertLedger(tx, rows.slice(i, i + 200));
 }

@@ -3,6 +3,7 @@ import { insertUser } from './users.js';
 import { seedReceivingOrders } from './demo-receiving.js';
 import { REPLENISHMENT_BAYS, seedReplenishment } from './demo-replenishment.js';
 import { postDemoStock, type DemoLeg } from './demo-stock.js';
+import type { StockEngine } from '../../platform/stock/stock-engine.js';
 
 /** Demo sign-ins; the README lists them. */
 export const DEMO_USERS = {
@@ -44,7 +45,7 @@ async function insertChunks<T>(rows: T[], size: number, insert: (chunk: T[]) => 
 /** Every demo client's adjustment approval threshold (units). */
 export const DEMO_ADJUSTMENT_THRESHOLD = 100;
 
-export async function seedDemoData(db: Db): Promise<void> {
+export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
   const random = rng(42);
   const now = new Date().toISOString();
   await db.transaction().execute(async (tx) => {
@@ -138,7 +139,7 @@ export async function seedDemoData(db: Db): Promise<void> {
       await seedReplenishment(tx, {
         warehouseId, warehouseCode: w.code, customerId: served[0].id, lots: served[0].c.lots, at: now, legs, skuIds: ownSkus.slice(-REPLENISHMENT_BAYS),
       });
-      await postDemoStock(tx, legs, now);
+      await postDemoStock(tx, stock, legs);
     }
 
     const [nj, tx1, ca] = warehouseIds;

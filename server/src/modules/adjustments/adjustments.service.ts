@@ -14,8 +14,8 @@ import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
 import type { Selectable } from 'kysely';
-import { InventoryService, pick, type AdjustmentInput } from '../inventory/inventory.service.js';
-import type { Place } from '../inventory/inventory.service.js';
+import type { AdjustmentInput } from '../inventory/inventory.service.js';
+import { pick, type Place, type StockEngine } from '../../platform/stock/stock-engine.js';
 import { count, signedCount } from '../../platform/plural.js';
 import { adjustmentRepository as repo, type AdjustmentFilter } from './adjustments.repository.js';
 
@@ -62,11 +62,26 @@ export class AdjustmentService {
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
   private readonly statuses: StatusMachine;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>, private readonly inventory = new InventoryService(deps)) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
     this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
+  }
+
+  /** The SKU is the client's, the location the warehouse's and active, the warehouse serves the client — and all in scope. */
+  private async assertReferences(principal: Principal, place: Place) {
+    principal.scope.assert({ warehouseId: place.warehouseId, customerId: place.customerId });
+    await this.stock.references({ warehouseId: place.warehouseId, customerId: place.customerId, skuId: place.skuId, locationIds: [place.locationId] });
+  }
+
+  /** Posts an adjustment through the stock engine (which writes its ledger row, audit row and event). */
+  private postAdjustment(uow: UnitOfWork, place: Place, input: AdjustmentInput, actor: Actor, documentId: string) {
+    return this.stock.post(uow, {
+      documentType: 'ADJUSTMENT', documentId, reason: [input.reasonCode, input.note].filter(Boolean).join(': '),
+      legs: [{ place, qty: input.quantityChange, txnType: 'adjust', expiryDate: input.expiryDate ?? null }], quantityField: 'quantityChange',
+      record: { kind: 'Adjust', after: { place, quantityChange: input.quantityChange, reasonCode: input.reasonCode } },
+    }, actor);
   }
 
   filterLabels(): FilterLabel[] {
@@ -83,7 +98,7 @@ export class AdjustmentService {
    */
   async create(principal: Principal, input: Place & AdjustmentInput, actor: Actor) {
     const place = pick(input);
-    await this.inventory.assertReferences(principal, place, [place.locationId]);
+    await this.assertReferences(principal, place);
     const threshold = await repo.threshold(this.db, place.customerId);
     const immediate = threshold == null || Math.abs(input.quantityChange) <= threshold;
     const result = await inTransaction(this.db, async (uow) => {
@@ -98,7 +113,7 @@ export class AdjustmentService {
         await this.record(uow, actor, 'request', id, place, 'AdjustmentRequested', 'Pending', { ...input, threshold });
         return { status: 'Pending' as const, adjustmentId: id, document: null, entries: [] };
       }
-      const posted = await this.inventory.postAdjustment(uow, place, input, actor, documentId!);
+      const posted = await this.postAdjustment(uow, place, input, actor, documentId!);
       await this.record(uow, actor, 'post', id, place, 'AdjustmentPosted', 'Posted', { ...input, document: documentId },
         [adjustmentPosted(id, documentId!, place, input.quantityChange, input.reasonCode)]);
       return { status: 'Posted' as const, adjustmentId: id, document: posted.document, entries: posted.entries };
@@ -125,7 +140,7 @@ export class AdjustmentService {
   async approve(principal: Principal, input: { adjustmentId: number; note?: string }, actor: Actor) {
     const req = await this.pending(principal, input.adjustmentId, 'approve');
     const place = placeOf(req);
-    await this.inventory.assertReferences(principal, place, [place.locationId]);
+    await this.assertReferences(principal, place);
     const posted = await inTransaction(this.db, async (uow) => {
       // Posting makes it a ledger document: it takes its ADJ number now (a refused approval gives the number back).
       const documentId = (await documentNumbers.next(uow, 'ADJ')).number;
@@ -133,7 +148,7 @@ export class AdjustmentService {
         kind: 'ADJUSTMENT', id: req.id, to: 'Approved', reason: input.note ?? null, refusal: decidedMeanwhile,
         set: { decided_by: principal.userId, decided_at: new Date().toISOString(), decision_note: input.note ?? null, document_id: documentId },
       });
-      const result = await this.inventory.postAdjustment(uow, place, {
+      const result = await this.postAdjustment(uow, place, {
         quantityChange: req.quantity_change, reasonCode: req.reason_code, expiryDate: req.expiry_date ?? undefined, note: req.note ?? undefined,
       }, actor, documentId);
       await this.record(uow, actor, 'approve', req.id, place, 'AdjustmentApproved', 'Approved', { document: documentId, note: input.note ?? null },

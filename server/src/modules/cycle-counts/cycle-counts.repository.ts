@@ -48,15 +48,6 @@ export const cycleCountRepository = {
     for (let i = 0; i < lines.length; i += 200) await tx.insertInto('cycle_count_line').values(lines.slice(i, i + 200)).execute();
   },
 
-  async hold(tx: Executor, countId: number, warehouseId: number, customerId: number, locationIds: number[]) {
-    const rows = locationIds.map((location_id) => ({ cycle_count_id: countId, warehouse_id: warehouseId, customer_id: customerId, location_id, is_open: 1 }));
-    for (let i = 0; i < rows.length; i += 200) await tx.insertInto('cycle_count_location').values(rows.slice(i, i + 200)).execute();
-  },
-
-  release(tx: Executor, countId: number) {
-    return tx.updateTable('cycle_count_location').set({ is_open: 0 }).where('cycle_count_id', '=', countId).execute();
-  },
-
   findById(db: Executor, id: number) {
     return db.selectFrom('cycle_count').selectAll().where('id', '=', id).executeTakeFirst();
   },

@@ -17,7 +17,7 @@ import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
-import { InventoryService, type Leg } from '../inventory/inventory.service.js';
+import type { Leg, StockEngine } from '../../platform/stock/stock-engine.js';
 import { cycleCountRepository as repo, type CountSelection, type CycleCountFilter } from './cycle-counts.repository.js';
 
 const changedMeanwhile = () => 'The count changed meanwhile; reload it';
@@ -54,7 +54,7 @@ export class CycleCountService {
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
   private readonly statuses: StatusMachine;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>, private readonly inventory = new InventoryService(deps)) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
     this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
@@ -67,7 +67,7 @@ export class CycleCountService {
 
   async create(principal: Principal, input: CreateInput, actor: Actor) {
     principal.scope.assert({ warehouseId: input.warehouseId, customerId: input.customerId });
-    if (input.selection === 'sku') await this.inventory.assertSku(input.customerId, input.skuId!);
+    if (input.selection === 'sku') await this.stock.references({ warehouseId: input.warehouseId, customerId: input.customerId, skuId: input.skuId!, locationIds: [] });
     const created = await inTransaction(this.db, async (uow) => {
       const stock = await repo.snapshot(uow.tx, this.dialect, input, MAX_COUNT_LINES + 1);
       if (stock.length === 0) throw unprocessable('Nothing to count', 'None of this client’s stock matches the selection');
@@ -90,7 +90,7 @@ export class CycleCountService {
         cycle_count_id: id, warehouse_id: b.warehouse_id, customer_id: b.customer_id, sku_id: b.sku_id, location_id: b.location_id,
         lot: b.lot, pallet: b.pallet, expiry_date: b.expiry_date, expected_qty: b.on_hand,
       })));
-      await repo.hold(uow.tx, id, input.warehouseId, input.customerId, locationIds);
+      await this.stock.hold(uow, 'CYCLE_COUNT', countNo, input.warehouseId, { locationIds, customerId: input.customerId }, actor);
       await this.record(uow, actor, 'create', id, input, 'AddCycleCount', 'Open', { countNo, lines: stock.length, locations: locationIds.length });
       return { id, countNo, lines: stock.length };
     });
@@ -210,22 +210,21 @@ export class CycleCountService {
         set: { approved_by: principal.userId, approved_at: at, document_id: count.count_no, updated_at: at },
       });
       // Released first: the count's own corrections must not be held by it.
-      await repo.release(uow.tx, count.id);
+      await this.stock.lift(uow, 'CYCLE_COUNT', count.count_no);
       const legs: Leg[] = lines.flatMap((l) => {
         const diff = (l.recount_qty ?? l.counted_qty ?? l.expected_qty) - l.expected_qty;
         if (diff === 0) return [];
         return [{
           place: { warehouseId: l.warehouse_id, customerId: l.customer_id, skuId: l.sku_id, locationId: l.location_id, lot: l.lot, pallet: l.pallet },
-          qty: diff, txnType: 'count', expiryDate: l.expiry_date,
+          qty: diff, txnType: 'count' as const, expiryDate: l.expiry_date, documentLine: String(l.id),
         }];
       });
       const result = legs.length
-        ? await this.inventory.post(uow, { documentType: 'CYCLE_COUNT', documentId: count.count_no, reason: `Cycle count ${count.count_no}`, legs, quantityField: 'counts' }, actor)
+        ? await this.stock.post(uow, {
+          documentType: 'CYCLE_COUNT', documentId: count.count_no, reason: `Cycle count ${count.count_no}`, legs, quantityField: 'counts',
+          record: { kind: 'CycleCount', skuId: 0, after: { countNo: count.count_no, variances: legs.map((l) => ({ ...l.place, qty: l.qty })) } },
+        }, actor)
         : { document: count.count_no, entries: [] };
-      if (legs.length) {
-        await this.inventory.recordChange(uow, actor, 'CycleCount', count.count_no, { ...legs[0].place, skuId: 0 },
-          [...new Set(legs.map((l) => l.place.locationId))], { countNo: count.count_no, variances: legs.map((l) => ({ ...l.place, qty: l.qty })) });
-      }
       await this.record(uow, actor, 'approve', count.id, this.target(count), 'UpdateCycleCount', 'Approved',
         { document: count.count_no, lines: legs.length, ...(overrideReason ? { overrideReason } : {}) },
         [domainEvent('cycle-count.approved', { cycleCountId: count.id, countNo: count.count_no, ...this.target(count), document: legs.length ? result.document : null, varianceLines: legs.length })]);
@@ -247,7 +246,7 @@ export class CycleCountService {
         kind: 'CYCLE_COUNT', id: count.id, to: 'Cancelled', set: { updated_at: new Date().toISOString() },
         refusal: (current) => `Cycle count ${count.count_no} is ${current.toLowerCase()}: it cannot be cancelled`,
       });
-      await repo.release(uow.tx, count.id);
+      await this.stock.lift(uow, 'CYCLE_COUNT', count.count_no);
       await this.record(uow, actor, 'cancel', count.id, this.target(count), 'UpdateCycleCount', 'Cancelled', {});
     });
     return { message: `Cycle count ${count.count_no} cancelled`, data: { cycleCountId: count.id } };

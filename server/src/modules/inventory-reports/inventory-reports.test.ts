@@ -38,7 +38,7 @@ beforeAll(async () => {
   await adjust(l2, 15, { lot: 'FAR', expiryDate: day(200), pallet: 'LP-A' });
   await adjust(l2, 7, { skuId: skuB });
   await adjust(l3, 9, { customerId: other, skuId: otherSku });
-  await inTransaction(t.database.db, (uow) => t.app.services.inventory.allocate(uow, { warehouseId: wh, customerId: cust, skuId: skuA, quantity: 5 }));
+  await inTransaction(t.database.db, (uow) => t.app.services.stock.allocate(uow, { owner: { documentType: 'REPLENISHMENT' as const, documentId: `test-${Math.random()}` }, warehouseId: wh, customerId: cust, skuId: skuA, quantity: 5 }));
 });
 afterAll(async () => { await t?.close(); });
 
@@ -113,10 +113,10 @@ describe('expiry', () => {
 
   it('the expired lot is never allocated', async () => {
     const req = { warehouseId: wh, customerId: cust, skuId: skuA, quantity: 1000 };
-    await expect(inTransaction(t.database.db, (uow) => t.app.services.inventory.allocate(uow, req))).rejects.toMatchObject({ status: 422 });
+    await expect(inTransaction(t.database.db, (uow) => t.app.services.stock.allocate(uow, { owner: { documentType: 'REPLENISHMENT' as const, documentId: `test-${Math.random()}` }, ...req }))).rejects.toMatchObject({ status: 422 });
     let lots: string[] = [];
     await expect(inTransaction(t.database.db, async (uow) => {
-      lots = (await t.app.services.inventory.allocate(uow, { ...req, allowPartial: true })).lines.map((l) => l.place.lot);
+      lots = (await t.app.services.stock.allocate(uow, { owner: { documentType: 'REPLENISHMENT' as const, documentId: `test-${Math.random()}` }, ...req, allowPartial: true })).lines.map((l) => l.place.lot);
       throw new Error('roll back');
     })).rejects.toThrow('roll back');
     expect(lots.length).toBeGreaterThan(0);

@@ -102,7 +102,7 @@ describe('UploadInventory', () => {
   });
 
   it('refuses a count below what is allocated, rolling back every row', async () => {
-    await inTransaction(t.database.db, (uow) => t.app.services.inventory.allocate(uow, { warehouseId: wh, customerId: cust, skuId: drill, quantity: 30 }));
+    await inTransaction(t.database.db, (uow) => t.app.services.stock.allocate(uow, { owner: { documentType: 'REPLENISHMENT' as const, documentId: `test-${Math.random()}` }, warehouseId: wh, customerId: cust, skuId: drill, quantity: 30 }));
     const before = await ledgerCount();
     const res = await upload(admin, 'SKU,Quantity,Lot,Expiry Date,Pallet\nIMP-SAW,50,L1,2027-03-31,P-9\nIMP-DRILL,10,,,\n', { inventoryType: 'Stock Count' });
     expect(res.statusCode).toBe(422);

@@ -223,8 +223,10 @@ describe('pallet moves', () => {
 
 describe('allocation (FEFO)', () => {
   let fefoSku: number;
+  // Each allocation is its own owner's (a document line), so one can be released alone.
+  const firstOwner = { documentType: 'REPLENISHMENT' as const, documentId: 'fefo-first' };
   const allocate = (quantity: number, over: Record<string, unknown> = {}) =>
-    inTransaction(t.database.db, (uow) => t.app.services.inventory.allocate(uow, { warehouseId: wh, customerId: cust, skuId: fefoSku, quantity, ...over }));
+    inTransaction(t.database.db, (uow) => t.app.services.stock.allocate(uow, { owner: { documentType: 'REPLENISHMENT' as const, documentId: `test-${Math.random()}` }, warehouseId: wh, customerId: cust, skuId: fefoSku, quantity, ...over }));
 
   beforeAll(async () => {
     fefoSku = await makeSku(t.database, cust);
@@ -237,7 +239,7 @@ describe('allocation (FEFO)', () => {
   });
 
   it('takes the earliest expiry first, undated stock last, and never an expired lot', async () => {
-    const res = await allocate(25);
+    const res = await allocate(25, { owner: firstOwner });
     expect(res.lines.map((l) => [l.place.lot, l.quantity])).toEqual([['SOONER', 10], ['LATER', 10], ['UNDATED', 5]]);
     const expired = await t.database.db.selectFrom('inventory_balance').select('allocated').where('sku_id', '=', fefoSku).where('lot', '=', 'EXPIRED').executeTakeFirstOrThrow();
     expect(expired.allocated).toBe(0);
@@ -255,10 +257,11 @@ describe('allocation (FEFO)', () => {
     const [line] = (await t.database.db.selectFrom('inventory_balance').selectAll().where('sku_id', '=', fefoSku).where('lot', '=', 'SOONER').execute());
     const body = { warehouseId: wh, customerId: cust, skuId: fefoSku, locationId: line.location_id, lot: 'SOONER', toLocationId: a, quantity: 1 };
     expect((await admin.post('/Warehouse/Move/MoveItems', body)).statusCode).toBe(422);
-    const place = { warehouseId: wh, customerId: cust, skuId: fefoSku, locationId: line.location_id, lot: 'SOONER', pallet: '' };
-    await inTransaction(t.database.db, (uow) => t.app.services.inventory.deallocate(uow, place, 4));
+    // Releasing the first allocation's owner frees all it reserved (10 SOONER among them); a second release frees nothing.
+    const released = await inTransaction(t.database.db, (uow) => t.app.services.stock.release(uow, firstOwner));
+    expect(released.map((r) => r.quantity)).toEqual(expect.arrayContaining([10, 10, 5]));
     expect((await admin.post('/Warehouse/Move/MoveItems', { ...body, quantity: 4 })).statusCode).toBe(200);
-    await expect(inTransaction(t.database.db, (uow) => t.app.services.inventory.deallocate(uow, place, 7))).rejects.toMatchObject({ status: 409 });
+    expect(await inTransaction(t.database.db, (uow) => t.app.services.stock.release(uow, firstOwner))).toEqual([]);
     expect((await reconcile()).balanced).toBe(true);
   });
 });
@@ -279,7 +282,7 @@ describe('concurrency with allocation', () => {
         case 1: return s.post('/Warehouse/Move/MoveItems', { ...hot(y), toLocationId: x, quantity: 2 }).then((r) => r.statusCode);
         case 2: return s.post('/Warehouse/Adjustment/CreateAdjustment', { ...hot(x), quantityChange: -2, reasonCode: 'DAMAGED' }).then((r) => r.statusCode);
         case 3: return s.post('/Warehouse/Adjustment/CreateAdjustment', { ...hot(y), quantityChange: 1, reasonCode: 'FOUND' }).then((r) => r.statusCode);
-        default: return inTransaction(t.database.db, (uow) => t.app.services.inventory.allocate(uow, { warehouseId: wh, customerId: cust, skuId: hotSku, quantity: 2 }))
+        default: return inTransaction(t.database.db, (uow) => t.app.services.stock.allocate(uow, { owner: { documentType: 'REPLENISHMENT' as const, documentId: `test-${Math.random()}` }, warehouseId: wh, customerId: cust, skuId: hotSku, quantity: 2 }))
           .then(() => { allocatedOk++; return 200; }, (err: { status?: number }) => err.status ?? 500);
       }
     });

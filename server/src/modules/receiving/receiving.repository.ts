@@ -217,11 +217,6 @@ export const receivingRepository = {
     return !!(await db.selectFrom('customer_warehouse').select('warehouse_id').where('customer_id', '=', customerId).where('warehouse_id', '=', warehouseId).executeTakeFirst());
   },
 
-  locations(db: Executor, ids: number[]) {
-    return db.selectFrom('location as l').leftJoin('location_type as lt', 'lt.code', 'l.type')
-      .select(['l.id', 'l.code', 'l.warehouse_id', 'l.type', 'l.is_active', 'l.capacity', 'lt.category']).where('l.id', 'in', ids).execute();
-  },
-
   /** A warehouse's active receiving and damaged-goods places, docks first, then by code. */
   dockLocations(db: Executor, warehouseId: number) {
     return db.selectFrom('location').select(['id', 'code', 'type']).where('warehouse_id', '=', warehouseId).where('is_active', '=', 1)

@@ -21,7 +21,8 @@ import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
-import { InventoryService } from '../inventory/inventory.service.js';
+import type { Change } from '../../platform/change-recorder.js';
+import type { Posting, StockEngine } from '../../platform/stock/stock-engine.js';
 import { count, noun } from '../../platform/plural.js';
 import { planPutaway } from './putaway-plan.js';
 import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
@@ -110,22 +111,22 @@ const isExpired = (expiryDate: string | null | undefined) => !!expiryDate && exp
 
 /**
  * Inbound: receiving orders, receipts into a dock, putaway to storage, finalizing, and the RO reports. Stock
- * changes only through InventoryService.post, inside this service's transactions, so a receipt's ledger rows,
+ * changes only through the stock engine's post, inside this service's transactions, so a receipt's ledger rows,
  * balances, line counts, audit row and events commit together or not at all.
  */
+/** What a change of an order raises beside its audit row and hub event. */
+type DomainEffects = { raises?: RaisedEvent[]; mayClose?: boolean };
+
 export class ReceivingService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
-  private readonly inventory: InventoryService;
   private readonly statuses: StatusMachine;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
     this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
-    // The engine is stateless (the database and the event bus are shared), so its own instance is the same engine.
-    this.inventory = new InventoryService(deps);
   }
 
   // ----- reading -----
@@ -210,23 +211,36 @@ export class ReceivingService {
 
   /**
    * Audits a change and raises its event, in the change's transaction; answers the RO as it now stands — read
-   * again unless the caller knows it (`after`). `also`: the stock change's audit entry and event, written with
-   * the order's in one statement each. `raises`: its domain events. `mayClose`: a change that can close the
-   * order (from a status not Closed) raises receiving-order.closed when it did.
+   * again unless the caller knows it (`after`). `also`: other changes written with the order's in one statement
+   * each. `raises`: its domain events; `mayClose`: a change that can close the order raises
+   * receiving-order.closed when it did.
    */
   private async changed(uow: UnitOfWork, actor: Actor, id: number, action: string, subEvent: ReceivingSubEvent, before?: unknown, extra?: Record<string, unknown>,
-    opts: { after?: ReceivingOrderSummary; also?: { audit: AuditEntry; event: DomainEvent }[]; raises?: RaisedEvent[]; mayClose?: boolean } = {}) {
+    opts: { after?: ReceivingOrderSummary; also?: Change[] } & DomainEffects = {}) {
     const after = opts.after ?? toSummary((await repo.findOrder(uow.tx, Scope.everything, id))!);
-    const raises = [...(opts.raises ?? [])];
-    if (opts.mayClose && after.status === 'Closed') {
+    await this.recorder.record(uow, actor, this.orderChange(id, action, subEvent, after, before, extra, opts), ...(opts.also ?? []));
+    return after;
+  }
+
+  /** Posts stock with the order's change: the engine writes the order's audit row and event with its own, in its two statements. */
+  private async postWithOrder(uow: UnitOfWork, actor: Actor, id: number, action: string, subEvent: ReceivingSubEvent, after: ReceivingOrderSummary,
+    extra: Record<string, unknown>, posting: Posting, effects: DomainEffects = {}) {
+    const movement = await this.stock.post(uow, posting, actor, [this.orderChange(id, action, subEvent, after, undefined, extra, effects)]);
+    return { after, movement };
+  }
+
+  /** The audit row, hub event and domain events of an order's change. */
+  private orderChange(id: number, action: string, subEvent: ReceivingSubEvent, after: ReceivingOrderSummary, before?: unknown, extra?: Record<string, unknown>,
+    effects: DomainEffects = {}): Change {
+    const raises = [...(effects.raises ?? [])];
+    if (effects.mayClose && after.status === 'Closed') {
       raises.push(domainEvent('receiving-order.closed', { receivingOrderId: id, roNumber: after.roNumber, warehouseId: after.warehouseId, customerId: after.customerId }));
     }
-    await this.recorder.record(uow, actor, {
+    return {
       audit: { action, entity: 'receiving_order', entityId: id, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after },
       events: { target: 'ReceiveReceivingData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) }, warehouseId: after.warehouseId, customerId: after.customerId },
       raises,
-    }, ...(opts.also ?? []).map((c) => ({ audit: c.audit, events: c.event })));
-    return after;
+    };
   }
 
   async update(principal: Principal, input: UpdateReceivingOrderInput, actor: Actor) {
@@ -319,16 +333,12 @@ export class ReceivingService {
 
   // ----- receiving and putaway -----
 
-  /** Checks locations are the RO warehouse's and active, and answers them by id. */
+  /** Checks locations are the RO warehouse's and active (the stock engine's one reference check), and answers them by id. */
   private async locationsOf(warehouseId: number, ids: number[]) {
-    const rows = await repo.locations(this.db, ids);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const id of ids) {
-      const loc = byId.get(id);
-      if (!loc || loc.warehouse_id !== warehouseId) throw notFound('Location');
-      if (loc.is_active !== 1) throw unprocessable(`Location ${loc.code} is inactive`);
-    }
-    return byId;
+    const refs = await this.stock.references({ warehouseId, customerId: 0, locationIds: ids }, { inactiveLocation: (code) => `Location ${code} is inactive` });
+    return new Map([...refs.locations.values()].map((l) => [l.id, {
+      id: l.id, code: l.code, warehouse_id: l.warehouseId, type: l.type, is_active: l.isActive ? 1 : 0, capacity: l.capacity, category: l.category,
+    }]));
   }
 
   /** A scan: goods of one RO line arrive at a dock or staging location; good units go into stock there. */
@@ -371,15 +381,16 @@ export class ReceivingService {
       const started = await this.startReceiving(uow, actor, order, at, repo.totalsReturning()) as OrderRow;
       const counted = (await repo.addReceived(uow.tx, line.id, input.quantity, input.damagedQuantity))!;
       const legs = [
-        ...(input.quantity > 0 ? [{ place: { ...place, locationId: dock.id }, qty: input.quantity, txnType: 'receive', expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
-        ...(damagedAt ? [{ place: { ...place, locationId: damagedAt.id }, qty: input.damagedQuantity, txnType: 'receive_damaged', expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
+        ...(input.quantity > 0 ? [{ place: { ...place, locationId: dock.id }, qty: input.quantity, txnType: 'receive' as const, expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
+        ...(damagedAt ? [{ place: { ...place, locationId: damagedAt.id }, qty: input.damagedQuantity, txnType: 'receive_damaged' as const, expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
       ];
       // The RO is the ledger document of its receipts and putaways.
-      const movement = legs.length
-        ? await this.inventory.post(uow, { documentType: 'RECEIPT', documentId: order.ro_number, reason: input.note ?? null, legs }, actor)
-        : null;
-      const stock = movement ? [this.inventory.changeOf('Receive', movement.document, { ...place, locationId: dock.id }, legs.map((l) => l.place.locationId),
-        { receivingOrderId: order.id, roNumber: order.ro_number, quantity: input.quantity, damagedQuantity: input.damagedQuantity })] : [];
+      const posting: Posting | undefined = legs.length ? {
+        documentType: 'RECEIPT', documentId: order.ro_number, documentLine: String(line.id), reason: input.note ?? null, legs,
+        record: { kind: 'Receive', locationId: dock.id, after: { receivingOrderId: order.id, roNumber: order.ro_number, quantity: input.quantity, damagedQuantity: input.damagedQuantity } },
+      } : undefined;
+      // The RO is the ledger document of its receipts (posted last, with the order's audit row and event).
+      const movement = posting ? { document: order.ro_number } : null;
       const receipt = await repo.insertReceipt(uow.tx, {
         order_id: order.id, line_id: line.id, warehouse_id: order.warehouse_id, customer_id: order.customer_id, sku_id: line.sku_id,
         location_id: dock.id, lot: input.lot, expiry_date: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity,
@@ -391,13 +402,17 @@ export class ReceivingService {
         lot: input.lot, expiryDate: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity, damagedQuantity: input.damagedQuantity,
       };
       const now = { ...line, ...counted };
-      const received = domainEvent('receipt.posted', {
+      const state = toSummary(withLineChange(started, line.expected_qty, counted, { received: input.quantity, damaged: input.damagedQuantity, putaway: 0 }));
+      const raises = [domainEvent('receipt.posted', {
         receivingOrderId: order.id, roNumber: order.ro_number, warehouseId: order.warehouse_id, customerId: order.customer_id, document: movement?.document ?? null,
         lines: [{ lineId: line.id, skuId: line.sku_id, locationId: dock.id, lot: input.lot, expiryDate: input.expiryDate ?? null, quantity: input.quantity, damagedQuantity: input.damagedQuantity, damagedLocationId: damagedAt?.id ?? null }],
-      });
-      const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail,
-        { after: toSummary(withLineChange(started, line.expected_qty, counted, { received: input.quantity, damaged: input.damagedQuantity, putaway: 0 })), also: stock, raises: [received] });
-      return { order: after, line: toLine(now), movement, matchedBy: match.matched_by };
+      })];
+      if (!posting) {
+        const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail, { after: state, raises });
+        return { order: after, line: toLine(now), movement: null, matchedBy: match.matched_by };
+      }
+      const posted = await this.postWithOrder(uow, actor, order.id, 'receive', 'ReceiveItem', state, detail, posting, { raises });
+      return { order: posted.after, line: toLine(now), movement: posted.movement, matchedBy: match.matched_by };
     });
     const parts = [input.quantity && `${input.quantity} good`, input.damagedQuantity && `${input.damagedQuantity} damaged`].filter(Boolean).join(' and ');
     return { message: `Received ${parts} of ${line.sku_code} into ${dock.code}`, data: result };
@@ -447,18 +462,19 @@ export class ReceivingService {
       if (targets) {
         const room = new Map<number, number>();
         for (const l of lines) room.set(targets.get(l.id)!.locationId, (room.get(targets.get(l.id)!.locationId) ?? 0) + l.quantity);
-        await this.inventory.assertRoomMany(uow, room);
+        await this.stock.assertRoomMany(uow, room);
       }
       // Straight to putaway, the goods are received where they are put: one ledger row a line (the receipt and
       // putaway rows still say they came through the dock).
       const legs = lines.map((l) => ({
         place: { ...base, skuId: l.sku_id, lot: l.lot, pallet: '', locationId: targets?.get(l.id)?.locationId ?? dock.id },
-        qty: l.quantity, txnType: 'receive', expiryDate: l.expiry_date, receivedAt: at,
+        qty: l.quantity, txnType: 'receive' as const, expiryDate: l.expiry_date, receivedAt: at, documentLine: String(l.id),
       }));
-      const movement = await this.inventory.post(uow, { documentType: 'RECEIPT', documentId: order.ro_number, reason: 'Received as expected', legs }, actor);
       const quantity = lines.reduce((n, l) => n + l.quantity, 0);
-      await this.inventory.recordChange(uow, actor, 'Receive', movement.document, { ...base, skuId: lines.length === 1 ? lines[0].sku_id : 0, locationId: dock.id, lot: '', pallet: '' },
-        [dock.id, ...new Set([...(targets?.values() ?? [])].map((t) => t.locationId))], { receivingOrderId: order.id, roNumber: order.ro_number, asExpected: true, lines: lines.length, quantity });
+      const movement = await this.stock.post(uow, {
+        documentType: 'RECEIPT', documentId: order.ro_number, reason: 'Received as expected', legs,
+        record: { kind: 'Receive', locationId: dock.id, after: { receivingOrderId: order.id, roNumber: order.ro_number, asExpected: true, lines: lines.length, quantity } },
+      }, actor);
       const who = { document_id: movement.document, user_id: actor.userId, username: actor.username, at };
       await repo.insertReceipts(uow.tx, lines.map((l) => ({
         order_id: order.id, line_id: l.id, ...{ warehouse_id: order.warehouse_id, customer_id: order.customer_id }, sku_id: l.sku_id, location_id: dock.id,
@@ -577,22 +593,22 @@ export class ReceivingService {
         throw unprocessable(`Only ${count(waiting, 'unit')} of ${line.sku_code} ${noun(waiting, 'is', 'are')} waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
       }
       // Atomic: the destination is locked while its room is checked and filled (parallel putaways take turns).
-      await this.inventory.assertRoom(uow, to.id, input.quantity);
-      const movement = await this.inventory.post(uow, {
-        documentType: 'PUTAWAY', documentId: order.ro_number, reason: null,
-        legs: [{ place: { ...stockPlace, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...stockPlace, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],
-      }, actor);
-      const stock = this.inventory.changeOf('Putaway', movement.document, { ...stockPlace, locationId: from.id }, [from.id, to.id],
-        { receivingOrderId: order.id, roNumber: order.ro_number, from: from.id, to: to.id, quantity: input.quantity });
+      await this.stock.assertRoom(uow, to.id, input.quantity, to.capacity);
+      // The RO is the ledger document of its putaways (posted last, with the order's audit row and event).
+      const document = order.ro_number;
       const putaway = await repo.insertPutaway(uow.tx, {
         order_id: order.id, line_id: line.id, from_location_id: from.id, to_location_id: to.id, lot: input.lot, pallet: input.pallet,
-        quantity: input.quantity, document_id: movement.document, user_id: actor.userId, username: actor.username, at,
+        quantity: input.quantity, document_id: document, user_id: actor.userId, username: actor.username, at,
       });
       let state = withLineChange(locked, line.expected_qty, counted, { received: 0, damaged: 0, putaway: input.quantity });
       // Only a finalized order closes, once its last units are put away.
       if (locked.status === 'Received' && await this.closeIfPutAway(uow, actor, order.id, at)) state = { ...state, status: 'Closed', closed_at: at, updated_at: at };
-      const detail = { putawayId: putaway.id, document: movement.document, skuId: line.sku_id, skuCode: line.sku_code, locationIds: [from.id, to.id], quantity: input.quantity };
-      const after = await this.changed(uow, actor, order.id, 'putaway', 'Putaway', undefined, detail, { after: toSummary(state), also: [stock], mayClose: true });
+      const detail = { putawayId: putaway.id, document, skuId: line.sku_id, skuCode: line.sku_code, locationIds: [from.id, to.id], quantity: input.quantity };
+      const { after, movement } = await this.postWithOrder(uow, actor, order.id, 'putaway', 'Putaway', toSummary(state), detail, {
+        documentType: 'PUTAWAY', documentId: document, reason: null, documentLine: String(line.id),
+        legs: [{ place: { ...stockPlace, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...stockPlace, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],
+        record: { kind: 'Putaway', after: { receivingOrderId: order.id, roNumber: order.ro_number, from: from.id, to: to.id, quantity: input.quantity } },
+      }, { mayClose: true });
       return { order: after, line: toLine({ ...line, ...counted }), movement };
     });
     return { message: `Put away ${count(input.quantity, 'unit')} of ${line.sku_code} to ${to.code}`, data: result };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { REPLENISHMENT_TASK_STATUSES, type FilterLabel } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import { classifyDbError, type Dialect } from '../../db/dialect.js';
@@ -12,8 +13,7 @@ import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
-import { InventoryService } from '../inventory/inventory.service.js';
-import type { Place } from '../inventory/inventory.service.js';
+import type { Place, StockEngine } from '../../platform/stock/stock-engine.js';
 import { replenishmentRepository as repo, type RuleFilter, type TaskFilter } from './replenishment.repository.js';
 
 const RULE_LIST: ListSpec = {
@@ -30,6 +30,8 @@ const TASK_LIST: ListSpec = {
 };
 
 const closedMeanwhile = () => 'This task was closed by someone else meanwhile';
+/** A task's reservation of its source: the task is the owner, by its ledger document id. */
+const ownerOf = (taskId: number) => ({ documentType: 'REPLENISHMENT' as const, documentId: `RPL-${taskId}` });
 
 type RuleInput = { warehouseId: number; customerId: number; skuId: number; locationId: number; minQty: number; maxQty: number; isActive: boolean };
 
@@ -43,7 +45,7 @@ export class ReplenishmentService {
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
   private readonly statuses: StatusMachine;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'events' | 'recorder'>, private readonly inventory = new InventoryService(deps)) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
     this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
@@ -56,7 +58,8 @@ export class ReplenishmentService {
 
   async saveRule(principal: Principal, input: RuleInput, actor: Actor) {
     const place: Place = { warehouseId: input.warehouseId, customerId: input.customerId, skuId: input.skuId, locationId: input.locationId, lot: '', pallet: '' };
-    await this.inventory.assertReferences(principal, place, [input.locationId]);
+    principal.scope.assert({ warehouseId: place.warehouseId, customerId: place.customerId });
+    await this.stock.references({ warehouseId: place.warehouseId, customerId: place.customerId, skuId: place.skuId, locationIds: [input.locationId] });
     const location = await repo.location(this.db, input.locationId);
     if (location?.is_pickable !== 1) throw unprocessable('Min/max is set on a pick location', 'This location is not pickable (bulk storage)');
     const id = await inTransaction(this.db, async (uow) => {
@@ -78,7 +81,10 @@ export class ReplenishmentService {
       const needed = rule.max_qty - Number(rule.on_hand);
       try {
         const taskId = await inTransaction(this.db, async (uow) => {
-          const taken = await this.inventory.allocate(uow, {
+          const provisional = { documentType: 'REPLENISHMENT' as const, documentId: `new-${randomUUID()}` };
+          const taken = await this.stock.allocate(uow, {
+            // The task is the owner, but has no id yet: reserved under a provisional owner, handed to the task below.
+            owner: provisional,
             warehouseId: rule.warehouse_id, customerId: rule.customer_id, skuId: rule.sku_id, quantity: needed,
             locations: 'bulk', excludeLocationId: rule.location_id, allowPartial: true, singleSource: true,
           });
@@ -89,6 +95,7 @@ export class ReplenishmentService {
             from_location_id: source.place.locationId, to_location_id: rule.location_id, lot: source.place.lot, pallet: source.place.pallet,
             quantity: source.quantity, status: 'Open', created_by: actor.userId, created_at: new Date().toISOString(),
           });
+          await this.stock.transferReservations(uow, provisional, ownerOf(id));
           await this.record(uow, actor, 'create_task', 'replenishment_task', id, source.place, { subEvent: 'AddTasks', payload: { ruleId: rule.id, taskIds: [id], status: 'Open' } },
             { from: source.place.locationId, to: rule.location_id, quantity: source.quantity });
           return id;
@@ -129,12 +136,12 @@ export class ReplenishmentService {
         kind: 'REPLENISHMENT_TASK', id: task.id, to: 'Completed', refusal: closedMeanwhile,
         set: { moved_qty: qty, completed_by: principal.userId, completed_at: new Date().toISOString(), document_id: documentId },
       });
-      await this.inventory.deallocate(uow, from, task.quantity);
-      const posted = await this.inventory.post(uow, {
+      await this.stock.release(uow, ownerOf(task.id));
+      const posted = await this.stock.post(uow, {
         documentType: 'REPLENISHMENT', documentId, reason: `Replenishment task ${task.id}`,
         legs: [{ place: from, qty: -qty, txnType: 'move_out' }, { place: to, qty, txnType: 'move_in' }],
+        record: { kind: 'Replenish', after: { taskId: task.id, quantity: qty } },
       }, actor);
-      await this.inventory.recordChange(uow, actor, 'Replenish', documentId, from, [from.locationId, to.locationId], { taskId: task.id, quantity: qty });
       await this.record(uow, actor, 'complete_task', 'replenishment_task', task.id, from, { subEvent: 'UpdateTask', payload: { taskIds: [task.id], status: 'Completed' } }, { movedQty: qty },
         [domainEvent('replenishment-task.completed', {
           taskId: task.id, document: documentId, warehouseId: from.warehouseId, customerId: from.customerId, skuId: from.skuId, fromLocationId: from.locationId, toLocationId: to.locationId, quantity: qty,
@@ -151,7 +158,7 @@ export class ReplenishmentService {
       await this.statuses.transition(uow, actor, {
         kind: 'REPLENISHMENT_TASK', id: task.id, to: 'Cancelled', refusal: closedMeanwhile, set: { completed_by: principal.userId, completed_at: new Date().toISOString() },
       });
-      await this.inventory.deallocate(uow, from, task.quantity);
+      await this.stock.release(uow, ownerOf(task.id));
       await this.record(uow, actor, 'cancel_task', 'replenishment_task', task.id, from, { subEvent: 'UpdateTask', payload: { taskIds: [task.id], status: 'Cancelled' } }, {});
     });
     return { message: 'Replenishment task cancelled', data: { taskId: task.id } };

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * The stock engine's closed vocabularies. The database refuses anything else (a CHECK on PostgreSQL, a trigger on
+ * SQLite: migration 0014), so a typo in a module cannot write a ledger row no report knows how to read.
+ */
+export const STOCK_TXN_TYPES = [
+  'receive', 'receive_damaged', 'putaway_out', 'putaway_in', 'move_out', 'move_in', 'adjust', 'count', 'opening', 'reverse',
+] as const;
+export type StockTxnType = (typeof STOCK_TXN_TYPES)[number];
+
+/** The documents stock is posted, reserved or held by. BENCH: the benchmark's seeded history (bench/). */
+export const STOCK_DOCUMENT_TYPES = [
+  'RECEIPT', 'PUTAWAY', 'MOVE', 'PALLET_MOVE', 'ADJUSTMENT', 'IMPORT', 'CYCLE_COUNT', 'REPLENISHMENT', 'DEMO', 'BENCH',
+] as const;
+export type StockDocumentType = (typeof STOCK_DOCUMENT_TYPES)[number];
+
+/** What may hold a location or a balance: nothing leaves held stock until the hold is lifted. */
+export const STOCK_HOLD_TYPES = ['CYCLE_COUNT', 'QUARANTINE', 'INSPECTION'] as const;
+export type StockHoldType = (typeof STOCK_HOLD_TYPES)[number];
+
+/** A balance whose allocated figure differs from the sum of its open reservations. */
+export const reservationDifference = z.object({
+  balanceId: z.number().int(), warehouseId: z.number().int(), customerId: z.number().int(), skuId: z.number().int(),
+  locationId: z.number().int(), lot: z.string(), pallet: z.string(),
+  allocated: z.number().int(), reserved: z.number().int(), difference: z.number().int(),
+});
+export const reservationReconciliation = z.object({
+  balanced: z.boolean(),
+  differences: z.array(reservationDifference),
+});

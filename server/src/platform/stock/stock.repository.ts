@@ -1,0 +1,249 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/schema.js';
+import type { Scope } from '../scope.js';
+import type { ReferenceRequest } from './references.js';
+import { lockRowAsMutex, lockRows, type Dialect } from '../../db/dialect.js';
+
+/** The balance key: where a quantity sits. */
+export interface Place {
+  warehouseId: number;
+  customerId: number;
+  skuId: number;
+  locationId: number;
+  lot: string;
+  pallet: string;
+}
+
+export interface LedgerRow {
+  place: Place;
+  qtyChange: number;
+  txnType: string;
+  reason: string | null;
+  documentType: string;
+  documentId: string;
+  documentLine: string | null;
+  businessDay: string;
+  expiryDate: string | null;
+  receivedAt: string | null;
+  userId: number | null;
+  at: string;
+}
+
+export interface ReservationOwner { documentType: string; documentId: string; documentLine?: string }
+
+const PG_TYPES: Record<string, string> = {
+  at: 'timestamptz', received_at: 'timestamptz', warehouse_id: 'integer', customer_id: 'integer', sku_id: 'integer', location_id: 'integer',
+  qty_change: 'integer', user_id: 'integer',
+};
+
+/** The reference check as one condition (references.ts says the same in words, for the refusal). */
+function referencesHold(r: ReferenceRequest) {
+  const ids = [...new Set(r.locationIds)];
+  const parts = [];
+  if (r.skuId) parts.push(sql`exists (select 1 from sku where id = ${r.skuId} and customer_id = ${r.customerId}${r.activeSku ? sql` and is_active = 1` : sql``})`);
+  if (r.customerId) parts.push(sql`exists (select 1 from customer_warehouse where customer_id = ${r.customerId} and warehouse_id = ${r.warehouseId})`);
+  if (ids.length) {
+    parts.push(sql`(select count(*) from location l left join location_type lt on lt.code = l.type
+      where l.id in (${sql.join(ids)}) and l.warehouse_id = ${r.warehouseId} and l.is_active = 1
+      ${r.categories ? sql`and lt.category in (${sql.join([...r.categories])})` : sql``}) = ${ids.length}`);
+  }
+  return parts.length ? sql.join(parts, sql` and `) : sql`1 = 1`;
+}
+
+const placeWhere = (p: Place) => sql`warehouse_id = ${p.warehouseId} AND customer_id = ${p.customerId} AND sku_id = ${p.skuId}
+  AND location_id = ${p.locationId} AND lot = ${p.lot} AND pallet = ${p.pallet}`;
+
+/**
+ * The stock engine's statements. Stock on hand changes only by inserting ledger rows: each row moves its balance
+ * (migration 0014's trigger), so a posting is one statement. Allocations are conditional updates paired with
+ * their owners' reservation rows — race-free on both engines.
+ */
+export const stockRepository = {
+  async insertLedger(tx: Executor, rows: LedgerRow[], dialect?: Dialect, references?: ReferenceRequest) {
+    const values = rows.map((r) => ({
+      at: r.at, warehouse_id: r.place.warehouseId, customer_id: r.place.customerId, sku_id: r.place.skuId,
+      location_id: r.place.locationId, lot: r.place.lot, pallet: r.place.pallet, qty_change: r.qtyChange,
+      txn_type: r.txnType, reason: r.reason, document_type: r.documentType, document_id: r.documentId, user_id: r.userId,
+      document_line: r.documentLine, business_day: r.businessDay, expiry_date: r.expiryDate, received_at: r.receivedAt,
+    }));
+    const returned = ['id', 'at', 'txn_type', 'qty_change', 'location_id', 'lot', 'pallet', 'document_type', 'document_id', 'document_line'] as const;
+    if (!references || !dialect) return tx.insertInto('inventory_txn').values(values).returning(returned).execute();
+    // The rows are written only if the references hold, in the same statement: nothing is inserted otherwise.
+    const pg = dialect.engine === 'postgres';
+    const columns = Object.keys(values[0]) as (keyof (typeof values)[number])[];
+    const typed = (column: string, value: unknown) => (!pg ? sql`${value}` : sql`cast(${value} as ${sql.raw(PG_TYPES[column] ?? 'text')})`);
+    const selects = values.map((v) => sql`select ${sql.join(columns.map((c) => sql`${typed(c, v[c])} as ${sql.ref(c)}`))}`);
+    return tx.insertInto('inventory_txn').columns(columns)
+      .expression(sql`select * from (${sql.join(selects, sql` union all `)}) as v where ${referencesHold(references)}` as never)
+      .returning(returned).execute();
+  },
+
+  /** Every ledger row of a document, oldest first (what a reversal takes back). */
+  documentRows(tx: Executor, documentType: string, documentId: string) {
+    return tx.selectFrom('inventory_txn').selectAll().where('document_type', '=', documentType).where('document_id', '=', documentId).orderBy('id').execute();
+  },
+
+  /** The open holds on any of these places: a hold on the location (the place's client's, or every client's) or on the balance. */
+  heldBy(tx: Executor, places: Place[]) {
+    return tx.selectFrom('stock_hold as h')
+      .leftJoin('location as l', 'l.id', 'h.location_id')
+      .leftJoin('inventory_balance as b', 'b.id', 'h.balance_id')
+      .select(['h.hold_type', 'h.document_id', 'h.customer_id', 'h.location_id', 'b.location_id as balance_location_id', 'l.code as location_code',
+        'b.customer_id as b_customer_id', 'b.sku_id as b_sku_id', 'b.lot as b_lot', 'b.pallet as b_pallet'])
+      .where('h.is_open', '=', 1)
+      .where((eb) => eb.or([
+        eb('h.location_id', 'in', places.map((p) => p.locationId)),
+        eb('b.location_id', 'in', places.map((p) => p.locationId)),
+      ]))
+      .execute()
+      .then((rows) => rows.filter((r) => places.some((p) => r.location_id != null
+        ? p.locationId === r.location_id && (r.customer_id == null || r.customer_id === p.customerId)
+        : p.locationId === r.balance_location_id && p.customerId === r.b_customer_id && p.skuId === r.b_sku_id && p.lot === r.b_lot && p.pallet === r.b_pallet)));
+  },
+
+  placeHolds(tx: Executor, rows: { warehouse_id: number; customer_id: number | null; location_id: number | null; balance_id: number | null; hold_type: string; document_id: string; placed_by: number | null; placed_at: string }[]) {
+    return tx.insertInto('stock_hold').values(rows).execute();
+  },
+
+  liftHolds(tx: Executor, holdType: string, documentId: string, at: string) {
+    return tx.updateTable('stock_hold').set({ is_open: 0, lifted_at: at }).where('hold_type', '=', holdType).where('document_id', '=', documentId).where('is_open', '=', 1).execute();
+  },
+
+  locationCodes(tx: Executor, ids: number[]) {
+    return tx.selectFrom('location').select(['id', 'code']).where('id', 'in', ids).execute();
+  },
+
+  /**
+   * Free, unexpired stock of a SKU in active locations, in FEFO order: earliest expiry first, undated stock
+   * last, then the oldest receipt. `locations` narrows to pick faces or to bulk storage (not pickable).
+   */
+  fefoCandidates(tx: Executor, f: { warehouseId: number; customerId: number; skuId: number; today: string; locations: 'all' | 'pickable' | 'bulk'; excludeLocationId?: number }) {
+    let q = tx.selectFrom('inventory_balance as b')
+      .innerJoin('location as l', 'l.id', 'b.location_id')
+      .select(['b.id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.on_hand', 'b.allocated', 'l.code as location_code'])
+      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', '=', f.skuId)
+      .where(sql<boolean>`b.on_hand - b.allocated > 0`)
+      .where((eb) => eb.or([eb('b.expiry_date', 'is', null), eb('b.expiry_date', '>=', f.today)]))
+      .where('l.is_active', '=', 1);
+    if (f.locations !== 'all') q = q.where('l.is_pickable', '=', f.locations === 'pickable' ? 1 : 0);
+    if (f.excludeLocationId) q = q.where('b.location_id', '<>', f.excludeLocationId);
+    return q.orderBy(sql`CASE WHEN b.expiry_date IS NULL THEN 1 ELSE 0 END`).orderBy('b.expiry_date').orderBy('b.received_at').orderBy('b.id').limit(200).execute();
+  },
+
+  /** Allocates up to `qty` of one balance only if that much is free and the lot is not expired: race-free. */
+  allocate(tx: Executor, balanceId: number, qty: number, today: string, at: string) {
+    return tx.updateTable('inventory_balance')
+      .set({ allocated: sql`allocated + ${qty}`, updated_at: at })
+      .where('id', '=', balanceId)
+      .where(sql<boolean>`on_hand - allocated >= ${qty} AND (expiry_date IS NULL OR expiry_date >= ${today})`)
+      .returning(['id', 'warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet', 'expiry_date', 'allocated'])
+      .executeTakeFirst();
+  },
+
+  /** The owner's reservation of a balance grows by `qty` (created when new). */
+  reserve(tx: Executor, owner: ReservationOwner, balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }, qty: number, at: string) {
+    return tx.insertInto('stock_reservation').values({
+      balance_id: balance.id, warehouse_id: balance.warehouse_id, customer_id: balance.customer_id, sku_id: balance.sku_id,
+      document_type: owner.documentType, document_id: owner.documentId, document_line: owner.documentLine ?? '', quantity: qty, created_at: at, updated_at: at,
+    }).onConflict((oc) => oc.columns(['document_type', 'document_id', 'document_line', 'balance_id']).doUpdateSet({
+      quantity: sql`stock_reservation.quantity + excluded.quantity`, updated_at: at,
+    })).execute();
+  },
+
+  /** Empties reservations (released or consumed): they stay as the owner's record, with nothing open. */
+  emptyReservations(tx: Executor, ids: number[], at: string) {
+    return tx.updateTable('stock_reservation').set({ quantity: 0, updated_at: at }).where('id', 'in', ids).execute();
+  },
+
+  transferReservations(tx: Executor, from: ReservationOwner, to: ReservationOwner, at: string) {
+    return tx.updateTable('stock_reservation')
+      .set({ document_type: to.documentType, document_id: to.documentId, document_line: to.documentLine ?? '', updated_at: at })
+      .where('document_type', '=', from.documentType).where('document_id', '=', from.documentId).where('document_line', '=', from.documentLine ?? '')
+      .execute();
+  },
+
+  openReservations(tx: Executor, dialect: Dialect, owner: ReservationOwner) {
+    return lockRows(dialect, tx.selectFrom('stock_reservation').select(['id', 'balance_id', 'quantity'])
+      .where('document_type', '=', owner.documentType).where('document_id', '=', owner.documentId)
+      .where('document_line', '=', owner.documentLine ?? '').where('quantity', '>', 0).orderBy('balance_id')).execute();
+  },
+
+  /** Releases `qty` allocated units of one balance only if at least that much is allocated. */
+  deallocate(tx: Executor, balanceId: number, qty: number, at: string) {
+    return tx.updateTable('inventory_balance')
+      .set({ allocated: sql`allocated - ${qty}`, updated_at: at })
+      .where('id', '=', balanceId).where('allocated', '>=', qty)
+      .returning(['id', 'allocated'])
+      .executeTakeFirst();
+  },
+
+  /** A location's capacity, its row locked until commit: capacity checks into one location take turns. */
+  lockLocation(tx: Executor, dialect: Dialect, locationId: number) {
+    return lockRowAsMutex(dialect, tx.selectFrom('location').select(['id', 'code', 'capacity']).where('id', '=', locationId)).executeTakeFirst();
+  },
+
+  /** Many locations' capacities, their rows locked until commit in id order (see lockLocation). */
+  lockLocations(tx: Executor, dialect: Dialect, locationIds: number[]) {
+    return lockRowAsMutex(dialect, tx.selectFrom('location').select(['id', 'code', 'capacity']).where('id', 'in', locationIds).orderBy('id')).execute();
+  },
+
+  /** Units on hand at each of these locations, every client's. */
+  onHandAtMany(tx: Executor, locationIds: number[]) {
+    return tx.selectFrom('inventory_balance').select(['location_id', sql<number>`coalesce(sum(on_hand), 0)`.as('n')])
+      .where('location_id', 'in', locationIds).groupBy('location_id').execute();
+  },
+
+  /** Units on hand at a location, every client's (its capacity is physical). */
+  async onHandAt(tx: Executor, locationId: number) {
+    const r = await tx.selectFrom('inventory_balance').select(sql<number>`coalesce(sum(on_hand), 0)`.as('n')).where('location_id', '=', locationId).executeTakeFirstOrThrow();
+    return Number(r.n);
+  },
+
+  /** A place's balance, locked until commit (PostgreSQL) so a count's difference is taken against what it read. */
+  lockBalance(tx: Executor, dialect: Dialect, place: Place) {
+    return lockRows(dialect, tx.selectFrom('inventory_balance').select(['id', 'on_hand', 'allocated']).where(placeWhere(place) as never)).executeTakeFirst();
+  },
+
+  /** Balances whose on-hand differs from the sum of their ledger rows (or ledger sums with no balance row). */
+  async reconcile(db: Executor, scope: Scope, filter: { warehouseId: number; customerId: number }) {
+    const inScope = scope.where({ warehouse: 'warehouse_id', customer: 'customer_id' }, filter);
+    const result = await sql<{
+      warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string;
+      on_hand: number | null; ledger_sum: number | null;
+    }>`
+      WITH ledger AS (
+        SELECT warehouse_id, customer_id, sku_id, location_id, lot, pallet, SUM(qty_change) AS ledger_sum
+        FROM inventory_txn WHERE ${inScope}
+        GROUP BY warehouse_id, customer_id, sku_id, location_id, lot, pallet
+      ), balances AS (
+        SELECT warehouse_id, customer_id, sku_id, location_id, lot, pallet, on_hand FROM inventory_balance WHERE ${inScope}
+      )
+      SELECT b.warehouse_id, b.customer_id, b.sku_id, b.location_id, b.lot, b.pallet, b.on_hand, l.ledger_sum
+      FROM balances b LEFT JOIN ledger l ON l.warehouse_id = b.warehouse_id AND l.customer_id = b.customer_id
+        AND l.sku_id = b.sku_id AND l.location_id = b.location_id AND l.lot = b.lot AND l.pallet = b.pallet
+      WHERE b.on_hand <> COALESCE(l.ledger_sum, 0)
+      UNION ALL
+      SELECT l.warehouse_id, l.customer_id, l.sku_id, l.location_id, l.lot, l.pallet, NULL, l.ledger_sum
+      FROM ledger l WHERE l.ledger_sum <> 0 AND NOT EXISTS (
+        SELECT 1 FROM balances b WHERE l.warehouse_id = b.warehouse_id AND l.customer_id = b.customer_id
+          AND l.sku_id = b.sku_id AND l.location_id = b.location_id AND l.lot = b.lot AND l.pallet = b.pallet)
+    `.execute(db);
+    const checked = await db.selectFrom('inventory_balance').select(sql<number>`count(*)`.as('n')).where(inScope).executeTakeFirstOrThrow();
+    return { differences: result.rows, checked: Number(checked.n) };
+  },
+
+  /** Balances whose allocated figure differs from the sum of their open reservations. */
+  async reconcileReservations(db: Executor, scope: Scope, filter: { warehouseId: number; customerId: number }) {
+    const inScope = scope.where({ warehouse: 'b.warehouse_id', customer: 'b.customer_id' }, filter);
+    const result = await sql<{
+      id: number; warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string; allocated: number; reserved: number;
+    }>`
+      SELECT b.id, b.warehouse_id, b.customer_id, b.sku_id, b.location_id, b.lot, b.pallet, b.allocated, COALESCE(r.reserved, 0) AS reserved
+      FROM inventory_balance b LEFT JOIN (
+        SELECT balance_id, SUM(quantity) AS reserved FROM stock_reservation WHERE quantity > 0 GROUP BY balance_id
+      ) r ON r.balance_id = b.id
+      WHERE ${inScope} AND b.allocated <> COALESCE(r.reserved, 0)
+    `.execute(db);
+    return result.rows;
+  },
+};
