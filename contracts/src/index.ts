@@ -19,3 +19,4 @@ export * from './locations.js';
 export * from './inventory.js';
 export * from './inventory-operations.js';
 export * from './receiving.js';
+export * from './scans.js';

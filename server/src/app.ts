@@ -32,6 +32,7 @@ import { cycleCountRoutes } from './modules/cycle-counts/cycle-counts.routes.js'
 import { replenishmentRoutes } from './modules/replenishment/replenishment.routes.js';
 import { inventoryReportRoutes } from './modules/inventory-reports/inventory-reports.routes.js';
 import { receivingRoutes } from './modules/receiving/receiving.routes.js';
+import { scanRoutes } from './modules/scans/scans.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -39,7 +40,7 @@ export const VERSION = '0.1.0';
 const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
-  adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
+  adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes, scanRoutes,
 ];
 
 declare module 'fastify' {

@@ -24,6 +24,7 @@ import { CycleCountService } from './modules/cycle-counts/cycle-counts.service.j
 import { ReplenishmentService } from './modules/replenishment/replenishment.service.js';
 import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
 import { ReceivingService } from './modules/receiving/receiving.service.js';
+import { ScanService } from './modules/scans/scans.service.js';
 
 /** What every service may depend on. Services take this one object, so wiring a new one is one line. */
 export interface ServiceDeps {
@@ -67,6 +68,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     replenishment: new ReplenishmentService(deps),
     inventoryReports: new InventoryReportService(deps),
     receiving: new ReceivingService(deps),
+    scans: new ScanService(deps),
   };
 }
 
