@@ -11,11 +11,12 @@ import { readCountSheet, validateCountRows } from './import.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { count, noun, signedCount } from '../../platform/plural.js';
 import type { DomainEvent, EventBus } from '../../platform/events.js';
-import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
-import { inventoryRepository as repo, type Place, type StockFilters, type StockLead } from './inventory.repository.js';
+import { inventoryRepository as repo, type Place, type StockFilters } from './inventory.repository.js';
+import { stockListRepository } from './stock-list.repository.js';
 
 /** The balance key, for modules that post through this service. */
 export type { Place };
@@ -43,23 +44,6 @@ export interface Movement {
 
 export type StockChangeKind = HubEventMap['ReceiveInventoryData']['subEvent'];
 export interface AdjustmentInput { quantityChange: number; reasonCode: string; expiryDate?: string; note?: string }
-
-export const STOCK_LIST: ListSpec = {
-  sortable: {
-    skuCode: 's.sku_code', locationCode: 'l.code', onHand: 'b.on_hand', expiryDate: 'b.expiry_date', customerName: 'c.name', warehouseName: 'w.name',
-  },
-  defaultSort: { column: 'l.code', direction: 'asc' },
-  searchable: ['s.sku_code', 's.description', 'l.code', 'b.lot', 'b.pallet'],
-  tieBreaker: 'b.id',
-};
-
-/** The table to lead the stock list with: the one sorted by, unless a filter already pins the list to one SKU or location. */
-function stockLead(req: ListRequest<StockFilters>, f: StockFilters): StockLead {
-  const column = (req.sort && STOCK_LIST.sortable[req.sort.field]) || STOCK_LIST.defaultSort.column;
-  if (column === 'l.code' && !f.skuId) return 'location';
-  if (column === 's.sku_code' && !f.locationId) return 'sku';
-  return 'balance';
-}
 
 /**
  * The inventory engine. Every quantity change goes through `post`: each leg is one conditional statement on
@@ -386,19 +370,11 @@ export class InventoryService {
   }
 
   async stockOnHand(principal: Principal, req: ListRequest<StockFilters>) {
-    const filters = req.filters ?? {};
-    const page = await listPage(this.dialect, repo.stockList(this.db, principal.scope, filters, stockLead(req, filters)), (q) => q.select([
-      'b.id', 'b.warehouse_id', 'w.name as warehouse_name', 'b.customer_id', 'c.name as customer_name', 'b.sku_id', 's.sku_code',
-      's.description', 'b.location_id', 'l.code as location_code', 'b.lot', 'b.expiry_date', 'b.pallet', 'b.on_hand', 'b.allocated',
-    ]), req, STOCK_LIST, repo.stockBalances(this.db, principal.scope, filters));
-    return {
-      totalCount: page.totalCount,
-      items: page.items.map((r) => ({
-        uniqueid: r.id, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id, customerName: r.customer_name,
-        skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.description, locationId: r.location_id, locationCode: r.location_code,
-        lot: r.lot, expiryDate: r.expiry_date, pallet: r.pallet, onHand: r.on_hand, allocated: r.allocated, available: r.on_hand - r.allocated,
-      })),
-    };
+    return toListPage(await stockListRepository.list(this.db, this.dialect, principal.scope, req), (r) => ({
+      uniqueid: r.id, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id, customerName: r.customer_name,
+      skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.description, locationId: r.location_id, locationCode: r.location_code,
+      lot: r.lot, expiryDate: r.expiry_date, pallet: r.pallet, onHand: r.on_hand, allocated: r.allocated, available: r.on_hand - r.allocated,
+    }));
   }
 
   async reconcile(principal: Principal, filter: { warehouseId: number; customerId: number }) {
