@@ -20,7 +20,8 @@ import type { ServiceDeps } from '../../services.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { count, noun } from '../../platform/plural.js';
 import { planPutaway } from './putaway-plan.js';
-import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo, type DetailRow, type InwardRow } from './receiving.repository.js';
+import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
+import { receivingListRepository as lists, type DetailRow, type InwardRow } from './receiving-lists.repository.js';
 
 const DOCUMENT_RULE: UploadRule = { allowed: ['xlsx', 'csv'], maxBytes: RO_DOCUMENT_MAX_BYTES };
 const SUGGESTIONS = 5;
@@ -103,7 +104,7 @@ export class ReceivingService {
   // ----- reading -----
 
   async list(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
-    return toListPage(await repo.listOrders(this.db, this.dialect, principal.scope, req), toSummary);
+    return toListPage(await lists.listOrders(this.db, this.dialect, principal.scope, req), toSummary);
   }
 
   /** One RO in the caller's scope (another customer's or warehouse's is "not found"). */
@@ -647,15 +648,15 @@ export class ReceivingService {
   // ----- reports -----
 
   async details(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
-    return toListPage(await repo.listLines(this.db, this.dialect, principal.scope, req), toDetail);
+    return toListPage(await lists.listLines(this.db, this.dialect, principal.scope, req), toDetail);
   }
 
   async inward(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
-    return toListPage(await repo.listReceipts(this.db, this.dialect, principal.scope, req), toInward);
+    return toListPage(await lists.listReceipts(this.db, this.dialect, principal.scope, req), toInward);
   }
 
   async downloadSummary(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await repo.listAllOrders(this.db, this.dialect, principal.scope, req)).map(toSummary);
+    const rows = (await lists.listAllOrders(this.db, this.dialect, principal.scope, req)).map(toSummary);
     return toXlsx<ReceivingOrderSummary>('RO Report', [
       { header: 'RO Number', value: (r) => r.roNumber }, { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 },
       { header: 'Client', value: (r) => r.customerName, width: 24 }, { header: 'Supplier', value: (r) => r.supplier, width: 24 },
@@ -669,7 +670,7 @@ export class ReceivingService {
   }
 
   async downloadDetails(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await repo.listAllLines(this.db, this.dialect, principal.scope, req)).map(toDetail);
+    const rows = (await lists.listAllLines(this.db, this.dialect, principal.scope, req)).map(toDetail);
     return toXlsx<ReturnType<typeof toDetail>>('RO Report Details', [
       { header: 'RO Number', value: (r) => r.roNumber }, { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 },
       { header: 'Client', value: (r) => r.customerName, width: 24 }, { header: 'Supplier', value: (r) => r.supplier, width: 24 },
@@ -682,7 +683,7 @@ export class ReceivingService {
   }
 
   async downloadInward(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await repo.listAllReceipts(this.db, this.dialect, principal.scope, req)).map(toInward);
+    const rows = (await lists.listAllReceipts(this.db, this.dialect, principal.scope, req)).map(toInward);
     return toXlsx<ReturnType<typeof toInward>>('RO Inward', [
       { header: 'Received At', value: (r) => r.receivedAt, width: 24 }, { header: 'RO Number', value: (r) => r.roNumber },
       { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 }, { header: 'Client', value: (r) => r.customerName, width: 24 },
