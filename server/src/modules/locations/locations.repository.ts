@@ -76,13 +76,6 @@ export function positionCounts(db: Executor, warehouseId: Expression<number>, st
   };
 }
 
-export const LOCATION_LIST: ListSpec = {
-  sortable: { locationCode: 'l.code', locationType: 'l.type', zone: 'l.zone', capacity: 'l.capacity', createdAt: 'l.created_at' },
-  defaultSort: { column: 'l.code', direction: 'asc' },
-  searchable: ['l.code', 'l.zone', 'l.description'],
-  tieBreaker: 'l.id',
-};
-
 export const locationRepository = {
   /** A page of the location list (storage or other kinds) with on hand and occupancy, and its total. */
   list(db: Executor, dialect: Dialect, q: LocationQuery, req: ListRequest<LocationFilters>) {
@@ -193,4 +186,12 @@ export const locationRepository = {
       })
       .orderBy('w.name').execute();
   },
+};
+
+/** The location lists' sorts, search and order. */
+export const LOCATION_LIST: ListSpec = {
+  sortable: { locationCode: 'l.code', locationType: 'l.type', zone: 'l.zone', capacity: 'l.capacity', createdAt: 'l.created_at' },
+  defaultSort: { column: 'l.code', direction: 'asc' },
+  searchable: ['l.code', 'l.zone', 'l.description'],
+  tieBreaker: 'l.id',
 };
