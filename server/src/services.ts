@@ -13,6 +13,7 @@ import { UserModuleService } from './modules/user-module/user-module.service.js'
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { HealthService } from './modules/health/health.service.js';
+import { ScanService } from './modules/scans/scans.service.js';
 import { WarehouseService } from './modules/warehouses/warehouses.service.js';
 import { UserService } from './modules/users/users.service.js';
 import { CustomerService } from './modules/customers/customers.service.js';
@@ -24,7 +25,6 @@ import { CycleCountService } from './modules/cycle-counts/cycle-counts.service.j
 import { ReplenishmentService } from './modules/replenishment/replenishment.service.js';
 import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
 import { ReceivingService } from './modules/receiving/receiving.service.js';
-import { ScanService } from './modules/scans/scans.service.js';
 
 /** What every service may depend on. Services take this one object, so wiring a new one is one line. */
 export interface ServiceDeps {
@@ -57,6 +57,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     dashboard: new DashboardService(deps),
     audit: new AuditService(deps),
     health: new HealthService(deps),
+    scans: new ScanService(deps),
     warehouses: new WarehouseService(deps),
     users: new UserService(deps),
     customers: new CustomerService(deps),
@@ -68,7 +69,6 @@ export function createServices(config: Config, database: Database, log: FastifyB
     replenishment: new ReplenishmentService(deps),
     inventoryReports: new InventoryReportService(deps),
     receiving: new ReceivingService(deps),
-    scans: new ScanService(deps),
   };
 }
 
