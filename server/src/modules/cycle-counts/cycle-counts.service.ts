@@ -15,7 +15,8 @@ import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
 import { InventoryService, type Leg } from '../inventory/inventory.service.js';
-import { cycleCountListColumns, cycleCountRepository as repo, type CountSelection, type CycleCountFilter } from './cycle-counts.repository.js';
+import { cycleCountRepository as repo, type CountSelection, type CycleCountFilter } from './cycle-counts.repository.js';
+import { cycleCountListColumns } from './cycle-counts.repository.js';
 
 /** A count larger than this is refused: narrow the selection. */
 export const MAX_COUNT_LINES = 5000;

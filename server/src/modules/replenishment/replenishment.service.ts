@@ -13,7 +13,8 @@ import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../services.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import type { Place } from '../inventory/inventory.service.js';
-import { replenishmentRepository as repo, ruleListColumns, taskListColumns, type RuleFilter, type TaskFilter } from './replenishment.repository.js';
+import { replenishmentRepository as repo, type RuleFilter, type TaskFilter } from './replenishment.repository.js';
+import { ruleListColumns, taskListColumns } from './replenishment.repository.js';
 
 type RuleInput = { warehouseId: number; customerId: number; skuId: number; locationId: number; minQty: number; maxQty: number; isActive: boolean };
 
