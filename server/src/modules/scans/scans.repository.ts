@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool, type Expression } from 'kysely';
 import type { Executor } from '../../db/schema.js';
+import { skuCodeMatches } from '../../platform/sku-codes.js';
 
 /** What the scan statement answers, one row per hit; columns a kind does not use are null. */
 export interface ScanHitRow {
@@ -47,18 +48,13 @@ export const scanRepository = {
   async hits(db: Executor, p: { warehouseId: number; code: string; customers: (column: string) => Expression<SqlBool> }): Promise<ScanHitRow[]> {
     const { warehouseId, code } = p;
     const upper = code.toUpperCase();
-    const served = (column: string) => sql`${p.customers(column)} and exists (select 1 from customer_warehouse cw where cw.customer_id = ${ref(column)} and cw.warehouse_id = ${warehouseId})`;
+    const served = (column: string) => sql<SqlBool>`${p.customers(column)} and exists (select 1 from customer_warehouse cw where cw.customer_id = ${ref(column)} and cw.warehouse_id = ${warehouseId})`;
     const skuColumns = {
       sku_id: sql`s.id`, customer_id: sql`s.customer_id`, customer_name: sql`c.name`, sku_code: sql`s.sku_code`, description: sql`s.description`,
       uom: sql`s.uom`, is_active: sql`s.is_active`, is_lot_tracked: sql`s.is_lot_tracked`, is_expiry_tracked: sql`s.is_expiry_tracked`,
     };
     const rows = await sql<ScanHitRow>`
-      with m as (
-        select id as sku_id, 'sku' as matched_by, cast(null as integer) as package_id, 0 as rank from sku where upper(sku_code) = ${upper} and ${served('sku.customer_id')}
-        union all select id, 'upc', cast(null as integer), 1 from sku where upc = ${code} and ${served('sku.customer_id')}
-        union all select sku_id, 'barcode', cast(null as integer), 2 from sku_barcode where barcode = ${code} and ${served('sku_barcode.customer_id')}
-        union all select sku_id, 'gtin', id, 3 from sku_package where gtin = ${code} and ${served('sku_package.customer_id')}
-      )
+      with m as (${skuCodeMatches(code, served)})
       ${branch('sku', sql<number>`m.rank`, {
         ...skuColumns, matched_by: sql`m.matched_by`, package_id: sql`m.package_id`, package_name: sql`pk.package_name`,
       }, sql`from m join sku s on s.id = m.sku_id join customer c on c.id = s.customer_id left join sku_package pk on pk.id = m.package_id`)}
