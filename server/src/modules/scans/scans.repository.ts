@@ -43,9 +43,10 @@ export const scanRepository = {
    * caller's scope, served by the warehouse) whose code, UPC, barcode or package GTIN it is — with every package
    * level of a GTIN-matched SKU, to count a level's units — the warehouse's location of that code, and the
    * balance lines of the pallet of that licence plate. SKU codes and location codes match in any case (both are
-   * stored upper case or compared so); UPCs, barcodes, GTINs and pallets exactly, as scanned.
+   * stored upper case or compared so); UPCs, barcodes, GTINs and pallets exactly, as scanned. With `ownLocationsOnly`
+   * (a client account) a location counts only while it holds the client's stock, as its location list shows them.
    */
-  async hits(db: Executor, p: { warehouseId: number; code: string; customers: (column: string) => Expression<SqlBool> }): Promise<ScanHitRow[]> {
+  async hits(db: Executor, p: { warehouseId: number; code: string; customers: (column: string) => Expression<SqlBool>; ownLocationsOnly: boolean }): Promise<ScanHitRow[]> {
     const { warehouseId, code } = p;
     const upper = code.toUpperCase();
     const served = (column: string) => sql<SqlBool>`${p.customers(column)} and exists (select 1 from customer_warehouse cw where cw.customer_id = ${ref(column)} and cw.warehouse_id = ${warehouseId})`;
@@ -65,7 +66,9 @@ export const scanRepository = {
       union all
       ${branch('location', 4, {
         location_id: sql`l.id`, location_code: sql`l.code`, location_type: sql`l.type`, zone: sql`l.zone`, is_active: sql`l.is_active`,
-      }, sql`from location l where l.warehouse_id = ${warehouseId} and l.code = ${upper}`)}
+      }, sql`from location l where l.warehouse_id = ${warehouseId} and l.code = ${upper}${p.ownLocationsOnly
+        ? sql` and exists (select 1 from inventory_balance lb where lb.location_id = l.id and lb.on_hand > 0 and ${p.customers('lb.customer_id')})`
+        : sql``}`)}
       union all
       ${branch('pallet', 5, {
         ...skuColumns, location_id: sql`b.location_id`, location_code: sql`l.code`, location_type: sql`l.type`,

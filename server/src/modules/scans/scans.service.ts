@@ -47,6 +47,8 @@ export class ScanService {
     const hits = await repo.hits(this.db, {
       warehouseId: req.warehouseId, code,
       customers: (column) => principal.scope.where({ customer: column }, { customerId: req.customerId }),
+      // A client account sees the locations holding its stock only (as on its /Location list).
+      ownLocationsOnly: principal.role === 'Client',
     });
     const matches = toMatches(hits, req.warehouseId, code);
     if (matches.length === 0) throw new AppError(404, ERROR_CODES.NOT_FOUND, `No SKU, location or pallet matches '${code}' in this warehouse`, { code: 'Unknown code' });

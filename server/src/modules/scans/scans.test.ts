@@ -133,6 +133,10 @@ describe('POST /Warehouse/Scan/Resolve', () => {
       expect((await resolve(who, 'LP-77', { customerId: custB })).statusCode).toBe(403);
     }
     expect((await resolve(client, 'SCAN-A', { warehouseId: otherWh })).statusCode).toBe(403);
+    // A client account's locations are those holding its stock (as its /Location list shows), staff see them all.
+    expect((await resolve(client, 'SCN-DOCK-1')).json()).toMatchObject({ kind: 'location', matches: [{ locationId: loc.dock }] });
+    expect((await resolve(client, 'SCN-RACK-1')).statusCode).toBe(404);
+    expect((await resolve(staffA, 'SCN-RACK-1')).json()).toMatchObject({ kind: 'location' });
   });
 
   it('works for a user without the Location module, and not for one holding no stock screen', async () => {
