@@ -11,6 +11,7 @@ export * from './audit.js';
 export * from './dashboard.js';
 export * from './lists.js';
 export * from './warehouses.js';
+export * from './scans.js';
 export * from './hub-events.js';
 export * from './users.js';
 export * from './customers.js';

@@ -21,6 +21,7 @@ import { userModuleRoutes } from './modules/user-module/user-module.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { scanRoutes } from './modules/scans/scans.routes.js';
 import { warehouseRoutes } from './modules/warehouses/warehouses.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { customerRoutes } from './modules/customers/customers.routes.js';
@@ -38,7 +39,7 @@ export const VERSION = '0.1.0';
 
 /** Every area's routes. A new module adds its line here. */
 const ROUTE_MODULES: RouteModule[] = [
-  healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes,
+  healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
   jobRoutes,

@@ -14,6 +14,7 @@ import { UserModuleService } from './modules/user-module/user-module.service.js'
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { HealthService } from './modules/health/health.service.js';
+import { ScanService } from './modules/scans/scans.service.js';
 import { WarehouseService } from './modules/warehouses/warehouses.service.js';
 import { UserService } from './modules/users/users.service.js';
 import { CustomerService } from './modules/customers/customers.service.js';
@@ -55,6 +56,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     dashboard: new DashboardService(deps),
     audit: new AuditService(deps),
     health: new HealthService(deps),
+    scans: new ScanService(deps),
     warehouses: new WarehouseService(deps),
     users: new UserService(deps),
     customers: new CustomerService(deps),

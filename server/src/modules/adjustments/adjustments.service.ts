@@ -6,7 +6,7 @@ import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
 import { conflict, forbidden, notFound } from '../../platform/errors.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import type { ListRequest } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
@@ -18,15 +18,6 @@ import type { AdjustmentInput } from '../inventory/inventory.service.js';
 import { pick, type Place, type StockEngine } from '../../platform/stock/stock-engine.js';
 import { count, signedCount } from '../../platform/plural.js';
 import { adjustmentRepository as repo, type AdjustmentFilter } from './adjustments.repository.js';
-
-const ADJUSTMENT_LIST: ListSpec = {
-  sortable: {
-    requestedAt: 'a.requested_at', skuCode: 's.sku_code', locationCode: 'l.code', quantityChange: 'a.quantity_change', status: 'a.status', customerName: 'c.name',
-  },
-  defaultSort: { column: 'a.requested_at', direction: 'desc' },
-  searchable: ['s.sku_code', 'l.code', 'a.lot', 'a.pallet', 'a.reason_code'],
-  tieBreaker: 'a.id',
-};
 
 type Row = {
   id: number; warehouse_id: number; warehouse_name: string; customer_id: number; customer_name: string; sku_id: number; sku_code: string;
@@ -179,19 +170,13 @@ export class AdjustmentService {
     });
   }
 
-  private select = (q: ReturnType<typeof repo.filtered>) => q.select([
-    'a.id', 'a.warehouse_id', 'w.name as warehouse_name', 'a.customer_id', 'c.name as customer_name', 'a.sku_id', 's.sku_code',
-    'a.location_id', 'l.code as location_code', 'a.lot', 'a.pallet', 'a.expiry_date', 'a.quantity_change', 'a.reason_code', 'a.note',
-    'a.status', 'ru.username as requested_by_name', 'a.requested_at', 'du.username as decided_by_name', 'a.decided_at', 'a.decision_note', 'a.document_id',
-  ]);
-
   async list(principal: Principal, req: ListRequest<AdjustmentFilter>) {
-    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), this.select, req, ADJUSTMENT_LIST);
-    return { totalCount: page.totalCount, items: (page.items as Row[]).map(toRow) };
+    const page = await repo.list(this.db, this.dialect, principal.scope, req);
+    return { totalCount: page.total, items: (page.rows as Row[]).map(toRow) };
   }
 
   async download(principal: Principal, req: Pick<ListRequest<AdjustmentFilter>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = ((await listAll(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), this.select, req, ADJUSTMENT_LIST)) as Row[]).map(toRow);
+    const rows = ((await repo.listAll(this.db, this.dialect, principal.scope, req)) as Row[]).map(toRow);
     return toXlsx('Adjustments', [
       { header: 'Requested At', value: (r) => r.requestedAt, width: 24 }, { header: 'Client', value: (r) => r.customerName, width: 24 },
       { header: 'SKU', value: (r) => r.skuCode }, { header: 'Location', value: (r) => r.locationCode }, { header: 'Lot', value: (r) => r.lot },

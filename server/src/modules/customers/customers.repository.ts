@@ -1,12 +1,31 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { CustomerTable } from '../../db/tables/customers.js';
+import type { Dialect } from '../../db/dialect.js';
+import { listAll, listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Scope } from '../../platform/scope.js';
 
 export type CustomerFilter = { isActive?: 'all' | 'active' | 'inactive'; warehouseId?: number; country?: string };
 
+export const CUSTOMER_LIST: ListSpec = {
+  sortable: { customerName: 'c.name', customerCode: 'c.code', city: 'c.city', country: 'c.country', createdAt: 'c.created_at' },
+  defaultSort: { column: 'c.name', direction: 'asc' },
+  searchable: ['c.name', 'c.code', 'c.email', 'c.city', 'c.contact_person'],
+  tieBreaker: 'c.id',
+};
+
 export const customerRepository = {
-  /** The filtered, scoped list before paging; listPage adds search, order and paging. */
+  /** A page of the client list and its total. */
+  list(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<CustomerFilter>) {
+    return listRows(dialect, customerRepository.filtered(db, scope, req.filters ?? {}), (q) => q.selectAll('c'), req, CUSTOMER_LIST);
+  },
+
+  /** Every client of the list, for a download. */
+  listAll(db: Executor, dialect: Dialect, scope: Scope, req: Pick<ListRequest<CustomerFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    return listAll(dialect, customerRepository.filtered(db, scope, req.filters ?? {}), (q) => q.selectAll('c'), req, CUSTOMER_LIST);
+  },
+
+  /** The filtered, scoped list before paging; listRows adds search, order and paging. */
   filtered(db: Executor, scope: Scope, f: CustomerFilter) {
     let q = db.selectFrom('customer as c').where(scope.where({ customer: 'c.id' }));
     if (f.isActive === 'active') q = q.where('c.is_active', '=', 1);

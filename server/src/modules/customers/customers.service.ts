@@ -6,7 +6,7 @@ import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { badRequest, conflict } from '../../platform/errors.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import type { ListRequest } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
 import type { Scope } from '../../platform/scope.js';
@@ -16,13 +16,6 @@ import { requireCustomer } from './customer-access.js';
 import { customerRepository as repo, type CustomerFilter } from './customers.repository.js';
 import { CustomerDocumentService } from './documents.service.js';
 import { IntegrationService } from './integrations.service.js';
-
-export const CUSTOMER_LIST: ListSpec = {
-  sortable: { customerName: 'c.name', customerCode: 'c.code', city: 'c.city', country: 'c.country', createdAt: 'c.created_at' },
-  defaultSort: { column: 'c.name', direction: 'asc' },
-  searchable: ['c.name', 'c.code', 'c.email', 'c.city', 'c.contact_person'],
-  tieBreaker: 'c.id',
-};
 
 type CustomerRow = Selectable<CustomerTable>;
 type WarehouseRow = { customer_id: number; warehouse_id: number; code: string; name: string };
@@ -72,9 +65,9 @@ export class CustomerService {
   async list(principal: Principal, req: ListRequest<CustomerFilter>) {
     const filters = req.filters ?? {};
     principal.scope.assert({ warehouseId: filters.warehouseId });
-    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, filters), (q) => q.selectAll('c'), req, CUSTOMER_LIST);
-    const warehouses = await repo.warehousesOf(this.db, principal.scope, page.items.map((c) => c.id));
-    return { totalCount: page.totalCount, items: page.items.map((c) => toCustomer(c, warehouses)) };
+    const page = await repo.list(this.db, this.dialect, principal.scope, req);
+    const warehouses = await repo.warehousesOf(this.db, principal.scope, page.rows.map((c) => c.id));
+    return { totalCount: page.total, items: page.rows.map((c) => toCustomer(c, warehouses)) };
   }
 
   async get(principal: Principal, id: number): Promise<Customer> {
@@ -90,7 +83,7 @@ export class CustomerService {
   async download(principal: Principal, req: Pick<ListRequest<CustomerFilter>, 'filters' | 'searchQuery' | 'sort'>) {
     const filters = req.filters ?? {};
     principal.scope.assert({ warehouseId: filters.warehouseId });
-    const rows = await listAll(this.dialect, repo.filtered(this.db, principal.scope, filters), (q) => q.selectAll('c'), req, CUSTOMER_LIST);
+    const rows = await repo.listAll(this.db, this.dialect, principal.scope, req);
     const warehouses = await repo.warehousesOf(this.db, principal.scope, rows.map((c) => c.id));
     return toXlsx('Customers', [
       { header: 'Code', value: (c) => c.customerCode }, { header: 'Customer Name', value: (c) => c.customerName, width: 30 },

@@ -3,6 +3,7 @@ import { OPEN_COUNT_STATUSES } from '@bolx/contracts';
 import type { Executor } from '../../db/schema.js';
 import { lockRows, type Dialect } from '../../db/dialect.js';
 import type { CycleCountLineTable, CycleCountStatus, CycleCountTable } from '../../db/tables/inventory-operations.js';
+import { listAll, listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Scope } from '../../platform/scope.js';
 
 export interface CycleCountFilter { warehouseId?: number; customerId?: number; status?: CycleCountStatus }
@@ -11,7 +12,24 @@ export interface CountSelection {
   locationFrom?: string; locationTo?: string; skuId?: number; abcClass?: string;
 }
 
+export const COUNT_LIST: ListSpec = {
+  sortable: { countNo: 'cc.count_no', countDate: 'cc.count_date', status: 'cc.status', createdAt: 'cc.created_at', customerName: 'c.name' },
+  defaultSort: { column: 'cc.created_at', direction: 'desc' },
+  searchable: ['cc.count_no', 'cc.location_from', 'cc.location_to', 'cc.note'],
+  tieBreaker: 'cc.id',
+};
+
 export const cycleCountRepository = {
+  /** A page of the count list and its total. */
+  list(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<CycleCountFilter>) {
+    return listRows(dialect, cycleCountRepository.filtered(db, scope, req.filters ?? {}), cycleCountListColumns, req, COUNT_LIST);
+  },
+
+  /** Every count of the list, for a download. */
+  listAll(db: Executor, dialect: Dialect, scope: Scope, req: Pick<ListRequest<CycleCountFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    return listAll(dialect, cycleCountRepository.filtered(db, scope, req.filters ?? {}), cycleCountListColumns, req, COUNT_LIST);
+  },
+
   /**
    * The client's stock the count covers, locked until commit (so no move slips between the snapshot and the
    * hold). Only the balance rows are locked: locations and SKUs are narrowed by subqueries.
@@ -102,3 +120,13 @@ export const cycleCountRepository = {
       .where('entity', '=', 'cycle_count').where('entity_id', '=', String(id)).orderBy('id').execute();
   },
 };
+
+/** The columns of a count list row, with its line, counted and recount totals. */
+export const cycleCountListColumns = (q: ReturnType<typeof cycleCountRepository.filtered>) => q.select([
+  'cc.id', 'cc.count_no', 'cc.warehouse_id', 'w.name as warehouse_name', 'cc.customer_id', 'c.name as customer_name', 'cc.count_type',
+  'cc.selection', 'cc.location_from', 'cc.location_to', 'cc.sku_id', 'cc.abc_class', 'cc.is_blind', 'cc.status', 'cc.count_date', 'cc.note',
+  'cu.username as created_by_name', 'cc.created_at', 'au.username as approved_by_name', 'cc.approved_at', 'cc.document_id',
+  sql<number>`(SELECT count(*) FROM cycle_count_line x WHERE x.cycle_count_id = cc.id)`.as('line_count'),
+  sql<number>`(SELECT count(*) FROM cycle_count_line x WHERE x.cycle_count_id = cc.id AND x.counted_qty IS NOT NULL)`.as('counted_lines'),
+  sql<number>`(SELECT count(*) FROM cycle_count_line x WHERE x.cycle_count_id = cc.id AND x.needs_recount = 1)`.as('recount_lines'),
+]);

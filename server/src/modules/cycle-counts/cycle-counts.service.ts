@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   APPROVER_ROLES, COUNT_OVERRIDE_REASON_MESSAGE, CYCLE_COUNT_STATUSES, type ApproveCycleCountRequest, type FilterLabel, type Role,
 } from '@bolx/contracts';
@@ -9,7 +8,7 @@ import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import type { ListRequest } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import { count as countOf, signedCount } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
@@ -19,18 +18,12 @@ import { StatusMachine } from '../../platform/status-machine.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
 import type { Leg, StockEngine } from '../../platform/stock/stock-engine.js';
 import { cycleCountRepository as repo, type CountSelection, type CycleCountFilter } from './cycle-counts.repository.js';
+import { cycleCountListColumns } from './cycle-counts.repository.js';
 
 const changedMeanwhile = () => 'The count changed meanwhile; reload it';
 
 /** A count larger than this is refused: narrow the selection. */
 export const MAX_COUNT_LINES = 5000;
-
-const COUNT_LIST: ListSpec = {
-  sortable: { countNo: 'cc.count_no', countDate: 'cc.count_date', status: 'cc.status', createdAt: 'cc.created_at', customerName: 'c.name' },
-  defaultSort: { column: 'cc.created_at', direction: 'desc' },
-  searchable: ['cc.count_no', 'cc.location_from', 'cc.location_to', 'cc.note'],
-  tieBreaker: 'cc.id',
-};
 
 type CreateInput = CountSelection & { countType: string; isBlind: boolean; countDate: string; note?: string };
 
@@ -263,22 +256,15 @@ export class CycleCountService {
     });
   }
 
-  private select = (q: ReturnType<typeof repo.filtered>) => q.select([
-    'cc.id', 'cc.count_no', 'cc.warehouse_id', 'w.name as warehouse_name', 'cc.customer_id', 'c.name as customer_name', 'cc.count_type',
-    'cc.selection', 'cc.location_from', 'cc.location_to', 'cc.sku_id', 'cc.abc_class', 'cc.is_blind', 'cc.status', 'cc.count_date', 'cc.note',
-    'cu.username as created_by_name', 'cc.created_at', 'au.username as approved_by_name', 'cc.approved_at', 'cc.document_id',
-    sql<number>`(SELECT count(*) FROM cycle_count_line x WHERE x.cycle_count_id = cc.id)`.as('line_count'),
-    sql<number>`(SELECT count(*) FROM cycle_count_line x WHERE x.cycle_count_id = cc.id AND x.counted_qty IS NOT NULL)`.as('counted_lines'),
-    sql<number>`(SELECT count(*) FROM cycle_count_line x WHERE x.cycle_count_id = cc.id AND x.needs_recount = 1)`.as('recount_lines'),
-  ]);
+  private select = cycleCountListColumns;
 
   async list(principal: Principal, req: ListRequest<CycleCountFilter>) {
-    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), this.select, req, COUNT_LIST);
-    return { totalCount: page.totalCount, items: (page.items as CountRow[]).map(toCount) };
+    const page = await repo.list(this.db, this.dialect, principal.scope, req);
+    return { totalCount: page.total, items: (page.rows as CountRow[]).map(toCount) };
   }
 
   async download(principal: Principal, req: Pick<ListRequest<CycleCountFilter>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = ((await listAll(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), this.select, req, COUNT_LIST)) as CountRow[]).map(toCount);
+    const rows = ((await repo.listAll(this.db, this.dialect, principal.scope, req)) as CountRow[]).map(toCount);
     return toXlsx('Cycle Counts', [
       { header: 'Count No', value: (r) => r.countNo }, { header: 'Client', value: (r) => r.customerName, width: 24 },
       { header: 'Type', value: (r) => r.countType }, { header: 'Selection', value: (r) => r.selection },

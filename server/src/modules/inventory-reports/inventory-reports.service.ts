@@ -3,12 +3,13 @@ import { AGING_BUCKETS } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { businessDay } from '../../platform/business-day.js';
+import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import type { Scope } from '../../platform/scope.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { inventoryReportRepository as repo, type ReportFilter } from './inventory-reports.repository.js';
+import { reportListRepository as reportLists } from './report-lists.repository.js';
 
 /** Filters every report takes, plus the few that only some use. */
 export type ReportFilters = ReportFilter & { days?: number; includeExpired?: boolean; asOf?: string };
@@ -19,7 +20,6 @@ interface Ctx { now: string; dialect: Dialect; filters: ReportFilters }
 interface ReportDef {
   sheet: string;
   base(db: Db, scope: Scope, ctx: Ctx): SelectQueryBuilder<any, any, {}> | Promise<SelectQueryBuilder<any, any, {}>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  spec: ListSpec;
   map(row: Row, ctx: Ctx): Row;
   columns: ExcelColumn<Row>[];
 }
@@ -31,9 +31,6 @@ const agingBucket = (days: number) => (days <= 30 ? AGING_BUCKETS[0] : days <= 6
 /** Ledger rows counted on each side of an as-of date, to choose the cheaper way (counting stops here). */
 const AS_OF_COUNT_CAP = 200_000;
 
-const spec = (sortable: Record<string, string>, defaultColumn: string, searchable: string[], tieBreaker: string): ListSpec =>
-  ({ sortable, defaultSort: { column: defaultColumn, direction: 'asc' }, searchable, tieBreaker });
-
 const names = (r: Row) => ({ warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id, customerName: r.customer_name });
 const totals = (r: Row) => ({ onHand: n(r.on_hand), allocated: n(r.allocated), available: n(r.on_hand) - n(r.allocated) });
 const common: ExcelColumn<Row>[] = [{ header: 'Warehouse', value: (r) => r.warehouseName, width: 20 }, { header: 'Client', value: (r) => r.customerName, width: 24 }];
@@ -41,33 +38,29 @@ const qtyColumns: ExcelColumn<Row>[] = [
   { header: 'On Hand', value: (r) => r.onHand }, { header: 'Allocated', value: (r) => r.allocated }, { header: 'Available', value: (r) => r.available },
 ];
 
-/** Every inventory report: its query, list spec, item shape and workbook columns. */
+/** Every inventory report: its query, item shape and workbook columns (its list spec: report-lists.repository.ts). */
 export const REPORTS = {
   OnHandBySku: {
     sheet: 'On Hand by SKU',
     base: (db, scope, ctx) => repo.onHandBySku(db, scope, ctx.filters),
-    spec: spec({ skuCode: 'r.sku_code', customerName: 'r.customer_name', onHand: 'r.on_hand', available: 'r.available' }, 'r.sku_code', ['r.sku_code', 'r.sku_description'], 'r.row_key'),
     map: (r) => ({ ...names(r), skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.sku_description, locationCount: n(r.location_count), ...totals(r) }),
     columns: [...common, { header: 'SKU', value: (r) => r.skuCode }, { header: 'Description', value: (r) => r.skuDescription, width: 30 }, { header: 'Locations', value: (r) => r.locationCount }, ...qtyColumns],
   },
   OnHandByLocation: {
     sheet: 'On Hand by Location',
     base: (db, scope, ctx) => repo.onHandByLocation(db, scope, ctx.filters),
-    spec: spec({ locationCode: 'r.location_code', customerName: 'r.customer_name', onHand: 'r.on_hand' }, 'r.location_code', ['r.location_code'], 'r.row_key'),
     map: (r) => ({ ...names(r), locationId: r.location_id, locationCode: r.location_code, locationType: r.location_type, skuCount: n(r.sku_count), ...totals(r) }),
     columns: [...common, { header: 'Location', value: (r) => r.locationCode }, { header: 'Type', value: (r) => r.locationType }, { header: 'SKUs', value: (r) => r.skuCount }, ...qtyColumns],
   },
   OnHandByLot: {
     sheet: 'On Hand by Lot',
     base: (db, scope, ctx) => repo.onHandByLot(db, scope, ctx.filters),
-    spec: spec({ skuCode: 'r.sku_code', lot: 'r.lot', expiryDate: 'r.expiry_date', onHand: 'r.on_hand' }, 'r.sku_code', ['r.sku_code', 'r.lot'], 'r.row_key'),
     map: (r) => ({ ...names(r), skuId: r.sku_id, skuCode: r.sku_code, lot: r.lot, expiryDate: r.expiry_date, locationCount: n(r.location_count), ...totals(r) }),
     columns: [...common, { header: 'SKU', value: (r) => r.skuCode }, { header: 'Lot', value: (r) => r.lot }, { header: 'Expiry', value: (r) => r.expiryDate }, { header: 'Locations', value: (r) => r.locationCount }, ...qtyColumns],
   },
   OnHandByPallet: {
     sheet: 'On Hand by Pallet',
     base: (db, scope, ctx) => repo.onHandByPallet(db, scope, ctx.filters),
-    spec: spec({ pallet: 'r.pallet', locationCode: 'r.location_code', onHand: 'r.on_hand' }, 'r.pallet', ['r.pallet', 'r.location_code'], 'r.row_key'),
     map: (r) => ({ ...names(r), pallet: r.pallet, locationId: r.location_id, locationCode: r.location_code, skuCount: n(r.sku_count), onHand: n(r.on_hand), allocated: n(r.allocated) }),
     columns: [...common, { header: 'Pallet', value: (r) => r.pallet }, { header: 'Location', value: (r) => r.locationCode }, { header: 'SKUs', value: (r) => r.skuCount },
       { header: 'On Hand', value: (r) => r.onHand }, { header: 'Allocated', value: (r) => r.allocated }],
@@ -75,7 +68,6 @@ export const REPORTS = {
   Availability: {
     sheet: 'Availability',
     base: (db, scope, ctx) => repo.availability(db, scope, ctx.filters, ctx.dialect, ctx.now),
-    spec: spec({ skuCode: 'r.sku_code', onHand: 'r.on_hand', available: 'r.available', expired: 'r.expired' }, 'r.sku_code', ['r.sku_code', 'r.sku_description'], 'r.row_key'),
     map: (r) => ({ ...names(r), skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.sku_description, ...totals(r), expired: n(r.expired), allocatable: n(r.on_hand) - n(r.allocated) - n(r.expired) }),
     columns: [...common, { header: 'SKU', value: (r) => r.skuCode }, { header: 'Description', value: (r) => r.skuDescription, width: 30 }, ...qtyColumns,
       { header: 'Expired', value: (r) => r.expired }, { header: 'Allocatable', value: (r) => r.allocatable }],
@@ -83,8 +75,6 @@ export const REPORTS = {
   Aging: {
     sheet: 'Aging',
     base: (db, scope, ctx) => repo.places(db, scope, ctx.filters),
-    // Oldest first: sorting by the received time is sorting by age.
-    spec: spec({ ageDays: 'r.received_at', skuCode: 'r.sku_code', locationCode: 'r.location_code', onHand: 'r.on_hand' }, 'r.received_at', ['r.sku_code', 'r.location_code', 'r.lot', 'r.pallet'], 'r.id'),
     map: (r, ctx) => {
       const ageDays = r.received_at ? Math.max(0, daysBetween(businessDay(r.timezone, r.received_at), businessDay(r.timezone, ctx.now))) : 0;
       return {
@@ -105,7 +95,6 @@ export const REPORTS = {
       const { after, upTo } = await repo.ledgerSplit(db, scope, ctx.filters, asOf, AS_OF_COUNT_CAP, ctx.dialect);
       return repo.asOf(db, scope, ctx.filters, asOf, after <= upTo ? 'backward' : 'forward', ctx.dialect);
     },
-    spec: spec({ skuCode: 'r.sku_code', locationCode: 'r.location_code', onHand: 'r.on_hand' }, 'r.location_code', ['r.sku_code', 'r.location_code', 'r.lot', 'r.pallet'], 'r.row_key'),
     map: (r) => ({ ...names(r), skuId: r.sku_id, skuCode: r.sku_code, locationId: r.location_id, locationCode: r.location_code, lot: r.lot, pallet: r.pallet, onHand: n(r.on_hand) }),
     columns: [...common, { header: 'SKU', value: (r) => r.skuCode }, { header: 'Location', value: (r) => r.locationCode }, { header: 'Lot', value: (r) => r.lot },
       { header: 'Pallet', value: (r) => r.pallet }, { header: 'On Hand', value: (r) => r.onHand }],
@@ -115,8 +104,6 @@ export const REPORTS = {
     base: (db, scope, ctx) => repo.places(db, scope, ctx.filters, {
       d: ctx.dialect, now: ctx.now, days: ctx.filters.days ?? 30, includeExpired: ctx.filters.includeExpired !== false,
     }),
-    spec: spec({ expiryDate: 'r.expiry_date', skuCode: 'r.sku_code', locationCode: 'r.location_code', onHand: 'r.on_hand', customerName: 'r.customer_name' },
-      'r.expiry_date', ['r.sku_code', 'r.lot', 'r.location_code', 'r.pallet'], 'r.id'),
     map: (r, ctx) => {
       const daysToExpiry = daysBetween(businessDay(r.timezone, ctx.now), r.expiry_date);
       return {
@@ -147,14 +134,13 @@ export class InventoryReportService {
   async list(name: ReportName, principal: Principal, req: ListRequest<ReportFilters>) {
     const def: ReportDef = REPORTS[name];
     const ctx = this.ctx(req.filters);
-    const page = await listPage(this.dialect, await def.base(this.db, principal.scope, ctx), (q) => q.selectAll(), req, def.spec);
-    return { totalCount: page.totalCount, items: (page.items as Row[]).map((r) => def.map(r, ctx)) };
+    return toListPage(await reportLists.list(this.dialect, name, await def.base(this.db, principal.scope, ctx), req), (r: Row) => def.map(r, ctx));
   }
 
   async download(name: ReportName, principal: Principal, req: Pick<ListRequest<ReportFilters>, 'filters' | 'searchQuery' | 'sort'>) {
     const def: ReportDef = REPORTS[name];
     const ctx = this.ctx(req.filters);
-    const rows = (await listAll(this.dialect, await def.base(this.db, principal.scope, ctx), (q) => q.selectAll(), req, def.spec)) as Row[];
+    const rows = (await reportLists.listAll(this.dialect, name, await def.base(this.db, principal.scope, ctx), req)) as Row[];
     return toXlsx(def.sheet, def.columns, rows.map((r) => def.map(r, ctx)));
   }
 }

@@ -10,35 +10,19 @@ import { parseDay, rowErrorDetails, rowErrorSummary, type RowError } from '../..
 import { readCountSheet, validateCountRows } from './import.js';
 import { badRequest, notFound, unprocessable } from '../../platform/errors.js';
 import { count, noun, signedCount } from '../../platform/plural.js';
-import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { pick, type Leg, type Place, type StockEngine } from '../../platform/stock/stock-engine.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
-import { inventoryRepository as repo, type StockFilters, type StockLead } from './inventory.repository.js';
+import { inventoryRepository as repo, type StockFilters } from './inventory.repository.js';
+import { stockListRepository } from './stock-list.repository.js';
 
 /** The balance key and a movement's leg, for modules that post through the stock engine. */
 export type { Place, Leg };
 
 /** An adjustment's quantity and why (the adjustments module posts it). */
 export interface AdjustmentInput { quantityChange: number; reasonCode: string; expiryDate?: string; note?: string }
-
-export const STOCK_LIST: ListSpec = {
-  sortable: {
-    skuCode: 's.sku_code', locationCode: 'l.code', onHand: 'b.on_hand', expiryDate: 'b.expiry_date', customerName: 'c.name', warehouseName: 'w.name',
-  },
-  defaultSort: { column: 'l.code', direction: 'asc' },
-  searchable: ['s.sku_code', 's.description', 'l.code', 'b.lot', 'b.pallet'],
-  tieBreaker: 'b.id',
-};
-
-/** The table to lead the stock list with: the one sorted by, unless a filter already pins the list to one SKU or location. */
-function stockLead(req: ListRequest<StockFilters>, f: StockFilters): StockLead {
-  const column = (req.sort && STOCK_LIST.sortable[req.sort.field]) || STOCK_LIST.defaultSort.column;
-  if (column === 'l.code' && !f.skuId) return 'location';
-  if (column === 's.sku_code' && !f.locationId) return 'sku';
-  return 'balance';
-}
 
 /**
  * Inventory's screens and lists: moves, pallet moves, adjustments' postings, the stock list, imports and the
@@ -163,19 +147,11 @@ export class InventoryService {
   }
 
   async stockOnHand(principal: Principal, req: ListRequest<StockFilters>) {
-    const filters = req.filters ?? {};
-    const page = await listPage(this.dialect, repo.stockList(this.db, principal.scope, filters, stockLead(req, filters)), (q) => q.select([
-      'b.id', 'b.warehouse_id', 'w.name as warehouse_name', 'b.customer_id', 'c.name as customer_name', 'b.sku_id', 's.sku_code',
-      's.description', 'b.location_id', 'l.code as location_code', 'b.lot', 'b.expiry_date', 'b.pallet', 'b.on_hand', 'b.allocated',
-    ]), req, STOCK_LIST, repo.stockBalances(this.db, principal.scope, filters));
-    return {
-      totalCount: page.totalCount,
-      items: page.items.map((r) => ({
-        uniqueid: r.id, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id, customerName: r.customer_name,
-        skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.description, locationId: r.location_id, locationCode: r.location_code,
-        lot: r.lot, expiryDate: r.expiry_date, pallet: r.pallet, onHand: r.on_hand, allocated: r.allocated, available: r.on_hand - r.allocated,
-      })),
-    };
+    return toListPage(await stockListRepository.list(this.db, this.dialect, principal.scope, req), (r) => ({
+      uniqueid: r.id, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id, customerName: r.customer_name,
+      skuId: r.sku_id, skuCode: r.sku_code, skuDescription: r.description, locationId: r.location_id, locationCode: r.location_code,
+      lot: r.lot, expiryDate: r.expiry_date, pallet: r.pallet, onHand: r.on_hand, allocated: r.allocated, available: r.on_hand - r.allocated,
+    }));
   }
 
   reconcile(principal: Principal, filter: { warehouseId: number; customerId: number }) {

@@ -2,6 +2,8 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { LocationCategory, LocationFilters } from '@bolx/contracts';
 import type { Executor } from '../../db/schema.js';
 import type { LocationTable } from '../../db/tables/locations.js';
+import type { Dialect } from '../../db/dialect.js';
+import { listAll, listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Scope } from '../../platform/scope.js';
 import { otherTypeCodes, positionCounts, type LocationEb } from './position-counts.js';
 
@@ -39,6 +41,16 @@ export function onHandOf(eb: LocationEb, scope: Scope, view: StockView) {
 }
 
 export const locationRepository = {
+  /** A page of the location list (storage or other kinds) with on hand and occupancy, and its total. */
+  list(db: Executor, dialect: Dialect, q: LocationQuery, req: ListRequest<LocationFilters>) {
+    return listRows(dialect, locationRepository.filtered(db, q), locationRepository.itemColumns(q.view, q.scope), req, LOCATION_LIST);
+  },
+
+  /** Every location of the list, for a download. */
+  listAll(db: Executor, dialect: Dialect, q: LocationQuery, req: Pick<ListRequest<LocationFilters>, 'searchQuery' | 'sort'>) {
+    return listAll(dialect, locationRepository.filtered(db, q), locationRepository.itemColumns(q.view, q.scope), req, LOCATION_LIST);
+  },
+
   types(db: Executor) {
     return db.selectFrom('location_type').selectAll().orderBy('sort').execute();
   },
@@ -138,4 +150,12 @@ export const locationRepository = {
       })
       .orderBy('w.name').execute();
   },
+};
+
+/** The location lists' sorts, search and order. */
+export const LOCATION_LIST: ListSpec = {
+  sortable: { locationCode: 'l.code', locationType: 'l.type', zone: 'l.zone', capacity: 'l.capacity', createdAt: 'l.created_at' },
+  defaultSort: { column: 'l.code', direction: 'asc' },
+  searchable: ['l.code', 'l.zone', 'l.description'],
+  tieBreaker: 'l.id',
 };

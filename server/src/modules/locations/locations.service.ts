@@ -11,7 +11,7 @@ import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { toXlsx } from '../../platform/excel.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
@@ -21,13 +21,6 @@ import { locationRepository as repo, type LocationQuery, type StockView } from '
 import { occupancyPercent } from './occupancy.js';
 import { count as countOf } from '../../platform/plural.js';
 import { readSheet, rowErrorDetails, validateRows } from './upload.js';
-
-export const LOCATION_LIST: ListSpec = {
-  sortable: { locationCode: 'l.code', locationType: 'l.type', zone: 'l.zone', capacity: 'l.capacity', createdAt: 'l.created_at' },
-  defaultSort: { column: 'l.code', direction: 'asc' },
-  searchable: ['l.code', 'l.zone', 'l.description'],
-  tieBreaker: 'l.id',
-};
 
 /** How many codes a preview shows, and how many clashes it names. */
 const PREVIEW_SAMPLE = 20;
@@ -84,13 +77,12 @@ export class LocationService {
 
   async list(principal: Principal, req: ListRequest<LocationFilters>, category: LocationCategory) {
     const q = this.query(principal, category, req.filters);
-    const page = await listPage(this.dialect, repo.filtered(this.db, q), repo.itemColumns(q.view, q.scope), req, LOCATION_LIST);
-    return { totalCount: page.totalCount, items: page.items.map(toLocation) };
+    return toListPage(await repo.list(this.db, this.dialect, q, req), toLocation);
   }
 
   async download(principal: Principal, req: Pick<ListRequest<LocationFilters>, 'filters' | 'searchQuery' | 'sort'>, category: LocationCategory) {
     const q = this.query(principal, category, req.filters);
-    const rows = (await listAll(this.dialect, repo.filtered(this.db, q), repo.itemColumns(q.view, q.scope), req, LOCATION_LIST)).map(toLocation);
+    const rows = (await repo.listAll(this.db, this.dialect, q, req)).map(toLocation);
     return toXlsx(category === 'other' ? 'Other Locations' : 'Locations', [
       { header: 'Warehouse', value: (l) => l.warehouseName, width: 24 }, { header: 'Location Code', value: (l) => l.locationCode, width: 20 },
       { header: 'Location Type', value: (l) => l.locationType }, { header: 'Zone', value: (l) => l.zone }, { header: 'Aisle', value: (l) => l.aisle },

@@ -5,6 +5,7 @@ import type { Dialect } from '../../db/dialect.js';
 import { dayInAnyZone } from '../../platform/business-day.js';
 import type { ReceivingOrderLineTable, ReceivingPutawayTable, ReceivingReceiptTable } from '../../db/tables/receiving.js';
 import type { Scope } from '../../platform/scope.js';
+import { skuCodeMatches } from '../../platform/sku-codes.js';
 
 /** Statuses in which goods may still arrive, and in which putaway may run. */
 export const RECEIVABLE = ['Open', 'Receiving'] as const;
@@ -178,21 +179,15 @@ export const receivingRepository = {
    * package GTIN), each with its line on the order when it has one (line columns null otherwise).
    */
   async scanLines(db: Executor, orderId: number, customerId: number, code: string) {
-    const upper = code.toUpperCase();
     const rows = await sql<{
       sku_id: number; sku_code: string; sku_active: number; matched_by: 'sku' | 'upc' | 'barcode' | 'gtin';
       id: number | null; line_no: number; expected_qty: number; received_qty: number; damaged_qty: number; putaway_qty: number; notes: string | null;
       lot: string; expiry_date: string | null; description: string; is_lot_tracked: number; is_expiry_tracked: number;
     }>`
-      with m as (
-        select id, 'sku' as matched_by, 0 as rank from sku where customer_id = ${customerId} and upper(sku_code) = ${upper}
-        union all select id, 'upc', 1 from sku where customer_id = ${customerId} and upc = ${code}
-        union all select sku_id, 'barcode', 2 from sku_barcode where customer_id = ${customerId} and barcode = ${code}
-        union all select sku_id, 'gtin', 3 from sku_package where customer_id = ${customerId} and gtin = ${code}
-      )
+      with m as (${skuCodeMatches(code, (column) => sql<boolean>`${sql.ref(column)} = ${customerId}`)})
       select s.id as sku_id, s.sku_code, s.is_active as sku_active, s.description, s.is_lot_tracked, s.is_expiry_tracked, m.matched_by,
         li.id, li.line_no, li.expected_qty, li.received_qty, li.damaged_qty, li.putaway_qty, li.notes, li.lot, li.expiry_date
-      from m join sku s on s.id = m.id
+      from m join sku s on s.id = m.sku_id
       left join receiving_order_line li on li.order_id = ${orderId} and li.sku_id = s.id
       order by case when li.id is null then 1 else 0 end, m.rank`.execute(db);
     return rows.rows;

@@ -13,7 +13,7 @@ import { badRequest, conflict, notFound, unprocessable } from '../../platform/er
 import type { DomainEvent } from '../../platform/events.js';
 import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
 import { checkUpload, parseFields, readStoredFile, storeFile, type ReceivedUpload, type UploadRule } from '../../platform/files.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import { parseDay, readSheet, rowErrorDetails, rowErrorSummary, type RowError } from '../../platform/sheet.js';
@@ -26,28 +26,7 @@ import type { Posting, StockEngine } from '../../platform/stock/stock-engine.js'
 import { count, noun } from '../../platform/plural.js';
 import { planPutaway } from './putaway-plan.js';
 import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
-
-export const ORDER_LIST: ListSpec = {
-  sortable: {
-    roNumber: 'o.ro_number', supplier: 'o.supplier', expectedDeliveryDate: 'o.expected_date', status: 'o.status', createdAt: 'o.created_at',
-    customerName: 'c.name', warehouseName: 'w.name', referenceNumber: 'o.reference_number',
-  },
-  defaultSort: { column: 'o.id', direction: 'desc' },
-  searchable: ['o.ro_number', 'o.supplier', 'o.reference_number', 'c.name'],
-  tieBreaker: 'o.id',
-};
-export const DETAIL_LIST: ListSpec = {
-  sortable: { roNumber: 'o.ro_number', skuCode: 's.sku_code', expectedDeliveryDate: 'o.expected_date', supplier: 'o.supplier', status: 'o.status' },
-  defaultSort: { column: 'o.id', direction: 'desc' },
-  searchable: ['o.ro_number', 'o.supplier', 's.sku_code', 's.description'],
-  tieBreaker: 'li.id',
-};
-export const INWARD_LIST: ListSpec = {
-  sortable: { receivedAt: 'r.at', roNumber: 'o.ro_number', skuCode: 's.sku_code', locationCode: 'l.code', lot: 'r.lot', expiryDate: 'r.expiry_date' },
-  defaultSort: { column: 'r.at', direction: 'desc' },
-  searchable: ['o.ro_number', 'o.supplier', 's.sku_code', 'r.lot', 'r.pallet', 'l.code'],
-  tieBreaker: 'r.id',
-};
+import { receivingListRepository as lists, type DetailRow, type InwardRow } from './receiving-lists.repository.js';
 
 const DOCUMENT_RULE: UploadRule = { allowed: ['xlsx', 'csv'], maxBytes: RO_DOCUMENT_MAX_BYTES };
 const SUGGESTIONS = 5;
@@ -132,8 +111,7 @@ export class ReceivingService {
   // ----- reading -----
 
   async list(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
-    const page = await listPage(this.dialect, repo.orders(this.db, principal.scope, req.filters ?? {}), repo.orderColumns, req, ORDER_LIST);
-    return { totalCount: page.totalCount, items: page.items.map(toSummary) };
+    return toListPage(await lists.listOrders(this.db, this.dialect, principal.scope, req), toSummary);
   }
 
   /** One RO in the caller's scope (another customer's or warehouse's is "not found"). */
@@ -727,17 +705,15 @@ export class ReceivingService {
   // ----- reports -----
 
   async details(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
-    const page = await listPage(this.dialect, repo.lineReport(this.db, principal.scope, req.filters ?? {}), detailColumns, req, DETAIL_LIST);
-    return { totalCount: page.totalCount, items: page.items.map(toDetail) };
+    return toListPage(await lists.listLines(this.db, this.dialect, principal.scope, req), toDetail);
   }
 
   async inward(principal: Principal, req: ListRequest<ReceivingOrderFilters>) {
-    const page = await listPage(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}, this.dialect), inwardColumns, req, INWARD_LIST);
-    return { totalCount: page.totalCount, items: page.items.map(toInward) };
+    return toListPage(await lists.listReceipts(this.db, this.dialect, principal.scope, req), toInward);
   }
 
   async downloadSummary(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await listAll(this.dialect, repo.orders(this.db, principal.scope, req.filters ?? {}), repo.orderColumns, req, ORDER_LIST)).map(toSummary);
+    const rows = (await lists.listAllOrders(this.db, this.dialect, principal.scope, req)).map(toSummary);
     return toXlsx<ReceivingOrderSummary>('RO Report', [
       { header: 'RO Number', value: (r) => r.roNumber }, { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 },
       { header: 'Client', value: (r) => r.customerName, width: 24 }, { header: 'Supplier', value: (r) => r.supplier, width: 24 },
@@ -751,7 +727,7 @@ export class ReceivingService {
   }
 
   async downloadDetails(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await listAll(this.dialect, repo.lineReport(this.db, principal.scope, req.filters ?? {}), detailColumns, req, DETAIL_LIST)).map(toDetail);
+    const rows = (await lists.listAllLines(this.db, this.dialect, principal.scope, req)).map(toDetail);
     return toXlsx<ReturnType<typeof toDetail>>('RO Report Details', [
       { header: 'RO Number', value: (r) => r.roNumber }, { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 },
       { header: 'Client', value: (r) => r.customerName, width: 24 }, { header: 'Supplier', value: (r) => r.supplier, width: 24 },
@@ -764,7 +740,7 @@ export class ReceivingService {
   }
 
   async downloadInward(principal: Principal, req: Pick<ListRequest<ReceivingOrderFilters>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await listAll(this.dialect, repo.receiptReport(this.db, principal.scope, req.filters ?? {}, this.dialect), inwardColumns, req, INWARD_LIST)).map(toInward);
+    const rows = (await lists.listAllReceipts(this.db, this.dialect, principal.scope, req)).map(toInward);
     return toXlsx<ReturnType<typeof toInward>>('RO Inward', [
       { header: 'Received At', value: (r) => r.receivedAt, width: 24 }, { header: 'RO Number', value: (r) => r.roNumber },
       { header: 'Warehouse', value: (r) => r.warehouseName, width: 20 }, { header: 'Client', value: (r) => r.customerName, width: 24 },
@@ -779,11 +755,6 @@ export class ReceivingService {
 
 type ReceivingSubEvent = HubEventMap['ReceiveReceivingData']['subEvent'];
 
-const detailColumns = <Q extends ReturnType<typeof repo.lineReport>>(q: Q) => q.selectAll('li').select([
-  'o.ro_number', 'o.supplier', 'o.expected_date', 'o.status', 'w.name as warehouse_name', 'c.name as customer_name',
-  's.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked',
-]);
-type DetailRow = Awaited<ReturnType<ReturnType<typeof detailColumns>['execute']>>[number];
 function toDetail(r: DetailRow) {
   return {
     ...toLine(r), uniqueid: r.id, receivingOrderId: r.order_id, roNumber: r.ro_number, warehouseName: r.warehouse_name,
@@ -791,11 +762,6 @@ function toDetail(r: DetailRow) {
   };
 }
 
-const inwardColumns = <Q extends ReturnType<typeof repo.receiptReport>>(q: Q) => q.selectAll('r').select([
-  'o.ro_number', 'o.supplier', 'w.name as warehouse_name', 'c.name as customer_name', 's.sku_code', 's.description',
-  'l.code as location_code', 'dl.code as damaged_location_code',
-]);
-type InwardRow = Awaited<ReturnType<ReturnType<typeof inwardColumns>['execute']>>[number];
 function toInward(r: InwardRow) {
   return {
     ...toReceipt(r), uniqueid: r.id, receivingOrderId: r.order_id, roNumber: r.ro_number, warehouseName: r.warehouse_name,

@@ -1,6 +1,8 @@
 import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { ReplenishmentTaskStatus, ReplenishmentTaskTable } from '../../db/tables/inventory-operations.js';
+import type { Dialect } from '../../db/dialect.js';
+import { listAll, listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Scope } from '../../platform/scope.js';
 
 export interface RuleFilter { warehouseId?: number; customerId?: number; skuId?: number; belowMin?: boolean }
@@ -10,7 +12,35 @@ export interface TaskFilter { warehouseId?: number; customerId?: number; status?
 const onHandAt = sql<number>`(SELECT coalesce(sum(b.on_hand), 0) FROM inventory_balance b
   WHERE b.warehouse_id = r.warehouse_id AND b.sku_id = r.sku_id AND b.location_id = r.location_id AND b.customer_id = r.customer_id)`;
 
+export const RULE_LIST: ListSpec = {
+  sortable: { skuCode: 's.sku_code', locationCode: 'l.code', minQty: 'r.min_qty', maxQty: 'r.max_qty', customerName: 'c.name' },
+  defaultSort: { column: 'l.code', direction: 'asc' },
+  searchable: ['s.sku_code', 'l.code'],
+  tieBreaker: 'r.id',
+};
+export const TASK_LIST: ListSpec = {
+  sortable: { createdAt: 't.created_at', skuCode: 's.sku_code', fromLocationCode: 'fl.code', toLocationCode: 'tl.code', status: 't.status' },
+  defaultSort: { column: 't.created_at', direction: 'desc' },
+  searchable: ['s.sku_code', 'fl.code', 'tl.code', 't.lot', 't.pallet'],
+  tieBreaker: 't.id',
+};
+
 export const replenishmentRepository = {
+  /** A page of the min/max rules and its total. */
+  listRules(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<RuleFilter>) {
+    return listRows(dialect, replenishmentRepository.rules(db, scope, req.filters ?? {}), ruleListColumns, req, RULE_LIST);
+  },
+
+  /** A page of the replenishment tasks and its total. */
+  listTasks(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<TaskFilter>) {
+    return listRows(dialect, replenishmentRepository.tasks(db, scope, req.filters ?? {}), taskListColumns, req, TASK_LIST);
+  },
+
+  /** Every task of the list, for a download. */
+  listAllTasks(db: Executor, dialect: Dialect, scope: Scope, req: Pick<ListRequest<TaskFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    return listAll(dialect, replenishmentRepository.tasks(db, scope, req.filters ?? {}), taskListColumns, req, TASK_LIST);
+  },
+
   location(db: Executor, id: number) {
     return db.selectFrom('location').select(['id', 'warehouse_id', 'is_active', 'is_pickable']).where('id', '=', id).executeTakeFirst();
   },
@@ -68,3 +98,16 @@ export const replenishmentRepository = {
     return q;
   },
 };
+
+/** The columns of a rule list row, with the pick face's on hand. */
+export const ruleListColumns = (q: ReturnType<typeof replenishmentRepository.rules>) => q.select([
+  'r.id', 'r.warehouse_id', 'w.name as warehouse_name', 'r.customer_id', 'c.name as customer_name', 'r.sku_id', 's.sku_code', 's.description as sku_description',
+  'r.location_id', 'l.code as location_code', 'r.min_qty', 'r.max_qty', 'r.is_active', replenishmentRepository.onHandAt.as('on_hand'),
+]);
+
+/** The columns of a task list row. */
+export const taskListColumns = (q: ReturnType<typeof replenishmentRepository.tasks>) => q.select([
+  't.id', 't.rule_id', 't.warehouse_id', 't.customer_id', 'c.name as customer_name', 't.sku_id', 's.sku_code', 't.from_location_id',
+  'fl.code as from_code', 't.to_location_id', 'tl.code as to_code', 't.lot', 't.pallet', 't.quantity', 't.moved_qty', 't.status',
+  't.created_at', 'u.username as completed_by_name', 't.completed_at', 't.document_id',
+]);

@@ -6,7 +6,7 @@ import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import type { ListRequest } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import { count, noun } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
@@ -15,19 +15,7 @@ import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
 import type { Place, StockEngine } from '../../platform/stock/stock-engine.js';
 import { replenishmentRepository as repo, type RuleFilter, type TaskFilter } from './replenishment.repository.js';
-
-const RULE_LIST: ListSpec = {
-  sortable: { skuCode: 's.sku_code', locationCode: 'l.code', minQty: 'r.min_qty', maxQty: 'r.max_qty', customerName: 'c.name' },
-  defaultSort: { column: 'l.code', direction: 'asc' },
-  searchable: ['s.sku_code', 'l.code'],
-  tieBreaker: 'r.id',
-};
-const TASK_LIST: ListSpec = {
-  sortable: { createdAt: 't.created_at', skuCode: 's.sku_code', fromLocationCode: 'fl.code', toLocationCode: 'tl.code', status: 't.status' },
-  defaultSort: { column: 't.created_at', direction: 'desc' },
-  searchable: ['s.sku_code', 'fl.code', 'tl.code', 't.lot', 't.pallet'],
-  tieBreaker: 't.id',
-};
+import { ruleListColumns, taskListColumns } from './replenishment.repository.js';
 
 const closedMeanwhile = () => 'This task was closed by someone else meanwhile';
 /** A task's reservation of its source: the task is the owner, by its ledger document id. */
@@ -173,29 +161,22 @@ export class ReplenishmentService {
     });
   }
 
-  private ruleSelect = (q: ReturnType<typeof repo.rules>) => q.select([
-    'r.id', 'r.warehouse_id', 'w.name as warehouse_name', 'r.customer_id', 'c.name as customer_name', 'r.sku_id', 's.sku_code', 's.description as sku_description',
-    'r.location_id', 'l.code as location_code', 'r.min_qty', 'r.max_qty', 'r.is_active', repo.onHandAt.as('on_hand'),
-  ]);
+  private ruleSelect = ruleListColumns;
 
-  private taskSelect = (q: ReturnType<typeof repo.tasks>) => q.select([
-    't.id', 't.rule_id', 't.warehouse_id', 't.customer_id', 'c.name as customer_name', 't.sku_id', 's.sku_code', 't.from_location_id',
-    'fl.code as from_code', 't.to_location_id', 'tl.code as to_code', 't.lot', 't.pallet', 't.quantity', 't.moved_qty', 't.status',
-    't.created_at', 'u.username as completed_by_name', 't.completed_at', 't.document_id',
-  ]);
+  private taskSelect = taskListColumns;
 
   async rules(principal: Principal, req: ListRequest<RuleFilter>) {
-    const page = await listPage(this.dialect, repo.rules(this.db, principal.scope, req.filters ?? {}), this.ruleSelect, req, RULE_LIST);
-    return { totalCount: page.totalCount, items: (page.items as RuleRow[]).map(toRule) };
+    const page = await repo.listRules(this.db, this.dialect, principal.scope, req);
+    return { totalCount: page.total, items: (page.rows as RuleRow[]).map(toRule) };
   }
 
   async tasks(principal: Principal, req: ListRequest<TaskFilter>) {
-    const page = await listPage(this.dialect, repo.tasks(this.db, principal.scope, req.filters ?? {}), this.taskSelect, req, TASK_LIST);
-    return { totalCount: page.totalCount, items: (page.items as TaskRow[]).map(toTask) };
+    const page = await repo.listTasks(this.db, this.dialect, principal.scope, req);
+    return { totalCount: page.total, items: (page.rows as TaskRow[]).map(toTask) };
   }
 
   async downloadTasks(principal: Principal, req: Pick<ListRequest<TaskFilter>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = ((await listAll(this.dialect, repo.tasks(this.db, principal.scope, req.filters ?? {}), this.taskSelect, req, TASK_LIST)) as TaskRow[]).map(toTask);
+    const rows = ((await repo.listAllTasks(this.db, this.dialect, principal.scope, req)) as TaskRow[]).map(toTask);
     return toXlsx('Replenishment Tasks', [
       { header: 'Task', value: (r) => r.taskId }, { header: 'Client', value: (r) => r.customerName, width: 24 }, { header: 'SKU', value: (r) => r.skuCode },
       { header: 'From', value: (r) => r.fromLocationCode }, { header: 'To', value: (r) => r.toLocationCode }, { header: 'Lot', value: (r) => r.lot },

@@ -1,11 +1,25 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import { listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Scope } from '../../platform/scope.js';
 
 export type DimensionFilter = { customerId?: number; skuId?: number; kind?: 'all' | 'sku' | 'package'; missingOnly?: boolean };
 type Measures = { length_cm: number; width_cm: number; height_cm: number; weight_kg: number; updated_at: string };
 
+export const DIMENSION_LIST: ListSpec = {
+  sortable: { skuCode: 'd.sku_code', customerName: 'd.customer_name', packageName: 'd.package_name', kind: 'd.kind', weightKg: 'd.weight_kg' },
+  defaultSort: { column: 'd.sku_code', direction: 'asc' },
+  searchable: ['d.sku_code', 'd.description', 'd.package_name'],
+  tieBreaker: 'd.uid',
+};
+
 export const dimensionRepository = {
+  /** A page of SKUs and packages with their measures, and its total. */
+  list(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<DimensionFilter>) {
+    return listRows(dialect, dimensionRepository.filtered(db, scope, req.filters ?? {}), (q) => q.selectAll('d'), req, DIMENSION_LIST);
+  },
+
   /**
    * SKUs and packages as one list (a UNION ALL of both, each held to the caller's customers), so the
    * /Dimensions screen pages, searches and sorts them together.

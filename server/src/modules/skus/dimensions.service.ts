@@ -4,7 +4,7 @@ import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import { notFound } from '../../platform/errors.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
-import { listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { dimensionRepository as repo, type DimensionFilter } from './dimensions.repository.js';
@@ -12,13 +12,6 @@ import { packageRepository } from './packages.repository.js';
 import { toPackage } from './packages.service.js';
 import { commitSkuChange, loadSku, toSku } from './sku-common.js';
 import { skuRepository } from './skus.repository.js';
-
-export const DIMENSION_LIST: ListSpec = {
-  sortable: { skuCode: 'd.sku_code', customerName: 'd.customer_name', packageName: 'd.package_name', kind: 'd.kind', weightKg: 'd.weight_kg' },
-  defaultSort: { column: 'd.sku_code', direction: 'asc' },
-  searchable: ['d.sku_code', 'd.description', 'd.package_name'],
-  tieBreaker: 'd.uid',
-};
 
 const orNull = (n: number | null) => (n == null ? null : Number(n));
 
@@ -49,8 +42,7 @@ export class DimensionService {
   }
 
   async list(principal: Principal, req: ListRequest<DimensionFilter>) {
-    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), (q) => q.selectAll('d'), req, DIMENSION_LIST);
-    return { totalCount: page.totalCount, items: page.items.map((r) => toDimensionRow(r as Row)) };
+    return toListPage(await repo.list(this.db, this.dialect, principal.scope, req), (r) => toDimensionRow(r as Row));
   }
 
   /** Sets the SKU's measures, or its package's when packageId is given (the package must be the SKU's). */

@@ -1,6 +1,8 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { SkuTable } from '../../db/tables/catalog.js';
+import type { Dialect } from '../../db/dialect.js';
+import { listAll, listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Scope } from '../../platform/scope.js';
 
 export type SkuListFilter = { customerId?: number; category?: string; isKit?: boolean; isActive?: 'all' | 'active' | 'inactive' };
@@ -8,6 +10,14 @@ export type SkuListFilter = { customerId?: number; category?: string; isKit?: bo
 /** Where a barcode-like code is already used within a customer: barcode rows, package GTINs, SKU UPCs. */
 export type BarcodeSource = 'barcode' | 'package' | 'upc';
 export interface BarcodeOwner { source: BarcodeSource; id: number; sku_id: number; sku_code: string }
+
+export const SKU_LIST: ListSpec = {
+  sortable: { skuCode: 's.sku_code', description: 's.description', category: 's.category', createdAt: 's.created_at' },
+  defaultSort: { column: 's.sku_code', direction: 'asc' },
+  searchable: ['s.sku_code', 's.description', 's.upc', 's.category'],
+  tieBreaker: 's.id',
+  countBaseSearches: true, // every searchable column is the SKU's own
+};
 
 export const skuRepository = {
   /** SKUs held to the caller's customers, with the customer's name and the hazard class joined in. */
@@ -31,7 +41,18 @@ export const skuRepository = {
     return q;
   },
 
-  /** The filtered list before paging, with the customer's name and hazard class; listPage adds search, order and paging. */
+  /** A page of the SKU list and its total, counted on the SKUs alone. */
+  list(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<SkuListFilter>) {
+    const filters = req.filters ?? {};
+    return listRows(dialect, skuRepository.filtered(db, scope, filters), selectSku, req, SKU_LIST, skuRepository.counted(db, scope, filters));
+  },
+
+  /** Every SKU of the list, for a download. */
+  listAll(db: Executor, dialect: Dialect, scope: Scope, req: Pick<ListRequest<SkuListFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    return listAll(dialect, skuRepository.filtered(db, scope, req.filters ?? {}), selectSku, req, SKU_LIST);
+  },
+
+  /** The filtered list before paging, with the customer's name and hazard class; listRows adds search, order and paging. */
   filtered(db: Executor, scope: Scope, f: SkuListFilter) {
     return skuRepository.counted(db, scope, f).innerJoin('customer as c', 'c.id', 's.customer_id').leftJoin('hazmat as h', 'h.id', 's.hazmat_id');
   },
@@ -121,3 +142,6 @@ export const skuRepository = {
 };
 
 export type SkuRow = NonNullable<Awaited<ReturnType<typeof skuRepository.findById>>>;
+
+/** A list row: the SKU with its customer's name and hazard class. */
+const selectSku = (q: ReturnType<typeof skuRepository.filtered>) => q.selectAll('s').select(['c.name as customer_name', 'h.class_code as hazmat_class']);

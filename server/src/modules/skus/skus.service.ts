@@ -8,7 +8,7 @@ import { toXlsx } from '../../platform/excel.js';
 import { parseFields, type ReceivedUpload } from '../../platform/files.js';
 import { rowErrorDetails, rowErrorSummary } from '../../platform/sheet.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { AttributeService } from './attributes.service.js';
@@ -22,16 +22,6 @@ import { readSkuSheet, validateSkuRows } from './upload.js';
 import { count } from '../../platform/plural.js';
 import { skuRepository as repo, type SkuListFilter } from './skus.repository.js';
 
-export const SKU_LIST: ListSpec = {
-  sortable: { skuCode: 's.sku_code', description: 's.description', category: 's.category', createdAt: 's.created_at' },
-  defaultSort: { column: 's.sku_code', direction: 'asc' },
-  searchable: ['s.sku_code', 's.description', 's.upc', 's.category'],
-  tieBreaker: 's.id',
-  countBaseSearches: true, // every searchable column is the SKU's own
-};
-
-/** A list row: the SKU with its customer's name and hazard class. */
-const selectSku = (q: ReturnType<typeof repo.filtered>) => q.selectAll('s').select(['c.name as customer_name', 'h.class_code as hazmat_class']);
 
 const flag = (b: boolean) => (b ? 1 : 0);
 
@@ -89,13 +79,11 @@ export class SkuService {
   }
 
   async list(principal: Principal, req: ListRequest<SkuListFilter>) {
-    const filters = req.filters ?? {};
-    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, filters), selectSku, req, SKU_LIST, repo.counted(this.db, principal.scope, filters));
-    return { totalCount: page.totalCount, items: page.items.map(toSku) };
+    return toListPage(await repo.list(this.db, this.dialect, principal.scope, req), toSku);
   }
 
   async download(principal: Principal, req: Pick<ListRequest<SkuListFilter>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await listAll(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), selectSku, req, SKU_LIST)).map(toSku);
+    const rows = (await repo.listAll(this.db, this.dialect, principal.scope, req)).map(toSku);
     return toXlsx<Sku>('SKUs', [
       { header: 'Client', value: (s) => s.customerName, width: 24 }, { header: 'SKU', value: (s) => s.skuCode, width: 20 },
       { header: 'Description', value: (s) => s.description, width: 40 }, { header: 'Category', value: (s) => s.category },

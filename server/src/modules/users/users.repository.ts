@@ -1,6 +1,8 @@
 import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { Permission, Role } from '@bolx/contracts';
 import type { DB, Executor, UserTable } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import { listAll, listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Scope } from '../../platform/scope.js';
 
 export type UserFilter = { role?: Role; warehouseId?: number; isActive?: 'all' | 'active' | 'inactive' };
@@ -31,8 +33,28 @@ function visibleTo(q: UserQuery, scope: Scope, warehouseId?: number): UserQuery 
   ]));
 }
 
+export const USER_LIST: ListSpec = {
+  sortable: {
+    username: 'u.username', email: 'u.email', firstName: 'u.first_name', lastName: 'u.last_name', usertype: 'u.role',
+    isActive: 'u.is_active', createdAt: 'u.created_at',
+  },
+  defaultSort: { column: 'u.username', direction: 'asc' },
+  searchable: ['u.username', 'u.email', 'u.first_name', 'u.last_name'],
+  tieBreaker: 'u.id',
+};
+
 export const userRepository = {
-  /** The filtered, scoped list before paging; listPage adds search, order and paging. */
+  /** A page of the user list and its total. */
+  list(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<UserFilter>) {
+    return listRows(dialect, userRepository.filtered(db, scope, req.filters ?? {}), userRepository.selectUser, req, USER_LIST);
+  },
+
+  /** Every user of the list, for a download. */
+  listAll(db: Executor, dialect: Dialect, scope: Scope, req: Pick<ListRequest<UserFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    return listAll(dialect, userRepository.filtered(db, scope, req.filters ?? {}), userRepository.selectUser, req, USER_LIST);
+  },
+
+  /** The filtered, scoped list before paging; listRows adds search, order and paging. */
   filtered(db: Executor, scope: Scope, f: UserFilter): UserQuery {
     let q = visibleTo(db.selectFrom('app_user as u'), scope, f.warehouseId);
     if (f.role) q = q.where('u.role', '=', f.role);

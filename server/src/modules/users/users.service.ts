@@ -11,7 +11,7 @@ import type { AuditEntry } from '../../platform/audit.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { toXlsx } from '../../platform/excel.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import type { ListRequest } from '../../platform/list.js';
 import { hasModule, type Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import { hashPassword } from '../../platform/secrets.js';
@@ -19,16 +19,6 @@ import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { isTimeZone } from '../auth/auth.service.js';
 import { userRepository as repo, type UserFilter, type UserRecord } from './users.repository.js';
-
-export const USER_LIST: ListSpec = {
-  sortable: {
-    username: 'u.username', email: 'u.email', firstName: 'u.first_name', lastName: 'u.last_name', usertype: 'u.role',
-    isActive: 'u.is_active', createdAt: 'u.created_at',
-  },
-  defaultSort: { column: 'u.username', direction: 'asc' },
-  searchable: ['u.username', 'u.email', 'u.first_name', 'u.last_name'],
-  tieBreaker: 'u.id',
-};
 
 /** Ids per statement when a download loads the assignments of every row. */
 const ASSIGNMENT_BATCH = 500;
@@ -121,12 +111,12 @@ export class UserService {
   }
 
   async list(principal: Principal, req: ListRequest<UserFilter>) {
-    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), repo.selectUser, req, USER_LIST);
-    return { totalCount: page.totalCount, items: await this.withAssignments(this.db, page.items, principal.scope) };
+    const page = await repo.list(this.db, this.dialect, principal.scope, req);
+    return { totalCount: page.total, items: await this.withAssignments(this.db, page.rows, principal.scope) };
   }
 
   async download(principal: Principal, req: Pick<ListRequest<UserFilter>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = await listAll(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), repo.selectUser, req, USER_LIST);
+    const rows = await repo.listAll(this.db, this.dialect, principal.scope, req);
     const users: UserListItem[] = [];
     for (let i = 0; i < rows.length; i += ASSIGNMENT_BATCH) {
       users.push(...(await this.withAssignments(this.db, rows.slice(i, i + ASSIGNMENT_BATCH), principal.scope)));

@@ -1,11 +1,30 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor, WarehouseTable } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import { listAll, listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Scope } from '../../platform/scope.js';
 
 export type WarehouseFilter = { isActive?: 'all' | 'active' | 'inactive'; country?: string };
 
+export const WAREHOUSE_LIST: ListSpec = {
+  sortable: { warehouseName: 'w.name', warehouseCode: 'w.code', city: 'w.city', capacity: 'w.capacity', createdAt: 'w.created_at' },
+  defaultSort: { column: 'w.name', direction: 'asc' },
+  searchable: ['w.name', 'w.code', 'w.city', 'w.state'],
+  tieBreaker: 'w.id',
+};
+
 export const warehouseRepository = {
-  /** The filtered, scoped list before paging; listPage adds search, order and paging. */
+  /** A page of the warehouse list and its total. */
+  list(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<WarehouseFilter>) {
+    return listRows(dialect, warehouseRepository.filtered(db, scope, req.filters ?? {}), (q) => q.selectAll('w'), req, WAREHOUSE_LIST);
+  },
+
+  /** Every warehouse of the list, for a download. */
+  listAll(db: Executor, dialect: Dialect, scope: Scope, req: Pick<ListRequest<WarehouseFilter>, 'filters' | 'searchQuery' | 'sort'>) {
+    return listAll(dialect, warehouseRepository.filtered(db, scope, req.filters ?? {}), (q) => q.selectAll('w'), req, WAREHOUSE_LIST);
+  },
+
+  /** The filtered, scoped list before paging; listRows adds search, order and paging. */
   filtered(db: Executor, scope: Scope, f: WarehouseFilter) {
     let q = db.selectFrom('warehouse as w').where(scope.where({ warehouse: 'w.id' }));
     if (f.isActive === 'active') q = q.where('w.is_active', '=', 1);

@@ -6,19 +6,12 @@ import type { Actor } from '../../platform/actor.js';
 import { isTimeZone, type WarehouseTimeZones } from '../../platform/business-day.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
-import { listAll, listPage, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { toListPage, type ListRequest } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { warehouseRepository as repo, type WarehouseFilter } from './warehouses.repository.js';
-
-export const WAREHOUSE_LIST: ListSpec = {
-  sortable: { warehouseName: 'w.name', warehouseCode: 'w.code', city: 'w.city', capacity: 'w.capacity', createdAt: 'w.created_at' },
-  defaultSort: { column: 'w.name', direction: 'asc' },
-  searchable: ['w.name', 'w.code', 'w.city', 'w.state'],
-  tieBreaker: 'w.id',
-};
 
 export const WAREHOUSE_COLUMNS = [
   { key: 'warehouseCode', title: 'Code', sortable: true },
@@ -66,8 +59,7 @@ export class WarehouseService {
   }
 
   async list(principal: Principal, req: ListRequest<WarehouseFilter>) {
-    const page = await listPage(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), (q) => q.selectAll('w'), req, WAREHOUSE_LIST);
-    return { columns: WAREHOUSE_COLUMNS, totalCount: page.totalCount, items: page.items.map(toWarehouse) };
+    return { columns: WAREHOUSE_COLUMNS, ...toListPage(await repo.list(this.db, this.dialect, principal.scope, req), toWarehouse) };
   }
 
   async get(principal: Principal, id: number) {
@@ -78,7 +70,7 @@ export class WarehouseService {
   }
 
   async download(principal: Principal, req: Pick<ListRequest<WarehouseFilter>, 'filters' | 'searchQuery' | 'sort'>) {
-    const rows = (await listAll(this.dialect, repo.filtered(this.db, principal.scope, req.filters ?? {}), (q) => q.selectAll('w'), req, WAREHOUSE_LIST)).map(toWarehouse);
+    const rows = (await repo.listAll(this.db, this.dialect, principal.scope, req)).map(toWarehouse);
     return toXlsx('Warehouses', [
       { header: 'Code', value: (w) => w.warehouseCode }, { header: 'Warehouse Name', value: (w) => w.warehouseName, width: 30 },
       { header: 'Address', value: (w) => [w.address1, w.address2].filter(Boolean).join(', '), width: 30 },

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, type Key, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, type Key, type ReactNode } from 'react';
 import { Alert, Button, Card, Empty, Skeleton, Space, Table, Typography, type TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { DownloadOutlined, PlusOutlined } from '@ant-design/icons';
@@ -7,6 +7,8 @@ import { useT } from '../../lib/i18n/use-t';
 import { useDownload } from '../download/use-download';
 import type { DownloadRequest } from '../../lib/api/download';
 import { FilterBar } from './FilterBar';
+import { BatchBar } from './BatchBar';
+import { NO_SELECTION, batchReducer, batchTarget, matchingKey, type BatchAction, type BatchSelection } from './batch-selection';
 import { PAGE_SIZE_OPTIONS, pageRange, type FilterValue, type ListPage, type ListRequest, type SortOrder } from './list-args';
 import { useListState, type ListStateOptions } from './use-list-state';
 import { markTextColumns } from './text-columns';
@@ -60,8 +62,24 @@ export interface DataTablePageProps<T extends object, D extends ListPage<T> = Li
   tableProps?: Omit<TableProps<T>, 'columns' | 'dataSource' | 'pagination' | 'onChange' | 'rowKey' | 'loading' | 'locale'>;
   /** Drawers and modals of the screen. */
   children?: ReactNode;
-  /** Content between the title bar and the table (e.g. the tabs of a screen with several lists). */
-  toolbar?: ReactNode;
+  /**
+   * Content between the title bar and the table (e.g. the tabs of a screen with several lists); as a function it
+   * gets the list's controls (a scan box that filters the list).
+   */
+  toolbar?: ReactNode | ((list: ListControls) => ReactNode);
+  /**
+   * Batch actions: the table gets row selection (kept across pages, dropped when the filters or search change),
+   * and each action runs on the picked rows or, when it says so, on every row matching the filters.
+   */
+  batchActions?: BatchAction<T>[];
+}
+
+/** What a toolbar may do to the list: set or clear a filter, search. */
+export interface ListControls {
+  filters: Record<string, FilterValue | undefined>;
+  searchQuery: string;
+  setFilter: (key: string, value: FilterValue | undefined) => void;
+  search: (query: string) => void;
 }
 
 /**
@@ -70,7 +88,7 @@ export interface DataTablePageProps<T extends object, D extends ListPage<T> = Li
  * loading placeholder, following the header's warehouse and customer.
  */
 export function DataTablePage<T extends object, D extends ListPage<T> = ListPage<T>>(props: DataTablePageProps<T, D>) {
-  const { title, subtitle, columns: columnsProp, rowKey, useList, filters = [], searchPlaceholder, excel, onAdd, addLabel, actions, skip, tableProps, children, toolbar } = props;
+  const { title, subtitle, columns: columnsProp, rowKey, useList, filters = [], searchPlaceholder, excel, onAdd, addLabel, actions, skip, tableProps, children, toolbar, batchActions } = props;
   const t = useT();
   const { state, dispatch, args } = useListState({ scopeFilters: props.scopeFilters, initial: props.initial });
   const { data, isLoading, isFetching, isError, refetch } = useList(args, { skip });
@@ -79,6 +97,17 @@ export function DataTablePage<T extends object, D extends ListPage<T> = ListPage
 
   const onSearch = useCallback((searchQuery: string) => dispatch({ type: 'search', searchQuery }), [dispatch]);
   const onFilter = useCallback((key: string, value: FilterValue | undefined) => dispatch({ type: 'filter', key, value }), [dispatch]);
+  const controls: ListControls = { filters: state.filters, searchQuery: state.searchQuery, setFilter: onFilter, search: onSearch };
+
+  // Batch selection: dropped whenever the rows the filters match change (not on paging or sorting).
+  const [selection, select] = useReducer(batchReducer<T>, NO_SELECTION as BatchSelection<T>);
+  const matching = matchingKey(args);
+  const lastMatching = useRef(matching);
+  useEffect(() => {
+    if (lastMatching.current === matching) return;
+    lastMatching.current = matching;
+    select({ type: 'clear' });
+  }, [matching]);
 
   // Controlled sort arrows, so the table always shows the order the server was asked for.
   // Names and descriptions may wrap, so the columns fit beside the sticky Actions column (text-columns.ts).
@@ -145,7 +174,7 @@ export function DataTablePage<T extends object, D extends ListPage<T> = ListPage
           )}
         </Space>
       </div>
-      {toolbar}
+      {typeof toolbar === 'function' ? toolbar(controls) : toolbar}
       <Card className="bolx-table__card" styles={{ body: { padding: 0 } }}>
         {(filters.length > 0 || searchPlaceholder !== undefined) && (
           <FilterBar
@@ -167,8 +196,25 @@ export function DataTablePage<T extends object, D extends ListPage<T> = ListPage
             action={<Button size="small" onClick={() => refetch()}>{t('table.retry')}</Button>}
           />
         )}
+        {batchActions && batchActions.length > 0 && !placeholder && (
+          <BatchBar<T>
+            actions={batchActions}
+            selection={selection}
+            target={batchTarget(selection, args, total)}
+            total={total}
+            pageRows={data?.items.length ?? 0}
+            onAllMatching={() => select({ type: 'allMatching' })}
+            onClear={() => select({ type: 'clear' })}
+          />
+        )}
         <Table<T>
           {...tableProps}
+          rowSelection={batchActions && batchActions.length > 0 && !placeholder ? {
+            preserveSelectedRowKeys: true,
+            // Every matching row is selected: the page shows all its rows ticked.
+            selectedRowKeys: selection.mode === 'allMatching' ? (data?.items ?? []).map((row) => keyOf(rowKey, row)) : selection.keys,
+            onChange: (keys, rows) => select({ type: 'pick', keys, rows }),
+          } : tableProps?.rowSelection}
           className="bolx-table"
           size="middle"
           // The table fits its card where it can (text columns wrap) and scrolls inside the card where it cannot;
@@ -201,6 +247,9 @@ export function DataTablePage<T extends object, D extends ListPage<T> = ListPage
     </div>
   );
 }
+
+const keyOf = <T,>(rowKey: string | ((row: T) => Key), row: T): Key =>
+  typeof rowKey === 'function' ? rowKey(row) : ((row as Record<string, unknown>)[rowKey] as Key);
 
 /** A GET download gets the list's body as flat query parameters. */
 function flatParams(args: ListRequest): Record<string, string | number | boolean> {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type {
   FilterLabel, adjustmentResult, adjustmentRow, agingRow, availabilityRow, cycleCountDetail, cycleCountSchema, expiringLotRow,
   generateTasksResult, onHandByLocationRow, onHandByLotRow, onHandBySkuRow, palletRow, replenishmentRuleRow, replenishmentTaskRow,
-  stockAsOfRow, stockMovementResult, stockRow, ADJUSTMENT_REASONS, Location,
+  stockAsOfRow, stockMovementResult, stockRow, ADJUSTMENT_REASONS,
 } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
 import { liveAll, reloadOn } from '../../lib/hub/live-list';
@@ -140,14 +140,6 @@ export const inventoryApi = api.injectEndpoints({
       providesTags: ['StockReport'],
       onCacheEntryAdded: liveStock,
     }),
-
-    // ---- lookups for the forms (scanner input resolves a typed or scanned code)
-    findLocations: build.query<ListPage<Location>, { warehouseId: number; search: string }>({
-      query: ({ warehouseId, search }) => ({
-        url: 'warehouse/Location/GetLocations', method: 'POST',
-        body: { filters: { warehouseId, isActive: 'active' }, searchQuery: search, pageNumber: 1, pageSize: 20 },
-      }),
-    }),
   }),
 });
 
@@ -158,5 +150,5 @@ export const {
   useApproveCycleCountMutation, useCancelCycleCountMutation,
   useGetReplenishmentRulesQuery, useGetReplenishmentTasksQuery, useGetReplenishmentTaskFiltersQuery, useSaveReplenishmentRuleMutation,
   useGenerateTasksMutation, useCompleteTaskMutation, useCancelTaskMutation,
-  useGetExpiringLotsQuery, useGetInventoryReportQuery, useLazyFindLocationsQuery,
+  useGetExpiringLotsQuery, useGetInventoryReportQuery,
 } = inventoryApi;

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
@@ -10,6 +11,9 @@ import { useCreateAdjustmentMutation, useGetReasonCodesQuery, type ReasonCode } 
 import { useInventoryScope } from '../use-inventory-scope';
 import { PlaceFields, type PlaceValues } from './PlaceFields';
 import { useResolveLocation } from './use-resolve-location';
+import { ScanField } from '../../../components/scan/ScanField';
+import { quantityAfterScan, type MatchOf } from '../../../components/scan/scan-match';
+import { skuLabel } from '../../../components/sku-select/SkuSelect';
 
 type AdjustmentValues = PlaceValues & { quantityChange: number; reasonCode: ReasonCode; expiryDate?: Dayjs; note?: string };
 
@@ -23,11 +27,32 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
   const [create] = useCreateAdjustmentMutation();
   const resolve = useResolveLocation();
   const act = useStockAction();
+  const formWarehouseId = Form.useWatch('warehouseId', form) as number | undefined;
+  const formCustomerId = Form.useWatch('customerId', form) as number | undefined;
+  // The scanned SKU's label, shown by the SKU dropdown until a search lists it.
+  const [scannedSku, setScannedSku] = useState<string>();
+
+  /**
+   * A scan fills the form: a SKU (or a package level of it) sets the client and SKU and adds the units it
+   * stands for to the quantity; a location sets the location; a pallet sets the pallet and where it is.
+   */
+  const onScan = (m: MatchOf<'sku' | 'location' | 'pallet'>) => {
+    if (m.kind === 'sku') {
+      const same = form.getFieldValue('skuId') === m.skuId;
+      form.setFieldsValue({ customerId: m.customerId, skuId: m.skuId, quantityChange: quantityAfterScan(form.getFieldValue('quantityChange'), m.unitsPerScan, same) });
+      setScannedSku(skuLabel(m));
+    } else if (m.kind === 'location') {
+      form.setFields([{ name: 'locationCode', value: m.locationCode, errors: [] }]);
+    } else {
+      form.setFields([{ name: 'pallet', value: m.pallet }, { name: 'locationCode', value: m.locationCode, errors: [] }]);
+    }
+    return undefined;
+  };
 
   const submit = async (v: AdjustmentValues) => {
-    const location = await resolve(v.warehouseId, v.locationCode);
+    const { location, error } = await resolve(v.warehouseId, v.locationCode);
     if (!location) {
-      form.setFields([{ name: 'locationCode', errors: [t('inventory.move.unknownLocation')] }]);
+      form.setFields([{ name: 'locationCode', errors: [error ?? t('inventory.move.unknownLocation')] }]);
       return undefined;
     }
     const result = await act('adjustment', (idempotencyKey) => create({
@@ -49,7 +74,9 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
       initialValues={{ warehouseId: warehouseId || undefined, customerId: customerId || undefined }}
       onSubmit={submit}
     >
-      <PlaceFields form={form} />
+      <ScanField warehouseId={formWarehouseId} customerId={formCustomerId} want={['sku', 'location', 'pallet'] as const}
+        placeholder={t('inventory.adjustment.scanPlaceholder')} onMatch={onScan} autoFocus />
+      <PlaceFields form={form} skuLabel={scannedSku} />
       <Form.Item name="quantityChange" label={t('inventory.fields.quantityChange')} rules={[
         rules(t).required('quantity'),
         { validator: (_, v) => (v === 0 ? Promise.reject(new Error(t('inventory.adjustment.notZero'))) : Promise.resolve()) },

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Descriptions, Form, Input, InputNumber } from 'antd';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { rules } from '../../../lib/form-rules';
@@ -5,6 +6,8 @@ import { useT } from '../../../lib/i18n/use-t';
 import { useStockAction } from '../action-key';
 import { useMoveItemsMutation, type StockRow } from '../inventory-api';
 import { useResolveLocation } from './use-resolve-location';
+import { ScanField } from '../../../components/scan/ScanField';
+import { quantityAfterScan } from '../../../components/scan/scan-match';
 
 interface MoveValues { quantity: number; toLocationCode: string; note?: string }
 
@@ -16,12 +19,15 @@ export function MoveDrawer({ row, onClose }: { row?: StockRow; onClose: () => vo
   const [move] = useMoveItemsMutation();
   const resolve = useResolveLocation();
   const act = useStockAction();
+  // Once a scan has counted units, the next scan adds to them rather than to the available quantity preset.
+  const [scanned, setScanned] = useState(false);
+  useEffect(() => setScanned(false), [row]);
 
   const submit = async (v: MoveValues) => {
     if (!row) return undefined;
-    const to = await resolve(row.warehouseId, v.toLocationCode);
+    const { location: to, error } = await resolve(row.warehouseId, v.toLocationCode);
     if (!to) {
-      form.setFields([{ name: 'toLocationCode', errors: [t('inventory.move.unknownLocation')] }]);
+      form.setFields([{ name: 'toLocationCode', errors: [error ?? t('inventory.move.unknownLocation')] }]);
       return undefined;
     }
     if (to.locationId === row.locationId) {
@@ -53,8 +59,26 @@ export function MoveDrawer({ row, onClose }: { row?: StockRow; onClose: () => vo
           { key: 'available', label: t('inventory.fields.available'), children: row.available },
         ]} />
       )}
+      {row && (
+        <div style={{ marginTop: 16 }}>
+          {/* Scanning the SKU (or a case of it) counts units; scanning a location sets the destination. */}
+          <ScanField warehouseId={row.warehouseId} customerId={row.customerId} want={['sku', 'location'] as const}
+            placeholder={t('inventory.move.scanPlaceholder')}
+            onMatch={(m) => {
+              if (m.kind === 'location') {
+                form.setFields([{ name: 'toLocationCode', value: m.locationCode, errors: [] }]);
+                return undefined;
+              }
+              if (m.skuId !== row.skuId) return t('inventory.move.otherSku', { sku: m.skuCode, moving: row.skuCode });
+              const counted = form.isFieldTouched('quantity') || scanned;
+              form.setFields([{ name: 'quantity', value: quantityAfterScan(counted ? form.getFieldValue('quantity') : 0, m.unitsPerScan, true), touched: true }]);
+              setScanned(true);
+              return undefined;
+            }} />
+        </div>
+      )}
       {/* No min/max on the input: it would clamp 999 to what is available and move less than asked, silently. */}
-      <Form.Item name="quantity" label={t('inventory.fields.quantity')} rules={[r.required('quantity'), r.atLeastOne(), r.atMostAvailable(row?.available ?? 0)]} style={{ marginTop: 16 }}>
+      <Form.Item name="quantity" label={t('inventory.fields.quantity')} rules={[r.required('quantity'), r.atLeastOne(), r.atMostAvailable(row?.available ?? 0)]}>
         <InputNumber precision={0} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="toLocationCode" label={t('inventory.fields.toLocation')} rules={[r.required('toLocation')]} extra={t('inventory.scanHint')}>

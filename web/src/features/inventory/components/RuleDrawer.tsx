@@ -21,9 +21,9 @@ export function RuleDrawer({ open, rule, onClose }: { open: boolean; rule?: Repl
   const resolve = useResolveLocation();
   const act = useStockAction();
   const submit = async (v: RuleValues) => {
-    const location = await resolve(v.warehouseId, v.locationCode);
+    const { location, error } = await resolve(v.warehouseId, v.locationCode);
     if (!location) {
-      form.setFields([{ name: 'locationCode', errors: [t('inventory.move.unknownLocation')] }]);
+      form.setFields([{ name: 'locationCode', errors: [error ?? t('inventory.move.unknownLocation')] }]);
       return undefined;
     }
     return act('rule', (idempotencyKey) => save({

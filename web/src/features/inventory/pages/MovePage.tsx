@@ -9,11 +9,12 @@ import { MoveDrawer } from '../components/MoveDrawer';
 import { useGetStockOnHandQuery, type StockRow } from '../inventory-api';
 import { useInventoryScope } from '../use-inventory-scope';
 import { stockPlaceColumns } from '../components/columns';
+import { StockScanBar } from '../components/StockScanBar';
 
 /** /Move: stock on hand for the header's warehouse and customer, each place movable to another location. */
 export default function MovePage() {
   const t = useT();
-  const { canWrite } = useInventoryScope('Move');
+  const { canWrite, warehouseId, customerId } = useInventoryScope('Move');
   const [moving, setMoving] = useState<StockRow>();
 
   const columns: ColumnsType<StockRow> = [
@@ -47,6 +48,7 @@ export default function MovePage() {
       useList={useGetStockOnHandQuery}
       searchPlaceholder={t('inventory.move.searchPlaceholder')}
       scopeFilters={warehouseAndCustomerScope}
+      toolbar={(list) => <StockScanBar list={list} warehouseId={warehouseId} customerId={customerId} />}
     >
       <MoveDrawer row={moving} onClose={() => setMoving(undefined)} />
     </DataTablePage>

@@ -11,13 +11,16 @@ import { useStockAction } from '../action-key';
 import { useGetPalletsQuery, useMovePalletMutation, type PalletRow } from '../inventory-api';
 import { useResolveLocation } from '../components/use-resolve-location';
 import { useInventoryScope } from '../use-inventory-scope';
+import { ScanField } from '../../../components/scan/ScanField';
+import { palletRowOf } from '../scan-filters';
+import '../inventory.css';
 
 const palletKey = (p: PalletRow) => `${p.warehouseId}:${p.pallet}:${p.locationId}:${p.customerId}`;
 
 /** /MovePallet: pallets (licence plates) and where they are; a whole pallet moves in one transaction. */
 export default function MovePalletPage() {
   const t = useT();
-  const { canWrite } = useInventoryScope('MovePallet');
+  const { canWrite, warehouseId, customerId } = useInventoryScope('MovePallet');
   const [moving, setMoving] = useState<PalletRow>();
   const columns: ColumnsType<PalletRow> = [
     { key: 'pallet', dataIndex: 'pallet', title: t('inventory.fields.pallet') },
@@ -48,6 +51,13 @@ export default function MovePalletPage() {
       searchPlaceholder={t('inventory.pallet.searchPlaceholder')}
       scopeFilters={warehouseAndCustomerScope}
       excel={{ url: 'Warehouse/MovePallet/DownloadPalletsExcel', fileName: 'pallets.xlsx' }}
+      toolbar={canWrite && (
+        <div className="bolx-inv-scanbar">
+          {/* Scanning a pallet's label opens its move, wherever it is in the list. */}
+          <ScanField warehouseId={warehouseId || undefined} customerId={customerId || undefined} want={['pallet'] as const}
+            placeholder={t('inventory.pallet.scanPlaceholder')} onMatch={(m) => { setMoving(palletRowOf(m)); }} />
+        </div>
+      )}
     >
       <MovePalletDrawer pallet={moving} onClose={() => setMoving(undefined)} />
     </DataTablePage>
@@ -63,9 +73,9 @@ function MovePalletDrawer({ pallet, onClose }: { pallet?: PalletRow; onClose: ()
   const act = useStockAction();
   const submit = async (v: { toLocationCode: string; note?: string }) => {
     if (!pallet) return undefined;
-    const to = await resolve(pallet.warehouseId, v.toLocationCode);
+    const { location: to, error } = await resolve(pallet.warehouseId, v.toLocationCode);
     if (!to || to.locationId === pallet.locationId) {
-      form.setFields([{ name: 'toLocationCode', errors: [t(to ? 'inventory.move.sameLocation' : 'inventory.move.unknownLocation')] }]);
+      form.setFields([{ name: 'toLocationCode', errors: [to ? t('inventory.move.sameLocation') : (error ?? t('inventory.move.unknownLocation'))] }]);
       return undefined;
     }
     return act(`pallet:${palletKey(pallet)}`, (idempotencyKey) => move({

@@ -1,6 +1,7 @@
-import { useCallback, useMemo, useState, type Key } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Progress, Tooltip, Typography } from 'antd';
+import type { BatchAction } from '../../../components/data-table/batch-selection';
 import type { ColumnsType } from 'antd/es/table';
 import { EditOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useIntl } from 'react-intl';
@@ -42,7 +43,6 @@ export function LocationListScreen({ category }: { category: LocationCategory })
   const { data: labels } = useGetLocationFilterLabelsQuery();
   const { data: types } = useGetLocationTypesQuery();
   const [editing, setEditing] = useState<Location | undefined>();
-  const [picked, setPicked] = useState<Location[]>([]);
 
   const typeName = useCallback((code: string) => types?.find((x) => x.code === code)?.name ?? code, [types]);
 
@@ -98,10 +98,18 @@ export function LocationListScreen({ category }: { category: LocationCategory })
     ];
   }, [t, intl, typeName, allWarehouses, category, canWrite, isClient]);
 
-  const pickedWarehouses = new Set(picked.map((l) => l.warehouseId));
-  const printPicked = () => {
-    const print: PrintSelection = { warehouseId: picked[0].warehouseId, locationIds: picked.map((l) => l.locationId), codes: picked.map((l) => l.locationCode) };
-    navigate('/PrintLocations', { state: { print } });
+  /** Labels for the picked rows (of one warehouse): the print screen takes them as its selection. */
+  const printLabels: BatchAction<Location> = {
+    key: 'printLabels', label: (count) => (count ? t('locations.list.printPicked', { count }) : t('locations.list.printLabels')), icon: <PrinterOutlined />,
+    // The label call takes ids or a code range, not the list's search: picked rows only.
+    allMatching: false,
+    disabledReason: (target) => (target.kind === 'rows' && new Set(target.rows.map((l) => l.warehouseId)).size > 1 ? t('locations.list.oneWarehouse') : undefined),
+    run: (target) => {
+      if (target.kind !== 'rows' || target.rows.length === 0) return;
+      const picked = target.rows;
+      const print: PrintSelection = { warehouseId: picked[0].warehouseId, locationIds: picked.map((l) => l.locationId), codes: picked.map((l) => l.locationCode) };
+      navigate('/PrintLocations', { state: { print } });
+    },
   };
 
   return (
@@ -117,26 +125,7 @@ export function LocationListScreen({ category }: { category: LocationCategory })
       excel={screen.excel}
       onAdd={canWrite ? () => navigate('/CreateLocation') : undefined}
       addLabel={t('locations.list.add')}
-      actions={
-        canWrite && (
-          <Tooltip title={pickedWarehouses.size > 1 ? t('locations.list.oneWarehouse') : picked.length === 0 ? t('locations.list.pickToPrint') : undefined}>
-            <Button icon={<PrinterOutlined />} disabled={picked.length === 0 || pickedWarehouses.size > 1} onClick={printPicked}>
-              {picked.length ? t('locations.list.printPicked', { count: picked.length }) : t('locations.list.printLabels')}
-            </Button>
-          </Tooltip>
-        )
-      }
-      tableProps={
-        canWrite
-          ? {
-              rowSelection: {
-                preserveSelectedRowKeys: true,
-                selectedRowKeys: picked.map((l) => l.locationId) as Key[],
-                onChange: (_keys, rows) => setPicked(rows.filter(Boolean)),
-              },
-            }
-          : undefined
-      }
+      batchActions={canWrite ? [printLabels] : undefined}
     >
       <LocationEditDrawer location={editing} onClose={() => setEditing(undefined)} />
     </DataTablePage>

@@ -1,0 +1,99 @@
+import type { ScanMatch, ScanPallet, ScanResolveRequest, ScanResolveResponse } from '@bolx/contracts';
+import type { Db } from '../../db/schema.js';
+import { ERROR_CODES } from '@bolx/contracts';
+import { AppError, forbidden } from '../../platform/errors.js';
+import { hasModule, type Principal } from '../../platform/principal.js';
+import { scanRepository as repo, type ScanHitRow } from './scans.repository.js';
+
+/** The screens a scan serves: a caller holding any of them may resolve codes (in their scope). */
+export const SCAN_MODULES = ['Move', 'MovePallet', 'Adjustment', 'CycleCount', 'ProductReplenishment', 'InBound'] as const;
+
+export interface PackageLevel { id: number; parentId: number | null; quantity: number }
+
+/**
+ * The units one scan of a package level stands for. A level's `quantity` is how many of it make one of its
+ * parent, so a level holds the product of the quantities down its chain of children (a case whose eaches say 12
+ * holds 12; a pallet of 40 such cases 480); the lowest level is one unit. A level alone (no parent, no
+ * children) can only mean its own quantity (a 'Case of 6' saved with quantity 6). With several children, the
+ * first one made counts. A broken chain (a cycle) stops at 100 levels.
+ */
+export function unitsOfPackage(levels: PackageLevel[], packageId: number): number {
+  const level = levels.find((l) => l.id === packageId);
+  if (!level) return 1;
+  const firstChild = (id: number) => levels.filter((l) => l.parentId === id).sort((a, b) => a.id - b.id)[0];
+  let child = firstChild(level.id);
+  if (!child) return level.parentId == null ? Math.max(1, level.quantity) : 1;
+  let units = 1;
+  for (let depth = 0; child && depth < 100; depth++) {
+    units *= Math.max(1, child.quantity);
+    child = firstChild(child.id);
+  }
+  return units;
+}
+
+const n = (v: unknown) => Number(v);
+
+/** Resolves scanned codes for the stock screens (and any later floor screen); one statement per scan. */
+export class ScanService {
+  private readonly db: Db;
+  constructor(deps: { db: Db }) {
+    this.db = deps.db;
+  }
+
+  async resolve(principal: Principal, req: ScanResolveRequest): Promise<ScanResolveResponse> {
+    if (!SCAN_MODULES.some((key) => hasModule(principal, key, 'read'))) throw forbidden();
+    principal.scope.assert({ warehouseId: req.warehouseId, customerId: req.customerId });
+    const code = req.code.trim();
+    const hits = await repo.hits(this.db, {
+      warehouseId: req.warehouseId, code,
+      customers: (column) => principal.scope.where({ customer: column }, { customerId: req.customerId }),
+      // A client account sees the locations holding its stock only (as on its /Location list).
+      ownLocationsOnly: principal.role === 'Client',
+    });
+    const matches = toMatches(hits, req.warehouseId, code);
+    if (matches.length === 0) throw new AppError(404, ERROR_CODES.NOT_FOUND, `No SKU, location or pallet matches '${code}' in this warehouse`, { code: 'Unknown code' });
+    return { code, kind: matches.length === 1 ? matches[0].kind : 'ambiguous', matches };
+  }
+}
+
+/** The statement's rows as matches: one per SKU (its best way of matching), location, and pallet place. */
+export function toMatches(hits: ScanHitRow[], warehouseId: number, code: string): ScanMatch[] {
+  const packages = hits.filter((h) => h.kind === 'package').map((h) => ({ id: n(h.package_id), parentId: h.parent_id == null ? null : n(h.parent_id), quantity: n(h.quantity), skuId: n(h.sku_id) }));
+  const out: ScanMatch[] = [];
+  const seenSkus = new Set<number>();
+  const pallets = new Map<number, ScanPallet>();
+  for (const h of [...hits].sort((a, b) => n(a.rank) - n(b.rank))) {
+    if (h.kind === 'sku') {
+      const skuId = n(h.sku_id);
+      if (seenSkus.has(skuId)) continue; // a SKU whose code and UPC are both the scan: its best match is enough
+      seenSkus.add(skuId);
+      const packageId = h.package_id == null ? null : n(h.package_id);
+      out.push({
+        kind: 'sku', skuId, customerId: n(h.customer_id), customerName: h.customer_name ?? '', skuCode: h.sku_code ?? '',
+        description: h.description ?? '', uom: h.uom ?? '', isActive: n(h.is_active) === 1, isLotTracked: n(h.is_lot_tracked) === 1,
+        isExpiryTracked: n(h.is_expiry_tracked) === 1, matchedBy: h.matched_by ?? 'sku', packageId, packageName: h.package_name,
+        unitsPerScan: packageId == null ? 1 : unitsOfPackage(packages.filter((p) => p.skuId === skuId), packageId),
+      });
+    } else if (h.kind === 'location') {
+      out.push({
+        kind: 'location', locationId: n(h.location_id), warehouseId, locationCode: h.location_code ?? '', type: h.location_type ?? '',
+        zone: h.zone, isActive: n(h.is_active) === 1,
+      });
+    } else if (h.kind === 'pallet') {
+      const locationId = n(h.location_id);
+      let pallet = pallets.get(locationId);
+      if (!pallet) {
+        pallet = { kind: 'pallet', pallet: code, warehouseId, locationId, locationCode: h.location_code ?? '', onHand: 0, allocated: 0, lines: [] };
+        pallets.set(locationId, pallet);
+        out.push(pallet);
+      }
+      pallet.onHand += n(h.on_hand);
+      pallet.allocated += n(h.allocated);
+      pallet.lines.push({
+        customerId: n(h.customer_id), customerName: h.customer_name ?? '', skuId: n(h.sku_id), skuCode: h.sku_code ?? '',
+        description: h.description ?? '', lot: h.lot ?? '', expiryDate: h.expiry_date, onHand: n(h.on_hand), allocated: n(h.allocated),
+      });
+    }
+  }
+  return out;
+}
