@@ -3,6 +3,8 @@ import {
   ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, type TestApp,
 } from '../../../test/helpers.js';
 import { statementCounter } from '../../../test/statements.js';
+import { systemActor } from '../../platform/actor.js';
+import { inTransaction } from '../../platform/unit-of-work.js';
 import { unitsOfPackage } from './scans.service.js';
 
 // Issue 11, item 8: one server-side scan resolution for the stock screens — SKUs (code, UPC, barcode, package
@@ -53,11 +55,12 @@ beforeAll(async () => {
   await db.updateTable('location').set({ is_active: 0 }).where('id', '=', loc.off).execute();
   // Pallet LP-77 at the dock: two lines of client A, one of client B.
   const stock = [[custA, skuA, 'L1', 5], [custA, skuA, 'L2', 3], [custB, skuB, '', 4]] as const;
-  for (const [customer, sku, lot, qty] of stock) {
-    const place = { warehouse_id: wh, customer_id: customer, sku_id: sku, location_id: loc.dock, lot, pallet: 'LP-77' };
-    await db.insertInto('inventory_balance').values({ ...place, on_hand: qty, allocated: 0, updated_at: now(), received_at: now() }).execute();
-    await db.insertInto('inventory_txn').values({ ...place, at: now(), qty_change: qty, txn_type: 'adjust', reason: 'scan test', document_type: 'TEST', document_id: 'scan', user_id: null }).execute();
-  }
+  await inTransaction(db, (uow) => t.app.services.stock.post(uow, {
+    documentType: 'ADJUSTMENT', documentId: 'scan-test', reason: 'scan test', record: { after: { pallet: 'LP-77' } },
+    legs: stock.map(([customerId, skuId, lot, qty]) => ({
+      place: { warehouseId: wh, customerId, skuId, locationId: loc.dock, lot, pallet: 'LP-77' }, qty, txnType: 'adjust' as const,
+    })),
+  }, systemActor('scan-test')));
 });
 afterAll(async () => { await t?.close(); });
 
