@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_KINDS, STATUS_MACHINES, type DocumentKind } from '@bolx/contracts';
 import { buildTestApp, makeCustomer, makeLocation, makeSku, makeWarehouse, type TestApp } from '../../test/helpers.js';
 import { systemActor } from './actor.js';
-import { ChangeRecorder } from './change-recorder.js';
 import { AppError } from './errors.js';
 import { StatusMachine } from './status-machine.js';
 import { inTransaction } from './unit-of-work.js';
@@ -69,7 +68,7 @@ const caught = (p: Promise<unknown>) => p.then(() => { throw new Error('expected
 
 beforeAll(async () => {
   t = await buildTestApp();
-  machine = new StatusMachine({ dialect: t.database.dialect, recorder: new ChangeRecorder(t.app.services.events) });
+  machine = new StatusMachine({ dialect: t.database.dialect, recorder: t.app.services.recorder });
   wh = await makeWarehouse(t.database);
   cust = await makeCustomer(t.database, [wh]);
   sku = await makeSku(t.database, cust);
@@ -94,13 +93,20 @@ describe('the status machine', () => {
     expect(missing.status).toBe(404);
   });
 
-  it.each(DOCUMENT_KINDS)('%s: a legal transition moves the row and writes one history row with who and why', async (kind) => {
+  it.each(DOCUMENT_KINDS)('%s: a legal transition moves the row, writes one history row with who and why, and raises document.status-changed', async (kind) => {
     const { from, to } = legalMove(kind);
     const id = await documentOf(kind, from);
-    const row = await inTransaction(t.database.db, (uow) => machine.transition(uow, actor, { kind, id, to: to as never, reason: 'because' }));
-    expect(row).toMatchObject({ id, status: to, previous_status: from });
+    const raised: unknown[] = [];
+    const stop = t.app.services.domainEvents.afterCommit('document.status-changed', `status test ${kind}`, (payload) => { raised.push(payload); });
+    try {
+      const row = await inTransaction(t.database.db, (uow) => machine.transition(uow, actor, { kind, id, to: to as never, reason: 'because' }));
+      expect(row).toMatchObject({ id, status: to, previous_status: from });
+    } finally {
+      stop();
+    }
     expect(await statusOf(kind, id)).toBe(to);
     expect(await history(kind, id)).toEqual([{ from_status: from, to_status: to, username: 'status test', reason: 'because' }]);
+    expect(raised).toEqual([{ kind, documentId: id, from, to, warehouseId: wh, customerId: cust }]);
   });
 
   it('holds a document already in the target status without a history row, and moves one that is not', async () => {

@@ -103,6 +103,11 @@ export class StatusMachine {
       if (req.ifPossible) return undefined;
       throw await this.refusal(uow, table, label, req.id, to, req.refusal);
     }
+    if (row.previous_status !== to) {
+      // Modules that follow documents (labour counts, billing, backorders) subscribe to this, whatever the kind.
+      const owner = { warehouseId: numberOr(row.warehouse_id), customerId: numberOr(row.customer_id) };
+      await this.recorder.raise(uow, actor, 'document.status-changed', { kind: req.kind, documentId: req.id, from: row.previous_status, to, ...owner });
+    }
     if (req.change) await this.recorder.record(uow, actor, typeof req.change === 'function' ? req.change(row) : req.change);
     return row as R & { previous_status: string };
   }
@@ -131,3 +136,5 @@ export class StatusMachine {
     return refused(text, now.status, to ?? now.status);
   }
 }
+
+const numberOr = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : undefined);
