@@ -125,7 +125,9 @@ describe('inventory operations as an administrator', () => {
     await drawer().getByLabel('To Location').fill('NO-SUCH-LOC');
     await page.keyboard.press('Enter');
     await drawer().getByText('No active location with this code in the warehouse').waitFor();
-    await drawer().getByLabel('To Location').fill(TO.toLowerCase());
+    // The refused code stays selected in its box, so the scanner's next code replaces it (typed, as a scanner does).
+    await page.keyboard.type(TO.toLowerCase());
+    expect(await drawer().getByLabel('To Location').inputValue()).toBe(TO.toLowerCase());
     await shot(page, 'inventory-move-drawer');
     await page.keyboard.press('Enter'); // a scanner ends with Enter
     await toast(/moved|Moved/);

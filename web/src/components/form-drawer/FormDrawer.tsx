@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Drawer, Form, Grid, Skeleton, Space, type FormInstance } from 'antd';
 import { useT } from '../../lib/i18n/use-t';
 import './form-drawer.css';
@@ -43,13 +43,19 @@ export function FormDrawer<V extends object>(props: FormDrawerProps<V>) {
   const t = useT();
   const screens = Grid.useBreakpoint();
   const [submitting, setSubmitting] = useState(false);
+  const inFlight = useRef(false);
 
   const finish = async (values: V) => {
+    // One submit at a time (a second Enter while the first is sent is dropped), without disabling the fields:
+    // a disabled field loses the focus, and a scanner's next code would be typed into nothing.
+    if (inFlight.current) return;
+    inFlight.current = true;
     setSubmitting(true);
     try {
       const result = await onSubmit(values);
       if (result !== undefined) onClose();
     } finally {
+      inFlight.current = false;
       setSubmitting(false);
     }
   };
@@ -89,7 +95,7 @@ export function FormDrawer<V extends object>(props: FormDrawerProps<V>) {
           initialValues={initialValues}
           onFinish={finish}
           onValuesChange={onValuesChange}
-          disabled={readOnly || submitting}
+          disabled={readOnly}
           scrollToFirstError
           preserve={false}
         >

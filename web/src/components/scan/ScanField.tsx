@@ -58,7 +58,9 @@ export function ScanField<K extends ScanKind>({ warehouseId, customerId, want, o
         status={error ? 'error' : undefined}
         autoFocus={autoFocus}
         autoComplete="off"
-        placeholder={placeholder ?? t('scan.placeholder')}
+        // Codes resolve within a warehouse: until one is chosen the box says so, instead of refusing every scan.
+        disabled={!warehouseId}
+        placeholder={warehouseId ? placeholder ?? t('scan.placeholder') : t('scan.chooseWarehouse')}
         onChange={(e) => { setCode(e.target.value); setError(undefined); }}
         onKeyDown={(e) => { void onKeyDown(e); }}
         suffix={busy ? <Typography.Text type="secondary">…</Typography.Text> : <span />}

@@ -280,7 +280,7 @@ export const EN_US: Record<string, string> = {
   'scan.label': 'Scan',
   'scan.placeholder': 'Scan a barcode or type a code, then press Enter',
   'scan.empty': 'Scan or type a code',
-  'scan.chooseWarehouse': 'Choose a warehouse first',
+  'scan.chooseWarehouse': 'Choose a warehouse to scan',
   'scan.unknown': 'Nothing in this warehouse has the code {code}',
   'scan.forbidden': 'You may not look up codes here',
   'scan.failed': 'Could not look up {code}: try again',

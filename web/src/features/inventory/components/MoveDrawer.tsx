@@ -8,6 +8,7 @@ import { useMoveItemsMutation, type StockRow } from '../inventory-api';
 import { useResolveLocation } from './use-resolve-location';
 import { ScanField } from '../../../components/scan/ScanField';
 import { quantityAfterScan } from '../../../components/scan/scan-match';
+import { useRefusableInput } from '../../../components/scan/use-refusable-input';
 
 interface MoveValues { quantity: number; toLocationCode: string; note?: string }
 
@@ -22,16 +23,17 @@ export function MoveDrawer({ row, onClose }: { row?: StockRow; onClose: () => vo
   // Once a scan has counted units, the next scan adds to them rather than to the available quantity preset.
   const [scanned, setScanned] = useState(false);
   useEffect(() => setScanned(false), [row]);
+  const { ref: toLocation, refuse } = useRefusableInput(form, 'toLocationCode');
 
   const submit = async (v: MoveValues) => {
     if (!row) return undefined;
     const { location: to, error } = await resolve(row.warehouseId, v.toLocationCode);
     if (!to) {
-      form.setFields([{ name: 'toLocationCode', errors: [error ?? t('inventory.move.unknownLocation')] }]);
+      refuse(error ?? t('inventory.move.unknownLocation'));
       return undefined;
     }
     if (to.locationId === row.locationId) {
-      form.setFields([{ name: 'toLocationCode', errors: [t('inventory.move.sameLocation')] }]);
+      refuse(t('inventory.move.sameLocation'));
       return undefined;
     }
     return act(`move:${row.uniqueid}`, (idempotencyKey) => move({
@@ -82,7 +84,7 @@ export function MoveDrawer({ row, onClose }: { row?: StockRow; onClose: () => vo
         <InputNumber precision={0} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item name="toLocationCode" label={t('inventory.fields.toLocation')} rules={[r.required('toLocation')]} extra={t('inventory.scanHint')}>
-        <Input autoFocus autoComplete="off" placeholder={t('inventory.fields.locationPlaceholder')}
+        <Input ref={toLocation} autoFocus autoComplete="off" placeholder={t('inventory.fields.locationPlaceholder')}
           onChange={() => form.setFields([{ name: 'toLocationCode', errors: [] }])} />
       </Form.Item>
       <Form.Item name="note" label={t('inventory.fields.note')}>

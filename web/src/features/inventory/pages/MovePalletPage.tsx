@@ -12,6 +12,7 @@ import { useGetPalletsQuery, useMovePalletMutation, type PalletRow } from '../in
 import { useResolveLocation } from '../components/use-resolve-location';
 import { useInventoryScope } from '../use-inventory-scope';
 import { ScanField } from '../../../components/scan/ScanField';
+import { useRefusableInput } from '../../../components/scan/use-refusable-input';
 import { palletRowOf } from '../scan-filters';
 import '../inventory.css';
 
@@ -71,11 +72,12 @@ function MovePalletDrawer({ pallet, onClose }: { pallet?: PalletRow; onClose: ()
   const [move] = useMovePalletMutation();
   const resolve = useResolveLocation();
   const act = useStockAction();
+  const { ref: toLocation, refuse } = useRefusableInput(form, 'toLocationCode');
   const submit = async (v: { toLocationCode: string; note?: string }) => {
     if (!pallet) return undefined;
     const { location: to, error } = await resolve(pallet.warehouseId, v.toLocationCode);
     if (!to || to.locationId === pallet.locationId) {
-      form.setFields([{ name: 'toLocationCode', errors: [to ? t('inventory.move.sameLocation') : (error ?? t('inventory.move.unknownLocation'))] }]);
+      refuse(to ? t('inventory.move.sameLocation') : (error ?? t('inventory.move.unknownLocation')));
       return undefined;
     }
     return act(`pallet:${palletKey(pallet)}`, (idempotencyKey) => move({
@@ -93,7 +95,7 @@ function MovePalletDrawer({ pallet, onClose }: { pallet?: PalletRow; onClose: ()
         ]} />
       )}
       <Form.Item name="toLocationCode" label={t('inventory.fields.toLocation')} rules={[r.required('toLocation')]} extra={t('inventory.scanHint')}>
-        <Input autoFocus autoComplete="off" placeholder={t('inventory.fields.locationPlaceholder')}
+        <Input ref={toLocation} autoFocus autoComplete="off" placeholder={t('inventory.fields.locationPlaceholder')}
           onChange={() => form.setFields([{ name: 'toLocationCode', errors: [] }])} />
       </Form.Item>
       <Form.Item name="note" label={t('inventory.fields.note')}>
