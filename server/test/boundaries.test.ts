@@ -19,16 +19,11 @@ export function serverViolations(edges: ImportEdge[]): string[] {
   return found;
 }
 
-/**
- * The demo seed still writes stock through the inventory repository; the stock engine (issue 11 item 1, another
- * branch) moves it onto platform/stock/. Drop this line when that lands.
- */
-const PENDING = ['db/seed/demo-stock.ts imports modules/inventory/inventory.repository.ts: db/ must not depend on a module'];
 
 describe('server boundaries', () => {
   it('src/ keeps them', () => {
     const root = fileURLToPath(new URL('../src', import.meta.url));
-    expect(serverViolations(importEdges(readTree(root))).filter((v) => !PENDING.includes(v))).toEqual([]);
+    expect(serverViolations(importEdges(readTree(root)))).toEqual([]);
   });
 
   it('the checker finds each planted violation', () => {
