@@ -20,6 +20,7 @@ import { parseDay, readSheet, rowErrorDetails, rowErrorSummary, type RowError } 
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
+import type { WarehouseTimeZones } from '../../platform/business-day.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
 import type { Change } from '../../platform/change-recorder.js';
 import type { Posting, StockEngine } from '../../platform/stock/stock-engine.js';
@@ -86,7 +87,8 @@ function toReceipt(r: Awaited<ReturnType<typeof repo.receipts>>[number]) {
 
 const statusMessage = (status: string) => `This receiving order is ${status}`;
 /** A lot past its expiry date (today, UTC, as allocation reckons it, is still good). */
-const isExpired = (expiryDate: string | null | undefined) => !!expiryDate && expiryDate < new Date().toISOString().slice(0, 10);
+/** Whether a lot's expiry date is before `today` (the warehouse's business day, in its own time zone). */
+const isExpired = (expiryDate: string | null | undefined, today: string) => !!expiryDate && expiryDate < today;
 
 /**
  * Inbound: receiving orders, receipts into a dock, putaway to storage, finalizing, and the RO reports. Stock
@@ -101,11 +103,13 @@ export class ReceivingService {
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
   private readonly statuses: StatusMachine;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
+  private readonly timeZones: WarehouseTimeZones;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly stock: StockEngine) {
     this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
+    this.timeZones = deps.timeZones;
   }
 
   // ----- reading -----
@@ -334,7 +338,7 @@ export class ReceivingService {
     // A lot or an expiry on a SKU that tracks neither would split its stock into places nothing else knows of.
     if (input.lot && line.is_lot_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track lots: leave the lot empty`, { lot: 'This SKU does not track lots' });
     if (input.expiryDate && line.is_expiry_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track expiry: leave the expiry date empty`, { expiryDate: 'This SKU does not track expiry dates' });
-    if (isExpired(input.expiryDate) && !input.confirmExpired) {
+    if (isExpired(input.expiryDate, await this.timeZones.dayOf(order.warehouse_id)) && !input.confirmExpired) {
       throw conflict(`${input.lot ? `Lot ${input.lot} of ` : ''}${line.sku_code} expired on ${input.expiryDate}`, MSG_RECEIVING.expiredLot);
     }
     if (input.damagedLocationId && !input.damagedQuantity) throw badRequest('A damage location needs a damaged quantity', { damagedQuantity: 'Enter the damaged quantity' });
@@ -419,14 +423,15 @@ export class ReceivingService {
       else if (l.is_expiry_tracked === 1 && !l.expiry_date) missing[`lines.${l.line_no}.expiryDate`] = `SKU ${l.sku_code} tracks expiry and line ${l.line_no} names no expiry date: scan it in`;
     }
     if (Object.keys(missing).length) throw badRequest(Object.values(missing)[0], missing);
-    const expired = chosen.filter((l) => isExpired(l.expiry_date));
+    const today = await this.timeZones.dayOf(order.warehouse_id);
+    const expired = chosen.filter((l) => isExpired(l.expiry_date, today));
     if (expired.length && !input.confirmExpired) {
       const l = expired[0];
       throw conflict(`${expired.length === 1 ? '' : `${expired.length} lines have expired lots: `}${l.lot ? `Lot ${l.lot} of ` : ''}${l.sku_code} expired on ${l.expiry_date}`, MSG_RECEIVING.expiredLot);
     }
     const dock = (await this.locationsOf(order.warehouse_id, [input.locationId])).get(input.locationId)!;
     if (!INBOUND_TYPES.includes(dock.type)) throw unprocessable(`Receive into a dock or staging location; ${dock.code} is a ${dock.type} location`, { locationId: 'Choose a dock or staging location' });
-    const targets = input.putaway ? await this.planTargets(order, chosen.map((l) => ({ lineId: l.id, skuId: l.sku_id, skuCode: l.sku_code, quantity: remaining(l), expired: isExpired(l.expiry_date) }))) : null;
+    const targets = input.putaway ? await this.planTargets(order, chosen.map((l) => ({ lineId: l.id, skuId: l.sku_id, skuCode: l.sku_code, quantity: remaining(l), expired: isExpired(l.expiry_date, today) }))) : null;
 
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
@@ -520,7 +525,7 @@ export class ReceivingService {
     // A pallet goes to racking (or a floor zone); loose units to shelving first.
     const preferTypes = q.pallet ? ['rack', 'zone', 'aisle', 'shelf'] : ['shelf', 'rack', 'aisle', 'zone'];
     // An expired lot is never offered a storage (pickable) place: only quarantine.
-    if (q.lot && isExpired(await repo.lotExpiry(this.db, order.customer_id, line.sku_id, q.lot))) {
+    if (q.lot && isExpired(await repo.lotExpiry(this.db, order.customer_id, line.sku_id, q.lot), await this.timeZones.dayOf(order.warehouse_id))) {
       const places = await repo.quarantineLocations(this.db, order.warehouse_id, SUGGESTIONS);
       return {
         skuId: line.sku_id, quantity, suggestions: places.map((r) => ({
@@ -552,7 +557,7 @@ export class ReceivingService {
     const from = locations.get(input.fromLocationId)!;
     const to = locations.get(input.toLocationId)!;
     if (!INBOUND_TYPES.includes(from.type)) throw unprocessable(`Put away from the dock or staging location the goods were received into; ${from.code} is a ${from.type} location`, { fromLocationId: 'Choose a dock or staging location' });
-    if (isExpired(line.source_expiry)) {
+    if (isExpired(line.source_expiry, await this.timeZones.dayOf(order.warehouse_id))) {
       if (to.type !== 'quarantine') throw unprocessable(`This lot has expired: put it away to a quarantine location; ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a quarantine location' });
     } else if (to.category !== 'storage') {
       throw unprocessable(`Put away to a storage location (rack, shelf, zone or aisle); ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a storage location' });

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { businessDay } from '../../platform/business-day.js';
 import {
   ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, multipartBody, recordEvents, type TestApp,
 } from '../../../test/helpers.js';
@@ -353,6 +354,26 @@ describe('lots and expiry at the door (issue 10, item 11)', () => {
     expect(expiry.json().details).toEqual({ expiryDate: 'This SKU does not track expiry dates' });
     expect({ txn: await count('inventory_txn'), receipts: await count('receiving_receipt') }).toEqual(before);
     expect((await detail(ro.receivingOrderId)).status).toBe('Open');
+  });
+
+  it('judges a lot expired by the warehouse’s own day, not the UTC day', async () => {
+    const utcToday = new Date().toISOString().slice(0, 10);
+    // A zone whose day differs from UTC's right now: +14 h is a day ahead from 10:00 UTC, -11 h a day behind before 11:00.
+    const zone = businessDay('Pacific/Kiritimati') !== utcToday ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const localToday = businessDay(zone);
+    expect(localToday).not.toBe(utcToday);
+    await t.database.db.updateTable('warehouse').set({ timezone: zone }).where('id', '=', wh).execute();
+    t.app.services.timeZones.forget(wh);
+    try {
+      const ro = await createOrder([{ skuId: lotSku, expectedQuantity: 2 }]);
+      // Ahead: a lot that expires on the UTC day has expired there. Behind: one that expires on its own day is good there.
+      const expiryDate = localToday > utcToday ? utcToday : localToday;
+      const res = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-LOT', lot: 'L-TZ', expiryDate, quantity: 1 });
+      expect(res.statusCode, res.body).toBe(localToday > utcToday ? 409 : 200);
+    } finally {
+      await t.database.db.updateTable('warehouse').set({ timezone: 'UTC' }).where('id', '=', wh).execute();
+      t.app.services.timeZones.forget(wh);
+    }
   });
 
   it('an expired lot asks for confirmation; confirmed, it is offered and put away to quarantine only, never to storage', async () => {
