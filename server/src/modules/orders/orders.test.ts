@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ORDER_STATUSES, STATUS_MACHINES } from '@bolx/contracts';
 import {
   ADMIN, as, buildTestApp, login, makeCustomer, makeSku, makeUser, makeWarehouse, recordEvents, type TestApp,
 } from '../../../test/helpers.js';
+import { orderRepository } from './orders.repository.js';
 
 let t: TestApp;
 let admin: ReturnType<typeof as>;
@@ -119,6 +120,23 @@ describe('intake', () => {
     const other = await staff.post(`${C}/CreateOrder`, order({ customerId: otherCust, referenceNumber: first.referenceNumber, lines: [{ skuId: otherSku, quantity: 1 }] }));
     expect(other.statusCode, other.body).toBe(200);
     expect(other.json().data).toMatchObject({ duplicate: false, customerId: otherCust });
+  });
+
+  it('answers the existing order when the reference is taken between its check and its insert (the unique index decides), giving the SO number back', async () => {
+    const first = await create();
+    const orders = await countOrders();
+    // A concurrent creator that committed after this request's check: the check finds nothing once.
+    const spy = vi.spyOn(orderRepository, 'findByReference').mockResolvedValueOnce(undefined);
+    try {
+      const again = await staff.post(`${C}/CreateOrder`, order({ referenceNumber: first.referenceNumber }));
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().data).toMatchObject({ orderId: first.orderId, duplicate: true });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await countOrders()).toBe(orders);
+    const next = await create();
+    expect(Number(next.soNumber.slice(3))).toBe(Number(first.soNumber.slice(3)) + 1);
   });
 
   it('makes one order of 8 identical creates at once; every answer names it', async () => {
