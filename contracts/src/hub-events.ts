@@ -38,6 +38,12 @@ export interface HubEventMap {
     payload: unknown;
     detail?: Record<string, unknown>;
   };
+  /** Outbound orders: taken in, and each status change (held, hold released, cancelled…); payload is the order summary. */
+  ReceiveOrderData: {
+    subEvent: 'AddOrder' | 'HoldOrder' | 'ReleaseHold' | 'CancelOrder' | 'UpdateOrder';
+    payload: unknown;
+    detail?: Record<string, unknown>;
+  };
   /**
    * Locations of one warehouse: one created or updated (payload: the location as the lists show it), or many
    * created at once by a pattern or an uploaded sheet (payload: how many, and the first and last code).

@@ -21,5 +21,6 @@ export * from './inventory.js';
 export * from './stock.js';
 export * from './inventory-operations.js';
 export * from './receiving.js';
+export * from './orders.js';
 export * from './status.js';
 export * from './jobs.js';

@@ -1,5 +1,6 @@
 import { ADJUSTMENT_STATUSES, CYCLE_COUNT_STATUSES, REPLENISHMENT_TASK_STATUSES } from './inventory-operations.js';
 import { RO_STATUSES } from './receiving.js';
+import { ORDER_STATUSES } from './orders.js';
 
 /**
  * Every document's statuses as data: per kind, each status with the statuses it may move to next, its tag colour
@@ -65,6 +66,29 @@ export const STATUS_MACHINES = {
       Cancelled: { colour: 'default', next: [] },
     },
     actions: { complete: 'Completed', cancel: 'Cancelled' },
+  }),
+  /**
+   * Outbound orders. Allocation moves New to Allocated, Partially Allocated or Backordered (and between them as
+   * stock arrives or is given back); unallocating goes back to New. On Hold is reached from any status before
+   * picking starts; releasing the hold goes to New (the status before the hold is not kept: allocation recomputes
+   * it from what the lines hold). Cancel is refused once picking has started.
+   */
+  SALES_ORDER: table(ORDER_STATUSES, {
+    initial: ['New'],
+    statuses: {
+      New: { colour: 'blue', next: ['Allocated', 'Partially Allocated', 'Backordered', 'On Hold', 'Cancelled'] },
+      Allocated: { colour: 'cyan', next: ['Released', 'Partially Allocated', 'New', 'On Hold', 'Cancelled'] },
+      'Partially Allocated': { colour: 'gold', next: ['Allocated', 'Backordered', 'New', 'On Hold', 'Cancelled'] },
+      Backordered: { colour: 'orange', next: ['Allocated', 'Partially Allocated', 'New', 'On Hold', 'Cancelled'] },
+      'On Hold': { colour: 'magenta', next: ['New', 'Cancelled'] },
+      Released: { colour: 'geekblue', next: ['Picking', 'Allocated', 'On Hold', 'Cancelled'] },
+      Picking: { colour: 'processing', next: ['Picked'] },
+      Picked: { colour: 'purple', next: ['Packed'] },
+      Packed: { colour: 'lime', next: ['Shipped'] },
+      Shipped: { colour: 'success', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { hold: 'On Hold', releaseHold: 'New', cancel: 'Cancelled' },
   }),
 } as const;
 

@@ -34,6 +34,7 @@ import { replenishmentRoutes } from './modules/replenishment/replenishment.route
 import { inventoryReportRoutes } from './modules/inventory-reports/inventory-reports.routes.js';
 import { receivingRoutes } from './modules/receiving/receiving.routes.js';
 import { jobRoutes } from './modules/jobs/jobs.routes.js';
+import { orderRoutes } from './modules/orders/orders.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -42,7 +43,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes,
+  jobRoutes, orderRoutes,
 ];
 
 declare module 'fastify' {

@@ -26,6 +26,7 @@ import { CycleCountService } from './modules/cycle-counts/cycle-counts.service.j
 import { ReplenishmentService } from './modules/replenishment/replenishment.service.js';
 import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
 import { ReceivingService } from './modules/receiving/receiving.service.js';
+import { OrderService } from './modules/orders/orders.service.js';
 import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js';
 import { JobService } from './modules/jobs/jobs.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
@@ -68,6 +69,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     replenishment: new ReplenishmentService(deps, stock),
     inventoryReports: new InventoryReportService(deps),
     receiving: new ReceivingService(deps, stock),
+    orders: new OrderService(deps),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

@@ -44,6 +44,11 @@ export interface DomainEventMap {
   'adjustment.posted': Owned & { adjustmentId: number; document: string; skuId: number; locationId: number; quantityChange: number; reasonCode: string };
   /** A replenishment task moved its stock to the pick face. */
   'replenishment-task.completed': Owned & { taskId: number; document: string; skuId: number; fromLocationId: number; toLocationId: number; quantity: number };
+  /** An order was taken in (the screen, an upload or the client API): its lines as ordered, in units. */
+  'order.created': Owned & {
+    orderId: number; soNumber: string; orderType: string; referenceNumber: string; priority: number; source: string;
+    lines: { lineId: number; skuId: number; quantity: number; lot: string }[];
+  };
   /**
    * A document moved from one status to another. The status machine raises it for every transition:
    * `raises: domainEvent('document.status-changed', …)` in the Change of the transition's audit row and hub event.

@@ -46,6 +46,13 @@ async function documentOf(kind: DocumentKind, status: string): Promise<number> {
         quantity: 1, moved_qty: null, status: status as never, created_by: null, created_at: at, completed_by: null, completed_at: null, document_id: null,
       }).returning('id').executeTakeFirstOrThrow()).id;
     }
+    case 'SALES_ORDER':
+      return (await db.insertInto('sales_order').values({
+        so_number: `T-${tag}`, warehouse_id: wh, customer_id: cust, order_type: 'Sales', reference_number: `T-${tag}`, order_date: '2030-01-01',
+        requested_ship_date: null, priority: 5, ship_to_name: null, ship_to_address1: null, ship_to_address2: null, ship_to_city: null, ship_to_state: null,
+        ship_to_zip: null, ship_to_country: null, ship_to_phone: null, ship_to_email: null, carrier_account_id: null, carrier_service: null, notes: null,
+        status, source: 'screen', created_by: null, created_at: at, updated_at: at,
+      }).returning('id').executeTakeFirstOrThrow()).id;
   }
 }
 
@@ -61,7 +68,7 @@ const history = (kind: DocumentKind, id: number) =>
   t.database.db.selectFrom('document_status_history').select(['from_status', 'to_status', 'username', 'reason']).where('kind', '=', kind)
     .where('document_id', '=', id).orderBy('id').execute();
 const statusOf = async (kind: DocumentKind, id: number) => {
-  const tables = { RECEIVING_ORDER: 'receiving_order', CYCLE_COUNT: 'cycle_count', ADJUSTMENT: 'adjustment_request', REPLENISHMENT_TASK: 'replenishment_task' } as const;
+  const tables = { RECEIVING_ORDER: 'receiving_order', CYCLE_COUNT: 'cycle_count', ADJUSTMENT: 'adjustment_request', REPLENISHMENT_TASK: 'replenishment_task', SALES_ORDER: 'sales_order' } as const;
   return (await t.database.db.selectFrom(tables[kind]).select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 };
 const caught = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal'); }, (e: unknown) => e as AppError);

@@ -13,6 +13,7 @@ export const DOCUMENT_TABLES: { [K in DocumentKind]: { table: keyof DB & string;
   CYCLE_COUNT: { table: 'cycle_count', label: 'Cycle count' },
   ADJUSTMENT: { table: 'adjustment_request', label: 'Adjustment' },
   REPLENISHMENT_TASK: { table: 'replenishment_task', label: 'Replenishment task' },
+  SALES_ORDER: { table: 'sales_order', label: 'Order' },
 };
 
 type Row = Record<string, unknown>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ADJUSTMENT_STATUSES, CYCLE_COUNT_STATUSES, DOCUMENT_KINDS, REPLENISHMENT_TASK_STATUSES, RO_STATUSES, STATUS_MACHINES, mayTransition } from '@bolx/contracts';
+import { ADJUSTMENT_STATUSES, CYCLE_COUNT_STATUSES, DOCUMENT_KINDS, ORDER_STATUSES, REPLENISHMENT_TASK_STATUSES, RO_STATUSES, STATUS_MACHINES, mayTransition } from '@bolx/contracts';
 import { allowedActions, documentStatusColour, mayAct } from './status-actions';
 
-const STATUSES = { RECEIVING_ORDER: RO_STATUSES, CYCLE_COUNT: CYCLE_COUNT_STATUSES, ADJUSTMENT: ADJUSTMENT_STATUSES, REPLENISHMENT_TASK: REPLENISHMENT_TASK_STATUSES };
+const STATUSES = { RECEIVING_ORDER: RO_STATUSES, CYCLE_COUNT: CYCLE_COUNT_STATUSES, ADJUSTMENT: ADJUSTMENT_STATUSES, REPLENISHMENT_TASK: REPLENISHMENT_TASK_STATUSES, SALES_ORDER: ORDER_STATUSES };
 
 describe('allowed actions', () => {
   it('offer exactly the actions whose move the server allows, in every status of every kind', () => {

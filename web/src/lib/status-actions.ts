@@ -21,4 +21,5 @@ export const STATUS_LABEL_PREFIX: Record<DocumentKind, string> = {
   CYCLE_COUNT: 'inventory.status',
   ADJUSTMENT: 'inventory.status',
   REPLENISHMENT_TASK: 'inventory.status',
+  SALES_ORDER: 'outbound.status',
 };

@@ -1,0 +1,180 @@
+// Outbound orders ('SO'): the order model and its intake (spec: /OrderDashboard; the Add Data panel's Orders card:
+// Order Type, Order Date, Reference Number, documents). Allocation, backorders and kits build on these.
+import { z } from 'zod';
+import { field, INT_MAX, QUANTITY_MAX } from './fields.js';
+import { listRequest, listResponse } from './common.js';
+
+/**
+ * The order's life. New (taken in) → Allocated / Partially Allocated / Backordered (stock reserved, or waiting) →
+ * Released (to the floor) → Picking → Picked → Packed → Shipped. On Hold stops an order before the floor takes it;
+ * Cancelled ends one that has not started picking.
+ */
+export const ORDER_STATUSES = [
+  'New', 'Allocated', 'Partially Allocated', 'Backordered', 'On Hold', 'Released', 'Picking', 'Picked', 'Packed', 'Shipped', 'Cancelled',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** The spec's order types: a purchase order (expected goods in), a sales order (goods out), a transfer (warehouse to warehouse). */
+export const ORDER_TYPES = ['Purchase', 'Sales', 'Transfer'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+/** Where an order came in: the order form, the Add Data upload, or a client's API key. */
+export const ORDER_SOURCES = ['screen', 'upload', 'api'] as const;
+export type OrderSource = (typeof ORDER_SOURCES)[number];
+
+export const ORDER_PRIORITY_MIN = 1;
+export const ORDER_PRIORITY_MAX = 9;
+/** 1 is the most urgent; 5 when not given. */
+export const ORDER_PRIORITY_DEFAULT = 5;
+
+export const MSG_ORDERS = {
+  orderType: 'Please select order type!',
+  orderDate: 'Please enter order date!',
+  referenceNumber: 'Please enter reference number!',
+  sku: 'Please select a SKU!',
+  quantity: 'Please enter quantity!',
+  lines: 'Add at least one SKU line',
+  shipToName: 'Please enter the ship-to name!',
+} as const;
+
+const id = field.id();
+const isoDate = (message: string) => field.text(40, { error: message }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Not a real date');
+const text = (max: number) => field.text(max, undefined, `At most ${max} characters`).trim();
+const dateFilter = field.text(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD');
+
+/**
+ * One order line: a SKU (or kit SKU) and a quantity in the SKU's units. With a package level (`packageId`, one of
+ * the SKU's sku_package rows) the quantity must be a whole number of those packages (24 of a case of 12: 2 cases).
+ */
+export const orderLineInput = z.object({
+  skuId: field.id(MSG_ORDERS.sku),
+  quantity: z.number({ error: MSG_ORDERS.quantity }).int('Quantity must be a whole number')
+    .min(1, 'Quantity must be more than 0').max(QUANTITY_MAX, 'Quantity is too large'),
+  packageId: id.optional(),
+  /** A lot the customer asks for exactly ('' or omitted: any); only for a SKU that tracks lots. */
+  lot: text(64).optional(),
+  notes: text(255).optional(),
+});
+export type OrderLineInput = z.infer<typeof orderLineInput>;
+
+export const createOrderInput = z.object({
+  warehouseId: id,
+  customerId: id,
+  orderType: z.enum(ORDER_TYPES, { error: MSG_ORDERS.orderType }),
+  /** The customer's own number for the order: unique per customer; a repeat answers the order it already names. */
+  referenceNumber: field.text(64, { error: MSG_ORDERS.referenceNumber }, 'At most 64 characters').trim().min(1, MSG_ORDERS.referenceNumber),
+  orderDate: isoDate(MSG_ORDERS.orderDate),
+  requestedShipDate: isoDate('Use YYYY-MM-DD').optional(),
+  priority: field.int(ORDER_PRIORITY_MIN, ORDER_PRIORITY_MAX).optional(),
+  shipToName: text(128).optional(),
+  shipToAddress1: text(255).optional(),
+  shipToAddress2: text(255).optional(),
+  shipToCity: text(100).optional(),
+  shipToState: text(100).optional(),
+  shipToZip: text(20).optional(),
+  shipToCountry: text(100).optional(),
+  shipToPhone: text(40).optional(),
+  shipToEmail: z.union([z.literal(''), text(254).email('Not a valid e-mail address')]).optional(),
+  /** One of the customer's carrier accounts (its Integrations: kind carrier), and the service level asked of it. */
+  carrierAccountId: id.optional(),
+  carrierService: text(64).optional(),
+  notes: text(1000).optional(),
+  lines: z.array(orderLineInput, { error: MSG_ORDERS.lines }).min(1, MSG_ORDERS.lines).max(1000, 'At most 1,000 lines'),
+});
+export type CreateOrderInput = z.infer<typeof createOrderInput>;
+
+export const orderIdInput = z.object({ orderId: id, reason: text(255).optional() });
+export const orderByIdQuery = z.object({ orderId: field.idParam() });
+
+export const orderLine = z.object({
+  lineId: z.number().int(),
+  lineNo: z.number().int(),
+  skuId: z.number().int(),
+  skuCode: z.string(),
+  skuDescription: z.string(),
+  isKit: z.boolean(),
+  quantity: z.number().int(),
+  packageId: z.number().int().nullable(),
+  packageName: z.string().nullable(),
+  unitsPerPackage: z.number().int(),
+  lot: z.string(),
+  allocatedQuantity: z.number().int(),
+  shippedQuantity: z.number().int(),
+  notes: z.string().nullable(),
+});
+export type OrderLine = z.infer<typeof orderLine>;
+
+/** An order's header with its totals: the list row. */
+export const orderSummary = z.object({
+  uniqueid: z.number().int(),
+  orderId: z.number().int(),
+  soNumber: z.string(),
+  warehouseId: z.number().int(),
+  warehouseName: z.string(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  orderType: z.enum(ORDER_TYPES),
+  referenceNumber: z.string(),
+  orderDate: z.string(),
+  requestedShipDate: z.string().nullable(),
+  priority: z.number().int(),
+  shipToName: z.string().nullable(),
+  shipToAddress1: z.string().nullable(),
+  shipToAddress2: z.string().nullable(),
+  shipToCity: z.string().nullable(),
+  shipToState: z.string().nullable(),
+  shipToZip: z.string().nullable(),
+  shipToCountry: z.string().nullable(),
+  shipToPhone: z.string().nullable(),
+  shipToEmail: z.string().nullable(),
+  carrierAccountId: z.number().int().nullable(),
+  carrierName: z.string().nullable(),
+  carrierService: z.string().nullable(),
+  notes: z.string().nullable(),
+  status: z.enum(ORDER_STATUSES),
+  source: z.enum(ORDER_SOURCES),
+  lineCount: z.number().int(),
+  orderedQuantity: z.number().int(),
+  allocatedQuantity: z.number().int(),
+  shippedQuantity: z.number().int(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type OrderSummary = z.infer<typeof orderSummary>;
+
+export const orderHistoryEntry = z.object({
+  fromStatus: z.string(),
+  toStatus: z.string(),
+  at: z.string(),
+  username: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export const orderDetail = orderSummary.extend({ lines: z.array(orderLine), history: z.array(orderHistoryEntry) });
+export type OrderDetail = z.infer<typeof orderDetail>;
+
+/** CreateOrder's answer: the order, and whether the reference named an order already taken in (nothing written then). */
+export const orderIntakeResult = orderDetail.extend({ duplicate: z.boolean() });
+
+export const orderFilters = z.object({
+  warehouseId: field.int(0, INT_MAX).optional(),
+  customerId: field.int(0, INT_MAX).optional(),
+  orderType: z.enum(ORDER_TYPES).optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  priority: field.int(ORDER_PRIORITY_MIN, ORDER_PRIORITY_MAX).optional(),
+  carrierAccountId: field.int(0, INT_MAX).optional(),
+  /** Order date range (YYYY-MM-DD, inclusive). */
+  fromDate: dateFilter.optional(),
+  toDate: dateFilter.optional(),
+});
+export type OrderFilters = z.infer<typeof orderFilters>;
+export const orderListRequest = listRequest(orderFilters);
+export const orderListResponse = listResponse(orderSummary);
+
+/** The dashboard's top row: how many orders are in each status (every status named, 0 included), for the filters given. */
+export const orderStatusCountsRequest = z.object({ filters: orderFilters.omit({ status: true }).optional() });
+export const orderStatusCounts = z.object({
+  total: z.number().int(),
+  counts: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.number().int() })),
+});

@@ -1,0 +1,235 @@
+import {
+  ERROR_CODES, ORDER_PRIORITY_DEFAULT, ORDER_STATUSES, type CreateOrderInput, type HubEventMap, type OrderFilters, type OrderSource, type OrderStatus, type OrderSummary,
+} from '@bolx/contracts';
+import type { Db, Executor } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import type { Actor } from '../../platform/actor.js';
+import type { ChangeRecorder } from '../../platform/change-recorder.js';
+import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
+import { AppError, notFound, unprocessable } from '../../platform/errors.js';
+import { toListPage, type ListRequest } from '../../platform/list.js';
+import type { Principal } from '../../platform/principal.js';
+import { Scope } from '../../platform/scope.js';
+import type { ServiceDeps } from '../../platform/service-deps.js';
+import { StatusMachine } from '../../platform/status-machine.js';
+import { documentNumbers } from '../../platform/document-numbers.js';
+import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import { unitsOfPackage } from '../scans/scans.service.js';
+import { orderRepository as repo, type OrderRow } from './orders.repository.js';
+
+type SubEvent = HubEventMap['ReceiveOrderData']['subEvent'];
+type Line = Awaited<ReturnType<typeof repo.lines>>[number];
+type History = Awaited<ReturnType<typeof repo.history>>[number];
+
+const n = (v: unknown) => Number(v);
+const orNull = (s: string | undefined) => (s === undefined || s === '' ? null : s);
+
+export const toSummary = (r: OrderRow): OrderSummary => ({
+  uniqueid: r.id, orderId: r.id, soNumber: r.so_number, warehouseId: r.warehouse_id, warehouseName: r.warehouse_name, customerId: r.customer_id,
+  customerName: r.customer_name, orderType: r.order_type as OrderSummary['orderType'], referenceNumber: r.reference_number, orderDate: r.order_date,
+  requestedShipDate: r.requested_ship_date, priority: n(r.priority), shipToName: r.ship_to_name, shipToAddress1: r.ship_to_address1,
+  shipToAddress2: r.ship_to_address2, shipToCity: r.ship_to_city, shipToState: r.ship_to_state, shipToZip: r.ship_to_zip,
+  shipToCountry: r.ship_to_country, shipToPhone: r.ship_to_phone, shipToEmail: r.ship_to_email,
+  carrierAccountId: r.carrier_account_id == null ? null : n(r.carrier_account_id), carrierName: r.carrier_name, carrierService: r.carrier_service,
+  notes: r.notes, status: r.status as OrderStatus, source: r.source as OrderSource, lineCount: n(r.line_count), orderedQuantity: n(r.ordered_qty),
+  allocatedQuantity: n(r.allocated_total), shippedQuantity: n(r.shipped_total), createdBy: r.created_by_name, createdAt: r.created_at, updatedAt: r.updated_at,
+});
+
+const toLine = (l: Line) => ({
+  lineId: l.id, lineNo: n(l.line_no), skuId: l.sku_id, skuCode: l.sku_code, skuDescription: l.description, isKit: n(l.is_kit) === 1,
+  quantity: n(l.quantity), packageId: l.package_id == null ? null : n(l.package_id), packageName: l.package_name ?? null,
+  unitsPerPackage: n(l.units_per_package), lot: l.lot, allocatedQuantity: n(l.allocated_qty), shippedQuantity: n(l.shipped_qty), notes: l.notes,
+});
+
+const toHistory = (h: History) => ({ fromStatus: h.from_status, toStatus: h.to_status, at: h.at, username: h.username, reason: h.reason });
+
+/** Thrown inside the intake's transaction when the reference was taken meanwhile: rolls back (the SO number too). */
+class RepeatedReference extends Error {}
+
+/** Statuses a client account may still cancel from: before the order is released to the floor. */
+const CLIENT_CANCELLABLE: OrderStatus[] = ['New', 'Allocated', 'Partially Allocated', 'Backordered', 'On Hold'];
+
+/**
+ * Outbound orders: intake (one method for the order form, the Add Data upload and the client API), the list, the
+ * status counts, one order with its lines and history, and the status moves a person makes (hold, release the
+ * hold, cancel). Allocation and the floor's moves build on the same status machine.
+ */
+export class OrderService {
+  private readonly db: Db;
+  private readonly dialect: Dialect;
+  private readonly recorder: ChangeRecorder;
+  private readonly statuses: StatusMachine;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>) {
+    this.db = deps.db;
+    this.dialect = deps.dialect;
+    this.recorder = deps.recorder;
+    this.statuses = new StatusMachine(deps);
+  }
+
+  /**
+   * Takes an order in. A reference the customer already used answers that order (nothing written, `duplicate`),
+   * never a second one: the unique index decides, so however many identical requests arrive at once, one order is
+   * made and every other answers it. Every reference is checked before anything is written; a bad one is a 4xx
+   * naming the field.
+   */
+  async intake(principal: Principal, input: CreateOrderInput, actor: Actor, source: OrderSource) {
+    principal.scope.assert({ warehouseId: input.warehouseId, customerId: input.customerId });
+    const repeat = await this.repeated(principal, input);
+    if (repeat) return repeat;
+    await this.check(input);
+    try {
+      const id = await inTransaction(this.db, async (uow) => {
+        const so = (await documentNumbers.next(uow, 'SO')).number;
+        const at = new Date().toISOString();
+        const orderId = await repo.insertOrder(uow.tx, {
+          so_number: so, warehouse_id: input.warehouseId, customer_id: input.customerId, order_type: input.orderType,
+          reference_number: input.referenceNumber, order_date: input.orderDate, requested_ship_date: input.requestedShipDate ?? null,
+          priority: input.priority ?? ORDER_PRIORITY_DEFAULT, ship_to_name: orNull(input.shipToName), ship_to_address1: orNull(input.shipToAddress1),
+          ship_to_address2: orNull(input.shipToAddress2), ship_to_city: orNull(input.shipToCity), ship_to_state: orNull(input.shipToState),
+          ship_to_zip: orNull(input.shipToZip), ship_to_country: orNull(input.shipToCountry), ship_to_phone: orNull(input.shipToPhone),
+          ship_to_email: orNull(input.shipToEmail), carrier_account_id: input.carrierAccountId ?? null, carrier_service: orNull(input.carrierService),
+          notes: orNull(input.notes), status: 'New', source, created_by: actor.userId, created_at: at, updated_at: at,
+        });
+        if (orderId === undefined) throw new RepeatedReference();
+        const units = await this.unitsPerPackage(uow.tx, input);
+        const lines = await repo.insertLines(uow.tx, input.lines.map((l, i) => ({
+          order_id: orderId, line_no: i + 1, sku_id: l.skuId, quantity: l.quantity, package_id: l.packageId ?? null,
+          units_per_package: units[i], lot: l.lot ?? '', notes: orNull(l.notes),
+        })));
+        const after = toSummary((await repo.find(uow.tx, Scope.everything, orderId))!);
+        await this.record(uow, actor, after, 'create', 'AddOrder', undefined, { source }, [domainEvent('order.created', {
+          orderId, soNumber: so, warehouseId: input.warehouseId, customerId: input.customerId, orderType: input.orderType,
+          referenceNumber: input.referenceNumber, priority: after.priority, source,
+          lines: lines.map((l) => ({ lineId: l.id, skuId: l.sku_id, quantity: n(l.quantity), lot: l.lot })),
+        })]);
+        return orderId;
+      });
+      const order = await this.detail(this.db, Scope.everything, id);
+      return { message: `Order ${order.soNumber} created successfully`, data: { ...order, duplicate: false } };
+    } catch (err) {
+      if (!(err instanceof RepeatedReference)) throw err;
+      const existing = await this.repeated(principal, input);
+      if (!existing) throw err;
+      return existing;
+    }
+  }
+
+  /** The answer to a reference the customer already used: that order, when the caller may see it; else 409. */
+  private async repeated(principal: Principal, input: CreateOrderInput) {
+    const hit = await repo.findByReference(this.db, input.customerId, input.referenceNumber);
+    if (!hit) return undefined;
+    const row = await repo.find(this.db, principal.scope, hit.id);
+    if (!row) {
+      throw new AppError(409, ERROR_CODES.CONFLICT, `Reference number ${input.referenceNumber} is already used by another order of this client`,
+        { referenceNumber: 'Already used by another order of this client' });
+    }
+    const order = await this.detail(this.db, principal.scope, hit.id);
+    return { message: `Reference number ${input.referenceNumber} is order ${order.soNumber}: nothing new was created`, data: { ...order, duplicate: true } };
+  }
+
+  /** The units each line's package level holds (1 without one). */
+  private async unitsPerPackage(db: Executor, input: CreateOrderInput) {
+    const withPackages = [...new Set(input.lines.filter((l) => l.packageId).map((l) => l.skuId))];
+    const levels = (await repo.packages(db, input.customerId, withPackages))
+      .map((p) => ({ id: n(p.id), skuId: n(p.sku_id), parentId: p.parent_id == null ? null : n(p.parent_id), quantity: n(p.quantity) }));
+    return input.lines.map((l) => (l.packageId ? unitsOfPackage(levels.filter((p) => p.skuId === l.skuId), l.packageId) : 1));
+  }
+
+  /**
+   * Every reference of an order before anything is written: the warehouse serves the client, the carrier account is
+   * the client's, each line's SKU is the client's and active (a kit has components), its package level is the
+   * SKU's and the quantity a whole number of it, and a lot only on a SKU that tracks lots. 422 naming each field.
+   */
+  private async check(input: CreateOrderInput) {
+    if (!(await repo.servesWarehouse(this.db, input.customerId, input.warehouseId))) {
+      throw unprocessable('This client is not served by this warehouse', { warehouseId: 'This client is not served by this warehouse' });
+    }
+    if (input.carrierAccountId && !(await repo.carrierAccount(this.db, input.customerId, input.carrierAccountId))) {
+      throw unprocessable('Not an active carrier account of this client', { carrierAccountId: 'Not an active carrier account of this client' });
+    }
+    const skuIds = [...new Set(input.lines.map((l) => l.skuId))];
+    const skus = new Map((await repo.skus(this.db, input.customerId, skuIds)).map((s) => [n(s.id), s]));
+    const kits = [...skus.values()].filter((s) => n(s.is_kit) === 1).map((s) => n(s.id));
+    const withComponents = new Set(kits.length ? (await repo.kitsWithComponents(this.db, input.customerId, kits)) : []);
+    const levels = await repo.packages(this.db, input.customerId, [...new Set(input.lines.filter((l) => l.packageId).map((l) => l.skuId))]);
+    const units = await this.unitsPerPackage(this.db, input);
+    const details: Record<string, string> = {};
+    input.lines.forEach((l, i) => {
+      const sku = skus.get(l.skuId);
+      const at = `lines.${i}`;
+      if (!sku) details[`${at}.skuId`] = 'Not a SKU of this client';
+      else if (n(sku.is_active) !== 1) details[`${at}.skuId`] = `SKU ${sku.sku_code} is inactive`;
+      else if (n(sku.is_kit) === 1 && !withComponents.has(n(sku.id))) details[`${at}.skuId`] = `Kit ${sku.sku_code} has no components`;
+      else if (l.lot && n(sku.is_lot_tracked) !== 1) details[`${at}.lot`] = `SKU ${sku.sku_code} does not track lots`;
+      else if (l.packageId && !levels.some((p) => n(p.id) === l.packageId && n(p.sku_id) === l.skuId)) details[`${at}.packageId`] = `Not a package level of SKU ${sku.sku_code}`;
+      else if (l.quantity % units[i] !== 0) details[`${at}.quantity`] = `Order whole packages: a multiple of ${units[i]} units`;
+    });
+    if (Object.keys(details).length) throw unprocessable(Object.values(details)[0], details);
+  }
+
+  async list(principal: Principal, req: ListRequest<OrderFilters>) {
+    return toListPage(await repo.list(this.db, this.dialect, principal.scope, req), toSummary);
+  }
+
+  /** How many orders are in each status (every status named), in the caller's scope and filters. */
+  async statusCounts(principal: Principal, req: { filters?: Omit<OrderFilters, 'status'> }) {
+    const rows = await repo.statusCounts(this.db, principal.scope, req.filters ?? {});
+    const by = new Map(rows.map((r) => [r.status, n(r.n)]));
+    const counts = ORDER_STATUSES.map((status) => ({ status, count: by.get(status) ?? 0 }));
+    return { total: counts.reduce((s, c) => s + c.count, 0), counts };
+  }
+
+  /** One order with its lines and its status history; 404 when there is none in the caller's scope. */
+  async get(principal: Principal, orderId: number) {
+    return this.detail(this.db, principal.scope, orderId);
+  }
+
+  private async detail(db: Executor, scope: Scope, id: number) {
+    const row = await repo.find(db, scope, id);
+    if (!row) throw notFound('Order');
+    const [lines, history] = await Promise.all([repo.lines(db, id), repo.history(db, id)]);
+    return { ...toSummary(row), lines: lines.map(toLine), history: history.map(toHistory) };
+  }
+
+  /** Stops an order before the floor takes it (any status the table lets into On Hold). */
+  hold(principal: Principal, input: { orderId: number; reason?: string }, actor: Actor) {
+    return this.move(principal, input, actor, 'On Hold', 'hold', 'HoldOrder', 'is on hold');
+  }
+
+  /** Lets a held order go again: it goes back to New, and allocation works out what it holds. */
+  releaseHold(principal: Principal, input: { orderId: number; reason?: string }, actor: Actor) {
+    return this.move(principal, input, actor, 'New', 'release-hold', 'ReleaseHold', 'is released from hold', ['On Hold']);
+  }
+
+  /** Cancels an order that picking has not started; a client account only before it is released to the floor. */
+  cancel(principal: Principal, input: { orderId: number; reason?: string }, actor: Actor) {
+    return this.move(principal, input, actor, 'Cancelled', 'cancel', 'CancelOrder', 'is cancelled', principal.role === 'Client' ? CLIENT_CANCELLABLE : undefined);
+  }
+
+  private async move(principal: Principal, input: { orderId: number; reason?: string }, actor: Actor, to: OrderStatus, action: string, subEvent: SubEvent,
+    done: string, from?: OrderStatus[]) {
+    const before = await repo.find(this.db, principal.scope, input.orderId);
+    if (!before) throw notFound('Order');
+    const after = await inTransaction(this.db, async (uow) => {
+      await this.statuses.transition(uow, actor, {
+        kind: 'SALES_ORDER', id: input.orderId, to, ...(from ? { from } : {}), reason: input.reason ?? null,
+        set: { updated_at: new Date().toISOString() },
+      });
+      const now = toSummary((await repo.find(uow.tx, Scope.everything, input.orderId))!);
+      await this.record(uow, actor, now, action, subEvent, { status: before.status }, input.reason ? { reason: input.reason } : undefined);
+      return now;
+    });
+    return { message: `Order ${after.soNumber} ${done}`, data: after };
+  }
+
+  /** The audit row, hub event and domain events of an order's change, in its transaction. */
+  private record(uow: UnitOfWork, actor: Actor, after: OrderSummary, action: string, subEvent: SubEvent, before?: unknown, extra?: Record<string, unknown>,
+    raises: RaisedEvent[] = []) {
+    return this.recorder.record(uow, actor, {
+      audit: { action, entity: 'sales_order', entityId: after.orderId, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after },
+      events: { target: 'ReceiveOrderData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) }, warehouseId: after.warehouseId, customerId: after.customerId },
+      raises,
+    });
+  }
+}
+
