@@ -23,3 +23,4 @@ export * from './inventory-operations.js';
 export * from './receiving.js';
 export * from './status.js';
 export * from './jobs.js';
+export * from './api-keys.js';

@@ -34,6 +34,7 @@ import { replenishmentRoutes } from './modules/replenishment/replenishment.route
 import { inventoryReportRoutes } from './modules/inventory-reports/inventory-reports.routes.js';
 import { receivingRoutes } from './modules/receiving/receiving.routes.js';
 import { jobRoutes } from './modules/jobs/jobs.routes.js';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -42,7 +43,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes,
+  jobRoutes, apiKeyRoutes,
 ];
 
 declare module 'fastify' {
@@ -108,7 +109,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   await app.register(errorHandlerPlugin);
-  await app.register(accessPlugin, { resolve: (token: string) => services.auth.principalFromToken(token) });
+  await app.register(accessPlugin, {
+    resolve: (token: string) => services.auth.principalFromToken(token),
+    resolveApiKey: (key: string, ip: string | null) => services.apiKeys.principalFromKey(key, ip),
+  });
   await app.register(idempotencyPlugin, { db: database.db, dialect: database.dialect, waitMs: opts.idempotencyWaitMs });
   // Uploads (documents, location and SKU sheets): bounded so a request cannot exhaust memory or disk.
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 5, fields: 20, parts: 30 } });

@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013_receiving_line_lots.js';
 import * as m0014 from './migrations/0014_stock_engine.js';
 import * as m0015 from './migrations/0015_documents_platform.js';
 import * as m0016 from './migrations/0016_jobs.js';
+import * as m0018 from './migrations/0018_api_keys.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -36,6 +37,7 @@ const STEPS: Record<string, Step> = {
   '0014_stock_engine': m0014,
   '0015_documents_platform': m0015,
   '0016_jobs': m0016,
+  '0018_api_keys': m0018,
 };
 
 class StaticProvider implements MigrationProvider {
