@@ -47,8 +47,10 @@ export const apiKeyWhoAmIQuery = z.object({
   warehouseId: field.idParam().optional(),
 });
 export const apiKeyWhoAmISchema = z.object({
-  customerId: z.number().int(),
-  customerName: z.string(),
+  /** The caller's customer; null for staff, who act for many. */
+  customerId: z.number().int().nullable(),
+  customerName: z.string().nullable(),
+  /** The warehouses in scope; empty for a caller who sees them all. */
   warehouseIds: z.array(z.number().int()),
   apiKeyId: z.number().int().nullable(),
   prefix: z.string().nullable(),

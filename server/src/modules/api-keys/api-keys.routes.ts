@@ -14,8 +14,8 @@ const KEY_ROLES: readonly Role[] = [...ADMIN_ROLES, 'Client'];
 const read: RoutePolicy = { access: 'authenticated', roles: KEY_ROLES, module: { key: 'Customer', permission: 'read' }, scope: 'tenant' };
 /** Creating and revoking need it with write: an administrator, or the Client account its customer's administrator. */
 const manage: RoutePolicy = { access: 'authenticated', roles: KEY_ROLES, module: { key: 'Customer', permission: 'write' }, scope: 'tenant' };
-/** What a key itself may call here: who it is. */
-const asKey: RoutePolicy = { access: 'authenticated', roles: ['Client'], module: { key: 'OrderDashboard', permission: 'read' }, scope: 'tenant', apiKey: true };
+/** What a key itself may call here: who it is (anyone holding the Orders screen may ask). */
+const asKey: RoutePolicy = { access: 'authenticated', module: { key: 'OrderDashboard', permission: 'read' }, scope: 'tenant', apiKey: true };
 
 export const apiKeyRoutes: RouteModule = (api, { apiKeys }) => {
   api.post(`${base}/CreateApiKey`, {
@@ -39,7 +39,7 @@ export const apiKeyRoutes: RouteModule = (api, { apiKeys }) => {
 
   api.get(`${base}/ApiKeyWhoAmI`, {
     schema: {
-      tags, summary: 'The customer and warehouses an API key (or a Client account) acts for',
+      tags, summary: 'The customer and warehouses an API key (or a Client account) acts for; staff get no customer',
       description: `Call it with \`${API_KEY_HEADER}\` to check a key. customerId / warehouseId outside the key's customer answer 403.`,
       querystring: apiKeyWhoAmIQuery, response: { 200: apiKeyWhoAmISchema, ...authErrors },
       security: [{ apiKey: [] }, { bearer: [] }],

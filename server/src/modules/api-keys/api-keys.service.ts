@@ -132,15 +132,14 @@ export class ApiKeyService {
     };
   }
 
-  /** Who a Client (an API key, or a Client account) is: its customer and warehouses; a filter outside them is 403. */
+  /** Who the caller is: an API key's (or a Client account's) customer and warehouses; a filter outside them is 403. */
   async whoAmI(principal: Principal, filter: { customerId?: number; warehouseId?: number }) {
     principal.scope.assert(filter);
     const customerId = principal.customerId;
-    if (customerId == null) throw notFound('Client');
     const modules = principal.modules === 'all' ? [] : [...principal.modules].map(([key, permission]) => ({ key, permission }));
     return {
       customerId,
-      customerName: (await repo.customerName(this.db, customerId)) ?? '',
+      customerName: customerId == null ? null : await repo.customerName(this.db, customerId),
       warehouseIds: principal.scope.warehouses === 'all' ? [] : [...principal.scope.warehouses],
       apiKeyId: principal.apiKey?.id ?? null,
       prefix: principal.apiKey?.prefix ?? null,
