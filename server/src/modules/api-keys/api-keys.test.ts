@@ -171,6 +171,19 @@ describe('a request signed with X-Api-Key', () => {
     expect(audits.map((a) => a.action)).toEqual(['create', 'revoke']);
   });
 
+  it('stops when its customer is made inactive, and gives way to a bearer token sent with it', async () => {
+    const other = await makeCustomer(t.database, [w1], 'Initech');
+    const key = await createKey(other);
+    const bearer = (await login(t.app, ADMIN.username, ADMIN.password)).accesstoken;
+    const both = await t.app.inject({ method: 'GET', url: `${B}/ApiKeyWhoAmI`, headers: { [API_KEY_HEADER]: key.apiKey, authorization: `Bearer ${bearer}` } });
+    expect(both.statusCode).toBe(200);
+    expect(both.json()).toMatchObject({ customerId: null, apiKeyId: null });
+    await t.database.db.updateTable('customer').set({ is_active: 0 }).where('id', '=', other).execute();
+    const res = await withKey(key.apiKey).get(`${B}/ApiKeyWhoAmI`);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('This API key’s client is inactive');
+  });
+
   it('blocks an address guessing keys, as sign-ins are (429 with Retry-After, even for a right key then)', async () => {
     const good = await createKey(acme);
     const from = '10.99.0.1';
