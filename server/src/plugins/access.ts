@@ -103,7 +103,7 @@ export function admits(policy: RoutePolicy, principal: Principal): boolean {
 }
 
 /**
- * Who is calling: the bearer token's user, else the `X-Api-Key`'s key; null for an anonymous request. The one
+ * Who is calling: the bearer token's user, else the `X-Api-Key`'s key; 401 for an anonymous request. The one
  * place a request's credentials become a Principal.
  */
 async function authenticate(request: FastifyRequest, opts: { resolve: PrincipalResolver; resolveApiKey?: ApiKeyResolver }): Promise<Principal> {
