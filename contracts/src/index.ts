@@ -24,3 +24,4 @@ export * from './receiving.js';
 export * from './orders.js';
 export * from './status.js';
 export * from './jobs.js';
+export * from './api-keys.js';

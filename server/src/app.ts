@@ -35,6 +35,7 @@ import { inventoryReportRoutes } from './modules/inventory-reports/inventory-rep
 import { receivingRoutes } from './modules/receiving/receiving.routes.js';
 import { jobRoutes } from './modules/jobs/jobs.routes.js';
 import { orderRoutes } from './modules/orders/orders.routes.js';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -43,7 +44,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes, orderRoutes,
+  jobRoutes, orderRoutes, apiKeyRoutes,
 ];
 
 declare module 'fastify' {
@@ -109,7 +110,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   await app.register(errorHandlerPlugin);
-  await app.register(accessPlugin, { resolve: (token: string) => services.auth.principalFromToken(token) });
+  await app.register(accessPlugin, {
+    resolve: (token: string) => services.auth.principalFromToken(token),
+    resolveApiKey: (key: string, ip: string | null) => services.apiKeys.principalFromKey(key, ip),
+  });
   await app.register(idempotencyPlugin, { db: database.db, dialect: database.dialect, waitMs: opts.idempotencyWaitMs });
   // Uploads (documents, location and SKU sheets): bounded so a request cannot exhaust memory or disk.
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 5, fields: 20, parts: 30 } });

@@ -29,6 +29,7 @@ import { ReceivingService } from './modules/receiving/receiving.service.js';
 import { OrderService } from './modules/orders/orders.service.js';
 import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js';
 import { JobService } from './modules/jobs/jobs.service.js';
+import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
@@ -61,6 +62,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     warehouses: new WarehouseService(deps),
     users: new UserService(deps),
     customers: new CustomerService(deps),
+    apiKeys: new ApiKeyService(deps),
     skus: new SkuService(deps),
     locations: new LocationService(deps),
     inventory: new InventoryService(deps, stock),

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, as, buildTestApp, login, makeUser, type TestApp } from './helpers.js';
+import { ADMIN, as, buildTestApp, login, makeCustomer, makeUser, makeWarehouse, type TestApp } from './helpers.js';
 import { REDACTED, redactUrl } from '../src/platform/log-redaction.js';
 
 /** Every log line the app writes, as text, at the most talkative level and in demo mode (mail is logged). */
@@ -36,6 +36,21 @@ describe('?access_token=', () => {
 });
 
 describe('log lines', () => {
+  it('never carry a customer’s API key (created, sent in X-Api-Key or a URL, handed to a log call)', async () => {
+    const admin = as(t.app, await login(t.app, ADMIN.username, ADMIN.password));
+    const customerId = await makeCustomer(t.database, [await makeWarehouse(t.database)]);
+    const created = await admin.post('/Warehouse/Customer/CreateApiKey', { customerId, name: 'Logged key' });
+    expect(created.statusCode).toBe(200);
+    const key: string = created.json().data.apiKey;
+    const secret = key.split('_')[2];
+    expect((await t.app.inject({ method: 'GET', url: '/Warehouse/Customer/ApiKeyWhoAmI', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+    await t.app.inject({ method: 'GET', url: `/Warehouse/Customer/ApiKeyWhoAmI?apiKey=${key}`, headers: { 'x-api-key': `${key}x` } });
+    t.app.log.info({ apiKey: key, headers: { 'x-api-key': key } }, 'a careless key log call');
+    const text = lines.join('\n');
+    expect(text).toContain('a careless key log call');
+    expect(text).not.toContain(secret);
+  });
+
   it('never carry a token, password, pin or cookie', async () => {
     const u = await makeUser(t.database, { role: 'WarehouseStaff' });
     const s = await login(t.app, u.username, u.password);

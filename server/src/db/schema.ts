@@ -9,6 +9,7 @@ import type { DocumentTables } from './tables/documents.js';
 import type { JobTables } from './tables/jobs.js';
 import type { StockTables } from './tables/stock.js';
 import type { OrderTables } from './tables/orders.js';
+import type { ApiKeyTables } from './tables/api-keys.js';
 
 
 export interface AppTable { id: number; key: string; name: string; description: string; sort: number }
@@ -90,7 +91,7 @@ export interface InventoryTxnTable {
 
 /** Every table. The foundation's are listed here; each area adds its own through its tables file. */
 export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables,
-  StockTables, DocumentTables, JobTables, OrderTables {
+  StockTables, DocumentTables, JobTables, OrderTables, ApiKeyTables {
   app: AppTable;
   module: ModuleTable;
   country: CountryTable;

@@ -11,7 +11,7 @@ export interface AuditEntry {
   after?: unknown;
 }
 
-const SECRET_KEYS = /password|secret|token|hash|pin/i;
+const SECRET_KEYS = /password|secret|token|hash|pin|^api_?key$/i;
 
 /** Never write credentials into the audit trail, whatever a caller passes. */
 function redact(value: unknown): unknown {

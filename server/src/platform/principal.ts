@@ -12,6 +12,14 @@ export interface Principal {
   scope: Scope;
   /** Module key → permission. Super Administrators hold every module with write. */
   modules: ReadonlyMap<string, Permission> | 'all';
+  /**
+   * Set when the caller is a customer's API key (`X-Api-Key`), not a signed-in user: it acts as a Client account
+   * of that customer (role Client, its warehouses, the modules of API_KEY_MODULES) on routes open to keys alone.
+   * `userId` is then the key's creator (so "by" columns stay valid); `sessionId` is `api-key:<id>`. Work done
+   * later for the caller (a job re-reading its owner's access by user id) must carry the key, not the creator:
+   * the creator may see far more than the key.
+   */
+  apiKey?: { id: number; prefix: string; name: string };
 }
 
 export function hasModule(p: Principal, key: string, need: Permission): boolean {

@@ -15,7 +15,14 @@ export type ScopeRule = 'none' | 'self' | 'tenant';
 
 export type RoutePolicy =
   | { access: 'public' }
-  | { access: 'authenticated'; roles?: readonly Role[]; module?: { key: string; permission: Permission }; scope: ScopeRule };
+  | {
+    access: 'authenticated'; roles?: readonly Role[]; module?: { key: string; permission: Permission }; scope: ScopeRule;
+    /**
+     * Open to a customer's API key (`X-Api-Key`) as well as to signed-in users. A key is refused (403) on every
+     * route without it, whatever its role and modules would let through: keys reach only what is meant for them.
+     */
+    apiKey?: true;
+  };
 
 export const PUBLIC: RoutePolicy = { access: 'public' };
 
@@ -45,6 +52,17 @@ export function declareFileRoutes(app: FastifyInstance): void {
 
 /** Reads the bearer token into a Principal. */
 export type PrincipalResolver = (token: string) => Promise<Principal | null>;
+/**
+ * Reads an `X-Api-Key` into its key's Principal; throws 401 for an unknown, malformed or revoked key (each
+ * counted against the caller's address) and 429 while the address is blocked for guessing.
+ */
+export type ApiKeyResolver = (key: string, ip: string | null) => Promise<Principal>;
+
+/** The `X-Api-Key` header of a request, when it has one (and no bearer token, which wins). */
+export function apiKeyOf(request: FastifyRequest): string | null {
+  const header = request.headers['x-api-key'];
+  return typeof header === 'string' && header.trim() ? header.trim() : null;
+}
 
 /**
  * The token of an API call: the Authorization header only. `?access_token=` is the hub's alone (browsers cannot
@@ -57,9 +75,11 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 export function actorOf(request: FastifyRequest): Actor {
+  const key = request.principal?.apiKey;
   return {
     userId: request.principal?.userId ?? null,
-    username: request.principal?.username ?? null,
+    // A key's changes name the key (its shown prefix) as who made them; userId is the user who created it.
+    username: key ? `api-key:${key.prefix}` : request.principal?.username ?? null,
     ip: request.ip ?? null,
     requestId: request.id,
   };
@@ -76,15 +96,30 @@ export function principalOf(request: FastifyRequest): Principal {
  * and so are live events, through the policy of the route that lists their record.
  */
 export function admits(policy: RoutePolicy, principal: Principal): boolean {
+  if (policy.access === 'public') return true;
+  if (principal.apiKey && !policy.apiKey) return false;
   // The same rule the web offers its screens and actions by (contracts' mayAccess).
-  return policy.access === 'public' || mayAccess(principal, policy);
+  return mayAccess(principal, policy);
+}
+
+/**
+ * Who is calling: the bearer token's user, else the `X-Api-Key`'s key; 401 for an anonymous request. The one
+ * place a request's credentials become a Principal.
+ */
+async function authenticate(request: FastifyRequest, opts: { resolve: PrincipalResolver; resolveApiKey?: ApiKeyResolver }): Promise<Principal> {
+  const token = bearerToken(request);
+  const key = token ? null : apiKeyOf(request);
+  if (key && opts.resolveApiKey) return opts.resolveApiKey(key, request.ip ?? null);
+  const principal = token ? await opts.resolve(token) : null;
+  if (!principal) throw unauthenticated(token ? 'Session expired or invalid token' : 'Authentication required');
+  return principal;
 }
 
 /**
  * The one place access is enforced: every route's `config.policy` is checked before its body is even read.
  * A route without a policy fails closed.
  */
-export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: PrincipalResolver }) => {
+export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: PrincipalResolver; resolveApiKey?: ApiKeyResolver }) => {
   app.decorateRequest('principal', null);
   app.decorate('routeTable', [] as RouteOptions[]);
   app.addHook('onRoute', (route) => {
@@ -95,10 +130,8 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: Pri
     if (request.is404) return;
     if (!policy) throw forbidden('This route has no access policy');
     if (policy.access === 'public') return;
-    const token = bearerToken(request);
-    const principal = token ? await opts.resolve(token) : null;
-    if (!principal) throw unauthenticated(token ? 'Session expired or invalid token' : 'Authentication required');
+    const principal = await authenticate(request, opts);
     request.principal = principal;
-    if (!admits(policy, principal)) throw forbidden();
+    if (!admits(policy, principal)) throw forbidden(principal.apiKey && !policy.apiKey ? 'This route is not open to API keys' : undefined);
   });
 });

@@ -7,6 +7,7 @@ import { sha256 } from '../platform/secrets.js';
 import { partsFingerprint, receiveParts } from '../platform/files.js';
 import type { KeyClaim } from '../platform/idempotency-keys.js';
 import { RequestTransaction } from '../platform/request-transaction.js';
+import type { Principal } from '../platform/principal.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** How long a request waits for a concurrent one holding its key to finish before answering 409 (PostgreSQL). */
@@ -66,6 +67,14 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db;
   });
 });
 
+/**
+ * Whose Idempotency-Keys a request's belong to: its user's, or for an API key's request that key's alone (stored
+ * as minus the key's id, which no user id is), so two keys, or a key and the user who made it, never share one.
+ */
+export function keyOwner(principal: Principal): number {
+  return principal.apiKey ? -principal.apiKey.id : principal.userId;
+}
+
 /** The key's claim for a keyed authenticated mutation; null for any other request. */
 async function claimOf(request: FastifyRequest): Promise<KeyClaim | null> {
   const key = request.headers['idempotency-key'];
@@ -75,7 +84,7 @@ async function claimOf(request: FastifyRequest): Promise<KeyClaim | null> {
   // file is part of the fingerprint — a different file under the same key is refused like a different JSON body.
   const payload = request.isMultipart() ? partsFingerprint(await receiveParts(request)) : request.body ?? null;
   return {
-    userId: request.principal.userId, key, method: request.method, path: request.url.slice(0, 500),
+    userId: keyOwner(request.principal), key, method: request.method, path: request.url.slice(0, 500),
     requestHash: sha256(`${request.method} ${request.routeOptions.url} ${JSON.stringify(payload)}`),
   };
 }

@@ -40,6 +40,13 @@ export class AttemptThrottle {
     return claimed;
   }
 
+  /** How long a key is still blocked, in whole seconds; 0 when it is not (a read: nothing is counted). */
+  async blockedSeconds(key: string): Promise<number> {
+    const [row] = await repo.getThrottle(this.db, [key]);
+    const ms = row?.blocked_until ? Date.parse(row.blocked_until) - Date.now() : 0;
+    return ms > 0 ? Math.ceil(ms / 1000) : 0;
+  }
+
   /** Keeps attempts counted (a wrong password, a reset request); a key they brought to its limit is blocked. */
   async spend(claimed: ClaimedAttempt[]): Promise<void> {
     const schedule = blockSchedule(Date.now(), this.settings);
