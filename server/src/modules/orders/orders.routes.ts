@@ -14,6 +14,10 @@ const read: RoutePolicy = { access: 'authenticated', module: { key: MODULE, perm
 const write: RoutePolicy = { access: 'authenticated', module: { key: MODULE, permission: 'write' }, scope: 'tenant' };
 /** Holding an order is the warehouse's decision. */
 const staff: RoutePolicy = { access: 'authenticated', roles: STAFF_ROLES, module: { key: MODULE, permission: 'write' }, scope: 'tenant' };
+/** The client API: a customer's key (X-Api-Key) creates, reads and cancels its own orders, as its client account would. */
+const keyRead: RoutePolicy = { ...read, apiKey: true };
+const keyWrite: RoutePolicy = { ...write, apiKey: true };
+const security: Record<string, string[]>[] = [{ apiKey: [] }, { bearer: [] }];
 const errors = { 409: apiErrorSchema, 422: apiErrorSchema, ...authErrors };
 
 export const orderRoutes: RouteModule = (api, { orders }) => {
@@ -21,21 +25,26 @@ export const orderRoutes: RouteModule = (api, { orders }) => {
     schema: {
       tags, body: createOrderInput, response: { 200: mutationResult(orderIntakeResult), ...errors },
       summary: 'Take an order in; a reference the client already used answers that order (duplicate: true) and creates nothing',
+      security,
     },
-    config: { policy: write },
-  }, (req) => orders.intake(principalOf(req), req.body, actorOf(req), 'screen'));
+    config: { policy: keyWrite },
+  }, (req) => {
+    const principal = principalOf(req);
+    return orders.intake(principal, req.body, actorOf(req), principal.apiKey ? 'api' : 'screen');
+  });
 
   api.post(`${BASE}/GetOrders`, {
     schema: {
       tags, body: orderListRequest, response: { 200: orderListResponse, ...authErrors },
       summary: 'Orders with their totals: filters (warehouse, client, type, status, order dates, priority, carrier), search by number, reference or ship-to, sort, paging',
+      security,
     },
-    config: { policy: read },
+    config: { policy: keyRead },
   }, (req) => orders.list(principalOf(req), req.body));
 
   api.get(`${BASE}/GetOrder`, {
-    schema: { tags, summary: 'One order: header, lines and status history', querystring: orderByIdQuery, response: { 200: orderDetail, ...authErrors } },
-    config: { policy: read },
+    schema: { tags, summary: 'One order: header, lines and status history', querystring: orderByIdQuery, response: { 200: orderDetail, ...authErrors }, security },
+    config: { policy: keyRead },
   }, (req) => orders.get(principalOf(req), req.query.orderId));
 
   api.post(`${BASE}/GetOrderStatusCounts`, {
@@ -54,7 +63,7 @@ export const orderRoutes: RouteModule = (api, { orders }) => {
   }, (req) => orders.releaseHold(principalOf(req), req.body, actorOf(req)));
 
   api.post(`${BASE}/CancelOrder`, {
-    schema: { tags, summary: 'Cancel an order picking has not started (a client account: one not yet released)', body: orderIdInput, response: { 200: mutationResult(orderSummary), ...errors } },
-    config: { policy: write },
+    schema: { tags, summary: 'Cancel an order picking has not started (a client account or key: one not yet released)', body: orderIdInput, response: { 200: mutationResult(orderSummary), ...errors }, security },
+    config: { policy: keyWrite },
   }, (req) => orders.cancel(principalOf(req), req.body, actorOf(req)));
 };

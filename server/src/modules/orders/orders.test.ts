@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ORDER_STATUSES, STATUS_MACHINES } from '@bolx/contracts';
+import { API_KEY_HEADER, ORDER_STATUSES, STATUS_MACHINES } from '@bolx/contracts';
 import {
   ADMIN, as, buildTestApp, login, makeCustomer, makeSku, makeUser, makeWarehouse, recordEvents, type TestApp,
 } from '../../../test/helpers.js';
@@ -272,5 +272,33 @@ describe('client accounts', () => {
     expect((await client.post(`${C}/CancelOrder`, { orderId: a.orderId })).statusCode).toBe(409);
     await setStatus(a.orderId, 'Allocated');
     expect((await client.post(`${C}/CancelOrder`, { orderId: a.orderId })).statusCode).toBe(200);
+  });
+});
+
+describe('the client API (X-Api-Key)', () => {
+  it('lets a customer’s key create, read, list and cancel its own orders, marked as from the API, and nothing of another customer', async () => {
+    const made = await admin.post('/Warehouse/Customer/CreateApiKey', { customerId: cust, name: 'Web shop' });
+    expect(made.statusCode, made.body).toBe(200);
+    const headers = { [API_KEY_HEADER]: made.json().data.apiKey as string };
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, payload, headers, remoteAddress: '10.9.9.9' });
+
+    const created = await call('POST', `${C}/CreateOrder`, order());
+    expect(created.statusCode, created.body).toBe(200);
+    const { orderId } = created.json().data;
+    expect((await call('GET', `${C}/GetOrder?orderId=${orderId}`)).json()).toMatchObject({ orderId, source: 'api', status: 'New' });
+    expect((await call('POST', `${C}/GetOrders`, {})).json().items.map((o: { orderId: number }) => o.orderId)).toContain(orderId);
+
+    // Another customer's order is not there for the key, and it cannot take one in for that customer.
+    const theirs = await create({ customerId: otherCust, lines: [{ skuId: otherSku, quantity: 1 }] });
+    expect((await call('GET', `${C}/GetOrder?orderId=${theirs.orderId}`)).statusCode).toBe(404);
+    const before = await countOrders();
+    expect((await call('POST', `${C}/CreateOrder`, order({ customerId: otherCust, lines: [{ skuId: otherSku, quantity: 1 }] }))).statusCode).toBe(403);
+    expect(await countOrders()).toBe(before);
+    // Holding is the warehouse's decision, not the client's.
+    expect((await call('POST', `${C}/HoldOrder`, { orderId })).statusCode).toBe(403);
+
+    const cancelled = await call('POST', `${C}/CancelOrder`, { orderId });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await statusOf(orderId)).toBe('Cancelled');
   });
 });
