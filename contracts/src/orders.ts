@@ -87,6 +87,34 @@ export type CreateOrderInput = z.infer<typeof createOrderInput>;
 export const orderIdInput = z.object({ orderId: id, reason: text(255).optional() });
 export const orderByIdQuery = z.object({ orderId: field.idParam() });
 
+/**
+ * Why a line holds less than it asks for (allocation's answer per line, and /BKO's): no stock of the SKU at all,
+ * only expired lots, stock held by an open cycle count, stock in quarantine (or another hold), stock only in
+ * locations that are not pickable, or a kit line waiting for kits to be built.
+ */
+export const SHORT_REASONS = ['no-stock', 'expired-only', 'held-by-count', 'in-quarantine', 'not-pickable', 'awaiting-kit-build'] as const;
+export type ShortReason = (typeof SHORT_REASONS)[number];
+export const SHORT_REASON_TEXT: Record<ShortReason, string> = {
+  'no-stock': 'No stock',
+  'expired-only': 'Only expired lots',
+  'held-by-count': 'Held by a cycle count',
+  'in-quarantine': 'In quarantine',
+  'not-pickable': 'Only in locations that are not pickable',
+  'awaiting-kit-build': 'Waiting for kits to be built',
+};
+
+/** Where a line's allocated units are: one reservation of one balance. */
+export const lineAllocation = z.object({
+  balanceId: z.number().int(),
+  locationId: z.number().int(),
+  locationCode: z.string(),
+  lot: z.string(),
+  expiryDate: z.string().nullable(),
+  pallet: z.string(),
+  quantity: z.number().int(),
+});
+export type LineAllocation = z.infer<typeof lineAllocation>;
+
 export const orderLine = z.object({
   lineId: z.number().int(),
   lineNo: z.number().int(),
@@ -102,6 +130,10 @@ export const orderLine = z.object({
   allocatedQuantity: z.number().int(),
   shippedQuantity: z.number().int(),
   notes: z.string().nullable(),
+  /** Why the line holds less than its quantity (null when whole, or not yet allocated). */
+  shortReason: z.enum(SHORT_REASONS).nullable(),
+  /** Where its allocated units are (location, lot, expiry). */
+  allocations: z.array(lineAllocation),
 });
 export type OrderLine = z.infer<typeof orderLine>;
 
@@ -178,3 +210,85 @@ export const orderStatusCounts = z.object({
   total: z.number().int(),
   counts: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.number().int() })),
 });
+
+/** A batch of orders for the dashboard's bulk actions (allocate, unallocate, hold, release hold, cancel). */
+export const orderBatchInput = z.object({
+  orderIds: z.array(id, { error: 'Select at least one order' }).min(1, 'Select at least one order').max(1000, 'At most 1,000 orders at once'),
+  reason: text(255).optional(),
+});
+export type OrderBatchInput = z.infer<typeof orderBatchInput>;
+
+/**
+ * A bulk action's answer: per order, what it did or why it was refused. One order's refusal (an illegal move,
+ * another client's order) never stops the others; each order is its own transaction.
+ */
+export const orderBatchResult = z.object({
+  done: z.array(z.object({ orderId: z.number().int(), soNumber: z.string(), status: z.enum(ORDER_STATUSES) })),
+  refused: z.array(z.object({ orderId: z.number().int(), soNumber: z.string().nullable(), message: z.string() })),
+});
+export type OrderBatchResult = z.infer<typeof orderBatchResult>;
+
+/** One line's outcome in an allocation run. */
+export const lineAllocationOutcome = z.object({
+  lineId: z.number().int(),
+  lineNo: z.number().int(),
+  skuCode: z.string(),
+  quantity: z.number().int(),
+  allocatedQuantity: z.number().int(),
+  shortQuantity: z.number().int(),
+  shortReason: z.enum(SHORT_REASONS).nullable(),
+});
+
+/** AllocateOrders' answer: each order's new status and lines, and the batch summary (how many short lines per reason). */
+export const allocationResult = orderBatchResult.extend({
+  orders: z.array(z.object({
+    orderId: z.number().int(), soNumber: z.string(), status: z.enum(ORDER_STATUSES),
+    orderedQuantity: z.number().int(), allocatedQuantity: z.number().int(), lines: z.array(lineAllocationOutcome),
+  })),
+  summary: z.object({
+    orders: z.number().int(),
+    allocated: z.number().int(),
+    partiallyAllocated: z.number().int(),
+    backordered: z.number().int(),
+    refused: z.number().int(),
+    shortLinesByReason: z.partialRecord(z.enum(SHORT_REASONS), z.number().int()),
+  }),
+});
+export type AllocationResult = z.infer<typeof allocationResult>;
+
+/** /BKO: every line of a Backordered or Partially Allocated order that holds less than it asks for. */
+export const backorderFilters = z.object({
+  warehouseId: field.int(0, INT_MAX).optional(),
+  customerId: field.int(0, INT_MAX).optional(),
+  skuId: field.int(0, INT_MAX).optional(),
+  shortReason: z.enum(SHORT_REASONS).optional(),
+});
+export const backorderLine = z.object({
+  uniqueid: z.number().int(),
+  lineId: z.number().int(),
+  orderId: z.number().int(),
+  soNumber: z.string(),
+  referenceNumber: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  warehouseId: z.number().int(),
+  warehouseName: z.string(),
+  customerId: z.number().int(),
+  customerName: z.string(),
+  skuId: z.number().int(),
+  skuCode: z.string(),
+  skuDescription: z.string(),
+  priority: z.number().int(),
+  orderDate: z.string(),
+  /** When the line started waiting (the order's move to Backordered / Partially Allocated), and for how many days. */
+  waitingSince: z.string(),
+  ageDays: z.number().int(),
+  quantity: z.number().int(),
+  allocatedQuantity: z.number().int(),
+  shortQuantity: z.number().int(),
+  /** The SKU's free stock now (on hand − allocated, pickable, unexpired, not held) in the order's warehouse. */
+  freeNow: z.number().int(),
+  shortReason: z.enum(SHORT_REASONS).nullable(),
+});
+export type BackorderLine = z.infer<typeof backorderLine>;
+export const backorderListRequest = listRequest(backorderFilters);
+export const backorderListResponse = listResponse(backorderLine);

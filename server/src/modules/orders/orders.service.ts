@@ -39,6 +39,7 @@ const toLine = (l: Line) => ({
   lineId: l.id, lineNo: n(l.line_no), skuId: l.sku_id, skuCode: l.sku_code, skuDescription: l.description, isKit: n(l.is_kit) === 1,
   quantity: n(l.quantity), packageId: l.package_id == null ? null : n(l.package_id), packageName: l.package_name ?? null,
   unitsPerPackage: n(l.units_per_package), lot: l.lot, allocatedQuantity: n(l.allocated_qty), shippedQuantity: n(l.shipped_qty), notes: l.notes,
+  shortReason: null, allocations: [],
 });
 
 const toHistory = (h: History) => ({ fromStatus: h.from_status, toStatus: h.to_status, at: h.at, username: h.username, reason: h.reason });
