@@ -152,10 +152,12 @@ export function recordEvents(app: FastifyInstance) {
   };
 }
 
-export async function makeSku(database: Database, customerId: number, code = `SKU-${++seq}`) {
+/** A SKU of the client; `tracks`: whether it tracks lots and expiry dates (stock added with a lot needs a lot-tracked SKU). */
+export async function makeSku(database: Database, customerId: number, code = `SKU-${++seq}`, tracks: { lot?: boolean; expiry?: boolean } = {}) {
   const now = new Date().toISOString();
   return database.db.insertInto('sku').values({
     customer_id: customerId, sku_code: code, description: `Test item ${code}`, uom: 'EA', upc: null, is_kit: 0, is_active: 1,
+    is_lot_tracked: tracks.lot ? 1 : 0, is_expiry_tracked: tracks.expiry ? 1 : 0,
     weight_kg: null, length_cm: null, width_cm: null, height_cm: null, created_at: now, updated_at: now,
   }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
 }

@@ -5,7 +5,7 @@ import type { AdjustmentRequestTable, AdjustmentStatus } from '../../db/tables/i
 import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
-import { conflict, forbidden, notFound } from '../../platform/errors.js';
+import { conflict, forbidden, notFound, unprocessable } from '../../platform/errors.js';
 import type { ListRequest } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
@@ -60,10 +60,19 @@ export class AdjustmentService {
     this.recorder = deps.recorder;
   }
 
-  /** The SKU is the client's, the location the warehouse's and active, the warehouse serves the client — and all in scope. */
-  private async assertReferences(principal: Principal, place: Place) {
+  /**
+   * The SKU is the client's, the location the warehouse's and active, the warehouse serves the client — and all in
+   * scope. Stock added carries a lot or an expiry only when its SKU tracks them: one on an untracked SKU would split
+   * its stock into places nothing else knows of (taking away from such stock, left by older versions, stays possible).
+   */
+  private async assertReferences(principal: Principal, place: Place, input?: AdjustmentInput) {
     principal.scope.assert({ warehouseId: place.warehouseId, customerId: place.customerId });
-    await this.stock.references({ warehouseId: place.warehouseId, customerId: place.customerId, skuId: place.skuId, locationIds: [place.locationId] });
+    const { sku } = await this.stock.references({ warehouseId: place.warehouseId, customerId: place.customerId, skuId: place.skuId, locationIds: [place.locationId] });
+    if (!sku || !input || input.quantityChange <= 0) return;
+    if (place.lot && !sku.isLotTracked) throw unprocessable(`SKU ${sku.code} does not track lots: leave the lot empty`, { lot: 'This SKU does not track lots' });
+    if (input.expiryDate && !sku.isExpiryTracked) {
+      throw unprocessable(`SKU ${sku.code} does not track expiry dates: leave the expiry date empty`, { expiryDate: 'This SKU does not track expiry dates' });
+    }
   }
 
   /** Posts an adjustment through the stock engine (which writes its ledger row, audit row and event). */
@@ -89,7 +98,7 @@ export class AdjustmentService {
    */
   async create(principal: Principal, input: Place & AdjustmentInput, actor: Actor) {
     const place = pick(input);
-    await this.assertReferences(principal, place);
+    await this.assertReferences(principal, place, input);
     const threshold = await repo.threshold(this.db, place.customerId);
     const immediate = threshold == null || Math.abs(input.quantityChange) <= threshold;
     const result = await inTransaction(this.db, async (uow) => {

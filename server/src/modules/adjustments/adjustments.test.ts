@@ -19,7 +19,7 @@ beforeAll(async () => {
   admin = as(t.app, await login(t.app, ADMIN.username, ADMIN.password));
   wh = await makeWarehouse(t.database);
   cust = await makeCustomer(t.database, [wh]);
-  sku = await makeSku(t.database, cust);
+  sku = await makeSku(t.database, cust, undefined, { lot: true, expiry: true });
   loc = await makeLocation(t.database, wh);
   await t.database.db.updateTable('customer').set({ adjustment_approval_threshold: 50 }).where('id', '=', cust).execute();
   manager = await session('WarehouseManager');
@@ -139,7 +139,7 @@ describe('approval threshold', () => {
 
   it('no threshold means no approval step', async () => {
     const other = await makeCustomer(t.database, [wh]);
-    const otherSku = await makeSku(t.database, other);
+    const otherSku = await makeSku(t.database, other, undefined, { lot: true, expiry: true });
     const res = await admin.post('/Warehouse/Adjustment/CreateAdjustment', body(100_000, { customerId: other, skuId: otherSku }));
     expect(res.json().data.status).toBe('Posted');
     const list = (await admin.post('/Warehouse/Adjustment/GetAdjustments', { filters: { customerId: other } })).json();
@@ -151,6 +151,24 @@ describe('approval threshold', () => {
     const res = await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(-50, { lot: 'NONE' }));
     expect(res.statusCode).toBe(422);
     expect((await staff.post('/Warehouse/Adjustment/GetAdjustments', {})).json().totalCount).toBe(before);
+  });
+
+  it('stock added with a lot or an expiry needs a SKU that tracks them (422 naming the field, nothing written)', async () => {
+    const plain = await makeSku(t.database, cust);
+    const lotsOnly = await makeSku(t.database, cust, undefined, { lot: true });
+    const before = (await staff.post('/Warehouse/Adjustment/GetAdjustments', {})).json().totalCount;
+    const ledger = await ledgerCount();
+    const lot = await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(5, { skuId: plain, lot: 'L-1' }));
+    expect(lot.statusCode, lot.body).toBe(422);
+    expect(lot.json().details).toEqual({ lot: 'This SKU does not track lots' });
+    const expiry = await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(5, { skuId: lotsOnly, lot: 'L-1', expiryDate: '2031-01-01' }));
+    expect(expiry.statusCode, expiry.body).toBe(422);
+    expect(expiry.json().details).toEqual({ expiryDate: 'This SKU does not track expiry dates' });
+    expect((await staff.post('/Warehouse/Adjustment/GetAdjustments', {})).json().totalCount).toBe(before);
+    expect(await ledgerCount()).toBe(ledger);
+    // Without them, or with a lot on a lot-tracked SKU, the same adjustments post.
+    expect((await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(5, { skuId: plain, lot: '' }))).statusCode).toBe(200);
+    expect((await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(5, { skuId: lotsOnly, lot: 'L-1' }))).statusCode).toBe(200);
   });
 
   it('the requester can never approve or reject their own request, even as a manager', async () => {

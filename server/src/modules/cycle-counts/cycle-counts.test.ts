@@ -31,8 +31,8 @@ beforeAll(async () => {
   admin = as(t.app, await login(t.app, ADMIN.username, ADMIN.password));
   wh = await makeWarehouse(t.database);
   cust = await makeCustomer(t.database, [wh]);
-  skuA = await makeSku(t.database, cust);
-  skuB = await makeSku(t.database, cust);
+  skuA = await makeSku(t.database, cust, undefined, { lot: true, expiry: true });
+  skuB = await makeSku(t.database, cust, undefined, { lot: true, expiry: true });
   a1 = await makeLocation(t.database, wh, `${tag}-A-01`);
   a2 = await makeLocation(t.database, wh, `${tag}-A-02`);
   a3 = await makeLocation(t.database, wh, `${tag}-A-03`);
@@ -66,7 +66,7 @@ describe('creating counts', () => {
   it('by SKU and by ABC class, each over the client’s stock only', async () => {
     await t.database.db.updateTable('sku').set({ abc_class: 'B' }).where('id', '=', skuB).execute();
     const other = await makeCustomer(t.database, [wh]);
-    const otherSku = await makeSku(t.database, other);
+    const otherSku = await makeSku(t.database, other, undefined, { lot: true, expiry: true });
     await admin.post('/Warehouse/Adjustment/CreateAdjustment', { warehouseId: wh, customerId: other, skuId: otherSku, locationId: b1, quantityChange: 7, reasonCode: 'FOUND' });
     const byAbc = await create(staff, { selection: 'abc', abcClass: 'B', isBlind: false });
     expect(byAbc.statusCode).toBe(200);

@@ -27,9 +27,9 @@ beforeAll(async () => {
   wh = await makeWarehouse(t.database);
   cust = await makeCustomer(t.database, [wh]);
   other = await makeCustomer(t.database, [wh]);
-  skuA = await makeSku(t.database, cust, `=HYPERLINK("x")-${Math.random().toString(36).slice(2, 6)}`);
-  skuB = await makeSku(t.database, cust);
-  otherSku = await makeSku(t.database, other);
+  skuA = await makeSku(t.database, cust, `=HYPERLINK("x")-${Math.random().toString(36).slice(2, 6)}`, { lot: true, expiry: true });
+  skuB = await makeSku(t.database, cust, undefined, { lot: true, expiry: true });
+  otherSku = await makeSku(t.database, other, undefined, { lot: true, expiry: true });
   l1 = await makeLocation(t.database, wh);
   l2 = await makeLocation(t.database, wh);
   l3 = await makeLocation(t.database, wh);

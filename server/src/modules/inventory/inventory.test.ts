@@ -13,7 +13,7 @@ beforeAll(async () => {
   admin = as(t.app, await login(t.app, ADMIN.username, ADMIN.password));
   wh = await makeWarehouse(t.database);
   cust = await makeCustomer(t.database, [wh]);
-  sku = await makeSku(t.database, cust);
+  sku = await makeSku(t.database, cust, undefined, { lot: true, expiry: true });
   a = await makeLocation(t.database, wh);
   b = await makeLocation(t.database, wh);
 });
@@ -184,7 +184,7 @@ describe('pallet moves', () => {
   it('moves every line of a pallet (SKUs, lots, expiry, age) in one document', async () => {
     const from = await makeLocation(t.database, wh);
     const to = await makeLocation(t.database, wh);
-    const sku2 = await makeSku(t.database, cust);
+    const sku2 = await makeSku(t.database, cust, undefined, { lot: true, expiry: true });
     await adjust(admin, from, 12, { lot: 'P1', pallet: 'LP-0001', expiryDate: '2030-01-01' });
     await adjust(admin, from, 8, { skuId: sku2, pallet: 'LP-0001' });
     await adjust(admin, from, 3, { lot: 'P1' }); // loose stock beside it stays
@@ -229,7 +229,7 @@ describe('allocation (FEFO)', () => {
     inTransaction(t.database.db, (uow) => t.app.services.stock.allocate(uow, { owner: { documentType: 'REPLENISHMENT' as const, documentId: `test-${Math.random()}` }, warehouseId: wh, customerId: cust, skuId: fefoSku, quantity, ...over }));
 
   beforeAll(async () => {
-    fefoSku = await makeSku(t.database, cust);
+    fefoSku = await makeSku(t.database, cust, undefined, { lot: true, expiry: true });
     const [l1, l2, l3, l4] = await Promise.all([1, 2, 3, 4].map(() => makeLocation(t.database, wh)));
     const put = (loc: number, q: number, lot: string, expiryDate?: string) => adjust(admin, loc, q, { skuId: fefoSku, lot, ...(expiryDate ? { expiryDate } : {}) });
     await put(l1, 10, 'UNDATED');
@@ -268,7 +268,7 @@ describe('allocation (FEFO)', () => {
 
 describe('concurrency with allocation', () => {
   it('parallel moves, adjustments and allocations of the same hot stock: none negative, never over-allocated, ledger = balances', async () => {
-    const hotSku = await makeSku(t.database, cust);
+    const hotSku = await makeSku(t.database, cust, undefined, { lot: true, expiry: true });
     const x = await makeLocation(t.database, wh);
     const y = await makeLocation(t.database, wh);
     await adjust(admin, x, 30, { skuId: hotSku, lot: 'HOT2', expiryDate: '2030-01-01' });
@@ -303,7 +303,7 @@ describe('concurrency with allocation', () => {
 
 describe('stock on hand list', () => {
   it('counts exactly what it lists, with and without a search (the count reads balances alone)', async () => {
-    const listSku = await makeSku(t.database, cust);
+    const listSku = await makeSku(t.database, cust, undefined, { lot: true, expiry: true });
     const [x, y] = [await makeLocation(t.database, wh), await makeLocation(t.database, wh)];
     for (const [loc, lot, qty] of [[x, 'CNT-1', 5], [x, 'CNT-2', 7], [y, 'CNT-3', 9], [y, 'CNT-4', 4]] as const) {
       expect((await adjust(admin, loc, qty, { skuId: listSku, lot })).statusCode).toBe(200);
