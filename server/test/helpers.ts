@@ -11,6 +11,10 @@ import { openDatabase, type Database } from '../src/db/database.js';
 import { prepareDatabase } from '../src/db/prepare.js';
 import { insertUser } from '../src/db/seed/users.js';
 import type { DeliveredEvent } from '../src/platform/events.js';
+import { systemActor } from '../src/platform/actor.js';
+import { Scope } from '../src/platform/scope.js';
+import type { Place } from '../src/platform/stock/stock-engine.js';
+import { inTransaction } from '../src/platform/unit-of-work.js';
 
 /** Which engine this run uses: PostgreSQL when TEST_DATABASE_URL is set, SQLite otherwise. */
 export const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -183,4 +187,20 @@ export function multipartBody(fields: Record<string, string | number>, file?: { 
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * Stock for a test, posted through the stock engine (ledger rows, balances, audit) as one adjustment document, so
+ * the ledger reconciles with the balances. A negative quantity takes stock posted before (an emptied place keeps its row).
+ */
+export async function postStock(t: TestApp, legs: { place: Place; qty: number; expiryDate?: string | null }[], documentId = `test-stock-${++seq}`) {
+  return inTransaction(t.database.db, (uow) => t.app.services.stock.post(uow, {
+    documentType: 'ADJUSTMENT', documentId, reason: 'test stock', record: { after: { test: documentId } },
+    legs: legs.map((l) => ({ place: l.place, qty: l.qty, txnType: 'adjust' as const, expiryDate: l.expiryDate ?? null })),
+  }, systemActor('test')));
+}
+
+/** Whether the ledger sums to the balances (and reservations to allocations) in a warehouse. */
+export async function ledgerBalanced(t: TestApp, warehouseId: number) {
+  return (await t.app.services.stock.reconcile(Scope.everything, { warehouseId, customerId: 0 })).balanced;
 }

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, as, buildTestApp, engine, login, makeCustomer, makeLocation, makeSku, makeWarehouse, type TestApp } from '../../../test/helpers.js';
+import {
+  ADMIN, as, buildTestApp, engine, ledgerBalanced, login, makeCustomer, makeLocation, makeSku, makeWarehouse, postStock, type TestApp,
+} from '../../../test/helpers.js';
 import { Scope } from '../../platform/scope.js';
 import { inventoryRepository } from './inventory.repository.js';
 
@@ -19,11 +21,14 @@ beforeAll(async () => {
   wh2 = await makeWarehouse(t.database);
   cust = await makeCustomer(t.database, [wh1, wh2]);
   other = await makeCustomer(t.database, [wh1]);
-  const skus = [[await makeSku(t.database, cust, 'LEAD-B'), 'LEAD-B'], [await makeSku(t.database, cust, 'LEAD-A'), 'LEAD-A'], [await makeSku(t.database, other, 'LEAD-C'), 'LEAD-C']] as const;
+  const skus = [[await makeSku(t.database, cust, 'LEAD-B', { lot: true }), 'LEAD-B'], [await makeSku(t.database, cust, 'LEAD-A', { lot: true }), 'LEAD-A'], [await makeSku(t.database, other, 'LEAD-C', { lot: true }), 'LEAD-C']] as const;
   // The same codes in both warehouses, so a code's balances interleave across warehouses.
   const locations: [number, number, string][] = [];
   for (const w of [wh1, wh2]) for (const code of ['Z-9', 'M-5', 'A-1']) locations.push([await makeLocation(t.database, w, code), w, code]);
-  const now = new Date().toISOString();
+  // Through the stock engine, so the ledger reconciles with the balances: the stocked places in one posting,
+  // then the emptied ones taken back out (their rows stay, with nothing on hand).
+  type Planned = Omit<Row, 'id'> & { lot: string };
+  const planned: Planned[] = [];
   let n = 0;
   for (const [locationId, warehouse, code] of locations) {
     for (const [skuId, skuCode] of skus) {
@@ -31,14 +36,20 @@ beforeAll(async () => {
       if (customer === other && warehouse !== wh1) continue;
       for (const lot of ['L1', 'L2']) {
         const onHand = ++n % 5 === 0 ? 0 : n; // some emptied rows, which the list leaves out
-        const { id } = await t.database.db.insertInto('inventory_balance').values({
-          warehouse_id: warehouse, customer_id: customer, sku_id: skuId, location_id: locationId, lot, pallet: '', expiry_date: null,
-          on_hand: onHand, allocated: 0, updated_at: now,
-        }).returning('id').executeTakeFirstOrThrow();
-        rows.push({ id, location: code, sku: skuCode, skuId, locationId, onHand, customer, warehouse });
+        planned.push({ location: code, sku: skuCode, skuId, locationId, onHand, customer, warehouse, lot });
       }
     }
   }
+  const place = (p: Planned) => ({ warehouseId: p.warehouse, customerId: p.customer, skuId: p.skuId, locationId: p.locationId, lot: p.lot, pallet: '' });
+  await postStock(t, planned.map((p) => ({ place: place(p), qty: p.onHand || 1 })));
+  await postStock(t, planned.filter((p) => p.onHand === 0).map((p) => ({ place: place(p), qty: -1 })));
+  const balances = await t.database.db.selectFrom('inventory_balance').select(['id', 'location_id', 'sku_id', 'lot']).where('warehouse_id', 'in', [wh1, wh2]).execute();
+  for (const p of planned) {
+    const { id } = balances.find((b) => b.location_id === p.locationId && b.sku_id === p.skuId && b.lot === p.lot)!;
+    rows.push({ id, location: p.location, sku: p.sku, skuId: p.skuId, locationId: p.locationId, onHand: p.onHand, customer: p.customer, warehouse: p.warehouse });
+  }
+  expect(await ledgerBalanced(t, wh1)).toBe(true);
+  expect(await ledgerBalanced(t, wh2)).toBe(true);
 });
 afterAll(async () => { await t?.close(); });
 

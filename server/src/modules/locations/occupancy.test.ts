@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, type TestApp } from '../../../test/helpers.js';
+import {
+  ADMIN, as, buildTestApp, ledgerBalanced, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, postStock, type TestApp,
+} from '../../../test/helpers.js';
 
 // Occupancy's one rule, seen from its three readers: GetLocationOccupancy, the dashboard tiles and the
 // WarehouseSelection cards. Only active storage locations holding a positive on-hand quantity are used.
@@ -21,17 +23,17 @@ beforeAll(async () => {
   const quarantine = await makeLocation(t.database, wh, 'Q-1', 'quarantine');
   const inactive = await makeLocation(t.database, wh, 'A-5', 'rack');
   await t.database.db.updateTable('location').set({ is_active: 0 }).where('id', '=', inactive).execute();
-  const now = new Date().toISOString();
-  const balance = (customer: number, skuId: number, locationId: number, onHand: number) => ({
-    warehouse_id: wh, customer_id: customer, sku_id: skuId, location_id: locationId, lot: '', pallet: '', expiry_date: null, on_hand: onHand, allocated: 0, updated_at: now,
-  });
-  await t.database.db.insertInto('inventory_balance').values([
-    balance(cust, sku, emptied, 0), // everything moved out: the row stays, the location is empty
-    balance(cust, sku, stocked, 4),
-    balance(other, otherSku, othersStock, 3),
-    balance(cust, sku, dock, 7), // waiting at the dock to be put away
-    balance(cust, sku, quarantine, 2),
-  ]).execute();
+  // Through the stock engine, so the ledger reconciles with the balances.
+  const at = (customerId: number, skuId: number, locationId: number) => ({ warehouseId: wh, customerId, skuId, locationId, lot: '', pallet: '' });
+  await postStock(t, [
+    { place: at(cust, sku, emptied), qty: 5 },
+    { place: at(cust, sku, stocked), qty: 4 },
+    { place: at(other, otherSku, othersStock), qty: 3 },
+    { place: at(cust, sku, dock), qty: 7 }, // waiting at the dock to be put away
+    { place: at(cust, sku, quarantine), qty: 2 },
+  ]);
+  await postStock(t, [{ place: at(cust, sku, emptied), qty: -5 }]); // everything moved out: the row stays, the location is empty
+  expect(await ledgerBalanced(t, wh)).toBe(true);
 });
 afterAll(async () => { await t?.close(); });
 
