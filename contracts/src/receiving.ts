@@ -220,6 +220,8 @@ export const receivingOrderFilters = z.object({
   /** Expected delivery date range (YYYY-MM-DD, inclusive). */
   fromDate: field.text(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
   toDate: field.text(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD').optional(),
+  /** The inward log: only receipts of today, each warehouse's business day in its own time zone (not the browser's). */
+  today: z.boolean().optional(),
 });
 export type ReceivingOrderFilters = z.infer<typeof receivingOrderFilters>;
 export const receivingOrderListRequest = listRequest(receivingOrderFilters);

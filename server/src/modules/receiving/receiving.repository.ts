@@ -89,6 +89,11 @@ export const receivingRepository = {
     const day = dialect.localDay(sql.ref('r.at'), sql.ref('w.timezone'));
     if (f.fromDate) q = q.where('r.at', '>=', dayInAnyZone(f.fromDate).from).where(day, '>=', f.fromDate);
     if (f.toDate) q = q.where('r.at', '<', dayInAnyZone(f.toDate).until).where(day, '<=', f.toDate);
+    if (f.today) {
+      // Each warehouse's today in its own zone; it began at most a day (and a DST hour) ago: an index-friendly bound beside it.
+      const now = new Date();
+      q = q.where('r.at', '>=', new Date(now.getTime() - 25 * 3600_000).toISOString()).where(day, '=', dialect.localDay(sql.val(now.toISOString()), sql.ref('w.timezone')));
+    }
     return q;
   },
 

@@ -754,6 +754,28 @@ describe('reports', () => {
     }
   });
 
+  it("the inward log's today is the warehouse's business day in its own zone, not the browser's nor UTC's", async () => {
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 1 }]);
+    expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).statusCode).toBe(200);
+    const receipt = (await t.database.db.selectFrom('receiving_receipt').select('id').where('order_id', '=', ro.receivingOrderId).executeTakeFirstOrThrow()).id;
+    const todays = async () => (await admin.post(`${R}/GetROInward`, { filters: { warehouseId: wh, today: true }, searchQuery: ro.roNumber })).json().totalCount;
+    const zone = (await t.database.db.selectFrom('warehouse').select('timezone').where('id', '=', wh).executeTakeFirstOrThrow()).timezone;
+    const now = Date.now();
+    try {
+      // UTC+14 and UTC−11: at most hours of the day, one of them has already left the receipt's day behind.
+      for (const timezone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+        await t.database.db.updateTable('warehouse').set({ timezone }).where('id', '=', wh).execute();
+        for (const hoursAgo of [0, 6, 12, 18, 23, 30]) {
+          const at = new Date(now - hoursAgo * 3600_000);
+          await t.database.db.updateTable('receiving_receipt').set({ at: at.toISOString() }).where('id', '=', receipt).execute();
+          expect(await todays(), `${timezone}, ${hoursAgo} h ago`).toBe(businessDay(timezone, at) === businessDay(timezone, new Date()) ? 1 : 0);
+        }
+      }
+    } finally {
+      await t.database.db.updateTable('warehouse').set({ timezone: zone }).where('id', '=', wh).execute();
+    }
+  });
+
   it('lists with filters, search, sort and paging', async () => {
     const res = (await admin.post(`${R}/GetReceivingOrders`, { filters: { warehouseId: wh, status: 'Open' }, sort: { field: 'roNumber', order: 'ascend' }, pageSize: 2, pageNumber: 1 })).json();
     expect(res.items).toHaveLength(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionKeyFor, asksExpiredConfirmation, localDate, newIdempotencyKey, putawaySources, roActions, roFileProblem } from './inbound-model';
+import { actionKeyFor, asksExpiredConfirmation, newIdempotencyKey, putawaySources, roActions, roFileProblem } from './inbound-model';
 
 const receipt = (over: Partial<{ lineId: number; locationId: number; locationCode: string; lot: string; pallet: string; quantity: number }>) => ({
   receiptId: 1, lineId: 1, skuCode: 'A', locationId: 10, locationCode: 'DOCK-01', lot: '', expiryDate: null, pallet: '', quantity: 0,
@@ -53,9 +53,6 @@ describe('helpers', () => {
     expect(roFileProblem({ name: 'ro.pdf', size: 10 }, 100)).toBe('type');
     expect(roFileProblem({ name: 'ro.xlsx', size: 0 }, 100)).toBe('empty');
     expect(roFileProblem({ name: 'ro.xlsx', size: 101 }, 100)).toBe('size');
-  });
-  it('formats a local date', () => {
-    expect(localDate(new Date(2026, 0, 5))).toBe('2026-01-05');
   });
 });
 

@@ -92,8 +92,3 @@ export function roFileProblem(file: { name: string; size: number }, maxBytes: nu
   if (file.size > maxBytes) return 'size';
   return null;
 }
-
-/** Today in the browser's time zone, YYYY-MM-DD (the inward log's "today"). */
-export function localDate(d = new Date()): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}

@@ -6,7 +6,6 @@ import { warehouseAndCustomerScope } from '../../../components/data-table/list-a
 import { useListState } from '../../../components/data-table/use-list-state';
 import { useT } from '../../../lib/i18n/use-t';
 import { useGetROInwardQuery, useGetROReportQuery } from '../inbound-api';
-import { localDate } from '../inbound-model';
 import '../inbound.css';
 
 /** How many ROs in the header's scope have a status (a one-row page of the summary report: its total). */
@@ -23,8 +22,8 @@ export default function InboundReportsPage() {
   const receiving = useStatusCount('Receiving');
   const received = useStatusCount('Received');
   const { args } = useListState({ scopeFilters: warehouseAndCustomerScope });
-  const today = localDate();
-  const { data: inward, isError } = useGetROInwardQuery({ ...args, filters: { ...args.filters, fromDate: today, toDate: today }, pageSize: 1 });
+  // Today is each warehouse's business day in its own time zone, reckoned by the server (not the browser's date).
+  const { data: inward, isError } = useGetROInwardQuery({ ...args, filters: { ...args.filters, today: true }, pageSize: 1 });
   const kpis = [
     { key: 'open', title: t('inbound.kpi.open'), value: open },
     { key: 'receiving', title: t('inbound.kpi.receiving'), value: receiving },
