@@ -152,12 +152,6 @@ export const receivingRepository = {
     await tx.insertInto('receiving_order_document').values({ order_id: orderId, file_id: fileId, created_at: new Date().toISOString() }).execute();
   },
 
-  /** A customer's SKUs by id (checks that lines name the customer's own, active SKUs). */
-  skusByIds(db: Executor, customerId: number, ids: number[]) {
-    if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_expiry_tracked']).where('customer_id', '=', customerId).where('id', 'in', ids).execute();
-  },
-
   /**
    * A customer's SKUs matching scanned codes: the SKU code, its UPC, one of its barcodes, or a package GTIN.
    * One statement per kind, whatever the number of codes.

@@ -155,17 +155,17 @@ export class ReceivingService {
   /** Checks the customer is served by the warehouse, in scope, and that every line names one of its active SKUs once. */
   private async checkLines(principal: Principal, warehouseId: number, customerId: number, lines: { skuId: number; lot?: string; expiryDate?: string }[]) {
     principal.scope.assert({ warehouseId, customerId });
-    if (!(await repo.servesWarehouse(this.db, customerId, warehouseId))) throw unprocessable('This client is not served by this warehouse');
-    const skus = new Map((await repo.skusByIds(this.db, customerId, [...new Set(lines.map((l) => l.skuId))])).map((s) => [s.id, s]));
+    // The warehouse serves the client (422 when not) and the lines' SKUs: one round trip.
+    const { skus } = await this.stock.references({ warehouseId, customerId, skuIds: lines.map((l) => l.skuId), locationIds: [] });
     const details: Record<string, string> = {};
     const seen = new Map<number, number>();
     lines.forEach((l, i) => {
       const sku = skus.get(l.skuId);
       if (!sku) details[`lines.${i}.skuId`] = 'Not a SKU of this client';
-      else if (sku.is_active !== 1) details[`lines.${i}.skuId`] = `SKU ${sku.sku_code} is inactive`;
-      else if (seen.has(l.skuId)) details[`lines.${i}.skuId`] = `SKU ${sku.sku_code} is already on line ${seen.get(l.skuId)! + 1}`;
-      else if (l.lot && sku.is_lot_tracked !== 1) details[`lines.${i}.lot`] = `SKU ${sku.sku_code} does not track lots`;
-      else if (l.expiryDate && sku.is_expiry_tracked !== 1) details[`lines.${i}.expiryDate`] = `SKU ${sku.sku_code} does not track expiry dates`;
+      else if (!sku.isActive) details[`lines.${i}.skuId`] = `SKU ${sku.code} is inactive`;
+      else if (seen.has(l.skuId)) details[`lines.${i}.skuId`] = `SKU ${sku.code} is already on line ${seen.get(l.skuId)! + 1}`;
+      else if (l.lot && !sku.isLotTracked) details[`lines.${i}.lot`] = `SKU ${sku.code} does not track lots`;
+      else if (l.expiryDate && !sku.isExpiryTracked) details[`lines.${i}.expiryDate`] = `SKU ${sku.code} does not track expiry dates`;
       seen.set(l.skuId, seen.get(l.skuId) ?? i);
     });
     if (Object.keys(details).length) throw badRequest(Object.values(details)[0], details);

@@ -8,6 +8,11 @@ export interface ReferenceRequest {
   customerId: number;
   /** The SKU, or 0 for none. */
   skuId?: number;
+  /**
+   * Many SKUs at once (an order's lines), in the same round trip: answered in `skus`, only the client's; the caller
+   * refuses the others, and inactive or untracked ones, line by line (nothing is refused for them here).
+   */
+  skuIds?: number[];
   /** Refuse an inactive SKU (receiving takes no new stock of one; moving stock already here is fine). */
   activeSku?: boolean;
   locationIds: number[];
@@ -24,30 +29,33 @@ type Row = {
 };
 
 /**
- * What a stock operation refers to, loaded in ONE round trip: the SKU and its owner, each location with its
+ * What a stock operation refers to, loaded in ONE round trip: the SKU (or many) and its owner, each location with its
  * warehouse, type and category, and whether the warehouse serves the client. `check` then refuses with the
  * messages every module used to write by hand: 404 for what is not there (or not yours), 422 for what cannot be used.
  */
 export async function loadReferences(db: Executor, req: ReferenceRequest) {
   const ids = req.locationIds.length ? req.locationIds : [0];
+  const skuIds = [...new Set([req.skuId ?? 0, ...(req.skuIds ?? [])])];
   const rows = (await sql<Row>`
     select 's' as kind, id, customer_id as owner, is_active, sku_code as code, null as type, null as category, null as capacity,
-      is_lot_tracked as lot, is_expiry_tracked as expiry from sku where id = ${req.skuId ?? 0}
+      is_lot_tracked as lot, is_expiry_tracked as expiry from sku where id in (${sql.join(skuIds)})
     union all select 'l', l.id, l.warehouse_id, l.is_active, l.code, l.type, lt.category, l.capacity, null, null
       from location l left join location_type lt on lt.code = l.type where l.id in (${sql.join(ids)})
     union all select 'w', warehouse_id, null, 1, null, null, null, null, null, null
       from customer_warehouse where customer_id = ${req.customerId} and warehouse_id = ${req.warehouseId}`.execute(db)).rows;
-  const s = rows.find((r) => r.kind === 's');
-  const sku: ReferencedSku | undefined = s && {
+  const skus = new Map<number, ReferencedSku>(rows.filter((r) => r.kind === 's').map((s) => [Number(s.id), {
     id: Number(s.id), customerId: Number(s.owner), code: s.code ?? '', isActive: Number(s.is_active) === 1,
     isLotTracked: Number(s.lot) === 1, isExpiryTracked: Number(s.expiry) === 1,
-  };
+  }]));
+  const sku = req.skuId ? skus.get(req.skuId) : undefined;
+  const asked = new Set(req.skuIds);
+  for (const [id, s] of skus) if (s.customerId !== req.customerId || !asked.has(id)) skus.delete(id);
   const locations = new Map<number, ReferencedLocation>(rows.filter((r) => r.kind === 'l').map((r) => [Number(r.id), {
     id: Number(r.id), code: r.code ?? '', warehouseId: Number(r.owner), isActive: Number(r.is_active) === 1, type: r.type ?? '',
     category: r.category, capacity: Number(r.capacity ?? 0),
   }]));
   const served = rows.some((r) => r.kind === 'w');
-  return { sku, locations, served };
+  return { sku, skus, locations, served };
 }
 
 /** Loads and checks the references of a stock operation; answers them for the caller's own rules. */

@@ -4,6 +4,7 @@ import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, ma
 import { systemActor } from '../actor.js';
 import { inTransaction } from '../unit-of-work.js';
 import type { Place } from './stock-engine.js';
+import { statementCounter } from '../../../test/statements.js';
 
 let t: TestApp;
 let admin: ReturnType<typeof as>;
@@ -142,5 +143,25 @@ describe('closed vocabularies', () => {
     await expect(t.database.db.insertInto('inventory_txn').values({ ...row, txn_type: 'teleport', document_type: 'ADJUSTMENT' }).execute()).rejects.toThrow(/CHECK|check/);
     await expect(t.database.db.insertInto('inventory_txn').values({ ...row, txn_type: 'adjust', document_type: 'WHATEVER' }).execute()).rejects.toThrow(/CHECK|check/);
     await expect(t.database.db.insertInto('stock_hold').values({ warehouse_id: wh, customer_id: null, location_id: a, balance_id: null, hold_type: 'NAP', document_id: 'X', placed_by: null, placed_at: row.at }).execute()).rejects.toThrow(/CHECK|check/);
+  });
+});
+
+describe('references', () => {
+  it("loads many SKUs of a client in the one round trip, answering only the client's (an order's lines)", async () => {
+    const other = await makeCustomer(t.database, [wh]);
+    const [mine, tracked, theirs] = [await makeSku(t.database, cust), await makeSku(t.database, cust, undefined, { lot: true }), await makeSku(t.database, other)];
+    const counter = statementCounter(t.database.sqlite);
+    let refs: Awaited<ReturnType<ReturnType<typeof stock>['references']>>;
+    try {
+      refs = await stock().references({ warehouseId: wh, customerId: cust, skuIds: [mine, tracked, theirs, 999_999, mine], locationIds: [] });
+      expect(counter.take().filter((q) => !/event_outbox/.test(q))).toHaveLength(1);
+    } finally {
+      counter.restore();
+    }
+    expect([...refs.skus.keys()].sort((x, y) => x - y)).toEqual([mine, tracked].sort((x, y) => x - y));
+    expect(refs.skus.get(tracked)).toMatchObject({ isLotTracked: true, isExpiryTracked: false, isActive: true, customerId: cust });
+    // The client must be served by the warehouse, as for one SKU.
+    const elsewhere = await makeWarehouse(t.database);
+    await expect(stock().references({ warehouseId: elsewhere, customerId: cust, skuIds: [mine], locationIds: [] })).rejects.toMatchObject({ status: 422 });
   });
 });
