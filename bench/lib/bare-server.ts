@@ -10,6 +10,7 @@ import { ROLE_LABELS, roleSchema } from '@bolx/contracts';
 import { newOpaqueToken, sha256, verifyPassword } from '../../server/src/platform/secrets.js';
 import { AccessTokens } from '../../server/src/platform/tokens.js';
 import { AUTH_RULES } from '../../server/src/modules/auth/auth.service.js';
+import { occupancyPercent } from '../../server/src/modules/locations/occupancy.js';
 import { announceReady, readChildConfig } from './child.js';
 import { openRawDb, type RawDb } from './raw-db.js';
 import { claimSlots, loginStatements, readStatements, type LoginStatements, type ReadStatements } from './statements.js';
@@ -30,7 +31,7 @@ for (const file of cfg.replayFiles ?? []) {
 interface UserRow { id: number; username: string; password_hash: string; role: string; is_active: number; default_app_id: number | null }
 interface SessionUser { id: number; username: string; role: string; customer_id: number | null }
 interface AccessRow { kind: 'w' | 'c' | 'm'; id: number }
-interface WarehouseRow { id: number; code: string; name: string; city: string | null; capacity: number; used: number }
+interface WarehouseRow { id: number; code: string; name: string; city: string | null; capacity: number; used: number; total: number }
 interface CustomerRow { id: number; name: string; warehouse_id: number }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -113,8 +114,8 @@ async function warehouseClient(req: IncomingMessage, res: ServerResponse, stmts:
   send(res, 200, {
     warehouseData: ws.map((w) => ({
       uniqueid: w.id, warehouseId: w.id, warehouseName: w.name, warehouseCode: w.code, city: w.city,
-      capacity: w.capacity, usedLocations: Number(w.used),
-      occupancy: w.capacity > 0 ? Math.min(100, Math.round((Number(w.used) / w.capacity) * 1000) / 10) : 0,
+      capacity: w.capacity, usedLocations: Number(w.used), totalLocations: Number(w.total),
+      occupancy: occupancyPercent(Number(w.used), Number(w.total)),
     })),
     customerData: cs.map((c) => ({ customerId: c.id, customerName: c.name, warehouseId: c.warehouse_id })),
   });

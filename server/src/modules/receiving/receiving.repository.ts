@@ -1,6 +1,8 @@
-import { sql, type Insertable, type SqlBool } from 'kysely';
+import { sql, type Insertable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { ReceivingOrderFilters } from '@bolx/contracts';
-import type { Executor } from '../../db/schema.js';
+import type { DB, Executor } from '../../db/schema.js';
+import type { ReceivingOrderTable } from '../../db/tables/receiving.js';
+import type { ReferencedLocation } from '../../platform/stock/references.js';
 import type { Dialect } from '../../db/dialect.js';
 import { dayInAnyZone } from '../../platform/business-day.js';
 import type { ReceivingOrderLineTable, ReceivingPutawayTable, ReceivingReceiptTable } from '../../db/tables/receiving.js';
@@ -42,6 +44,39 @@ function orderColumns(q: ReturnType<typeof ordersQuery>) {
   ]);
 }
 
+type ScanHit = {
+  sku_id: number | null; sku_code: string; sku_active: number; description: string; is_lot_tracked: number; is_expiry_tracked: number;
+  matched_by: 'sku' | 'upc' | 'barcode' | 'gtin'; line_id: number | null; line_no: number; expected_qty: number; received_qty: number; damaged_qty: number;
+  putaway_qty: number; line_notes: string | null; line_lot: string; line_expiry: string | null;
+};
+
+type OrderQuery = SelectQueryBuilder<DB & { o: ReceivingOrderTable }, 'o', object>;
+
+/**
+ * The locations an operation names, joined beside its order's row: one row per location found (none: one row,
+ * nulls). Typed by hand: Kysely cannot carry a generic query's joins through a helper.
+ */
+function withLocations<Q extends OrderQuery>(q: Q, ids: number[]) {
+  return (q as OrderQuery)
+    .leftJoin('location as loc', (j) => j.on('loc.id', 'in', ids.length ? ids : [0]))
+    .leftJoin('location_type as lt', 'lt.code', 'loc.type')
+    .select(['loc.id as loc_id', 'loc.code as loc_code', 'loc.warehouse_id as loc_warehouse_id', 'loc.is_active as loc_active', 'loc.type as loc_type',
+      'loc.capacity as loc_capacity', 'lt.category as loc_category']) as unknown as SelectQueryBuilder<never, never, Selection<Q> & LocationColumns>;
+}
+type Selection<Q> = Q extends SelectQueryBuilder<infer _D, infer _T, infer O> ? O : never;
+type LocationColumns = {
+  loc_id: number | null; loc_code: string | null; loc_warehouse_id: number | null; loc_active: number | null; loc_type: string | null;
+  loc_capacity: number | null; loc_category: string | null;
+};
+
+/** The locations of withLocations' rows, as the stock engine's reference check reads them (checkLocations). */
+function locationsOf(rows: LocationColumns[]): Map<number, ReferencedLocation> {
+  return new Map(rows.filter((r) => r.loc_id != null).map((r) => [Number(r.loc_id), {
+    id: Number(r.loc_id), code: r.loc_code ?? '', warehouseId: Number(r.loc_warehouse_id), isActive: Number(r.loc_active) === 1, type: r.loc_type ?? '',
+    category: r.loc_category, capacity: Number(r.loc_capacity ?? 0),
+  }]));
+}
+
 /**
  * An RO row's line totals and names, answered by the statement that takes the row (a transition or a hold of
  * the status machine, or `lockWithTotals`): what a receipt adds its own change to, without reading the order again.
@@ -66,6 +101,53 @@ export const receivingRepository = {
 
   findOrder(db: Executor, scope: Scope, id: number) {
     return orderColumns(ordersQuery(db, scope, {}).where('o.id', '=', id)).executeTakeFirst();
+  },
+
+  /**
+   * What a receive scan refers to, in ONE statement: the RO in scope, the scanned code's SKU with its line on the
+   * order (lines first; by code, UPC, barcode, then GTIN), and the locations named. Undefined when the RO is not in scope.
+   */
+  async orderForScan(db: Executor, scope: Scope, orderId: number, code: string, locationIds: number[]) {
+    const customer = sql`(select customer_id from receiving_order where id = ${orderId})`;
+    const hit = sql<ScanHit>`(select s.id as sku_id, s.sku_code, s.is_active as sku_active, s.description, s.is_lot_tracked, s.is_expiry_tracked, m.matched_by,
+        li.id as line_id, li.line_no, li.expected_qty, li.received_qty, li.damaged_qty, li.putaway_qty, li.notes as line_notes, li.lot as line_lot, li.expiry_date as line_expiry
+      from (${skuCodeMatches(code, (column) => sql<boolean>`${sql.ref(column)} = ${customer}`)}) m join sku s on s.id = m.sku_id
+      left join receiving_order_line li on li.order_id = ${orderId} and li.sku_id = s.id
+      order by case when li.id is null then 1 else 0 end, m.rank limit 1)`;
+    const rows = await withLocations(orderColumns(ordersQuery(db, scope, {}).where('o.id', '=', orderId))
+      .leftJoin(hit.as('hit'), (j) => j.onTrue()).selectAll('hit'), locationIds).execute();
+    if (!rows[0]) return undefined;
+    const h = rows[0];
+    // A SKU found has all its columns; a line found all of its own (left joins type them nullable).
+    const match = h.sku_id == null ? undefined : {
+      sku_id: h.sku_id, sku_code: h.sku_code!, sku_active: h.sku_active!, description: h.description!, is_lot_tracked: h.is_lot_tracked!,
+      is_expiry_tracked: h.is_expiry_tracked!, matched_by: h.matched_by!, id: h.line_id, line_no: h.line_no!, expected_qty: h.expected_qty!,
+      received_qty: h.received_qty!, damaged_qty: h.damaged_qty!, putaway_qty: h.putaway_qty!, notes: h.line_notes, lot: h.line_lot!, expiry_date: h.line_expiry,
+    };
+    return { order: h, match, locations: locationsOf(rows) };
+  },
+
+  /**
+   * What a putaway refers to, in ONE statement: the RO in scope, the line with its SKU and the expiry of the stock
+   * waiting at `source` (its lot and pallet at the dock), and the locations named. Undefined when the RO is not in scope.
+   */
+  async orderForPutaway(db: Executor, scope: Scope, orderId: number, lineId: number, source: { locationId: number; lot: string; pallet: string }, locationIds: number[]) {
+    const rows = await withLocations(orderColumns(ordersQuery(db, scope, {}).where('o.id', '=', orderId))
+      .leftJoin('receiving_order_line as li', (j) => j.on('li.order_id', '=', orderId).on('li.id', '=', lineId))
+      .leftJoin('sku as s', 's.id', 'li.sku_id')
+      .select(['li.id as line_id', 'li.line_no', 'li.sku_id', 'li.expected_qty as line_expected_qty', 'li.received_qty as line_received_qty',
+        'li.damaged_qty as line_damaged_qty', 'li.putaway_qty as line_putaway_qty', 'li.notes as line_notes', 'li.lot as line_lot', 'li.expiry_date as line_expiry',
+        's.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
+      .select(sql<string | null>`(select b.expiry_date from inventory_balance b where b.warehouse_id = o.warehouse_id and b.customer_id = o.customer_id
+        and b.sku_id = li.sku_id and b.location_id = ${source.locationId} and b.lot = ${source.lot} and b.pallet = ${source.pallet})`.as('source_expiry')), locationIds).execute();
+    if (!rows[0]) return undefined;
+    const r = rows[0];
+    const line = r.line_id == null ? undefined : {
+      id: r.line_id, order_id: orderId, line_no: r.line_no!, sku_id: r.sku_id!, expected_qty: r.line_expected_qty!, received_qty: r.line_received_qty!,
+      damaged_qty: r.line_damaged_qty!, putaway_qty: r.line_putaway_qty!, notes: r.line_notes, lot: r.line_lot!, expiry_date: r.line_expiry,
+      sku_code: r.sku_code!, description: r.description!, is_lot_tracked: r.is_lot_tracked!, is_expiry_tracked: r.is_expiry_tracked!, source_expiry: r.source_expiry,
+    };
+    return { order: r, line, locations: locationsOf(rows) };
   },
 
   /** The lines of the report (one row per RO line), scoped and filtered like the RO list. */
@@ -101,15 +183,6 @@ export const receivingRepository = {
     return db.selectFrom('receiving_order_line as li').innerJoin('sku as s', 's.id', 'li.sku_id')
       .selectAll('li').select(['s.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
       .where('li.order_id', '=', orderId).orderBy('li.line_no').execute();
-  },
-
-  /** A line with its SKU and the expiry of the stock waiting at `source` (its lot and pallet at the dock), in one statement. */
-  lineWithSourceExpiry(db: Executor, orderId: number, lineId: number, source: { warehouseId: number; customerId: number; locationId: number; lot: string; pallet: string }) {
-    return db.selectFrom('receiving_order_line as li').innerJoin('sku as s', 's.id', 'li.sku_id')
-      .selectAll('li').select(['s.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
-      .select(sql<string | null>`(select b.expiry_date from inventory_balance b where b.warehouse_id = ${source.warehouseId} and b.customer_id = ${source.customerId}
-        and b.sku_id = li.sku_id and b.location_id = ${source.locationId} and b.lot = ${source.lot} and b.pallet = ${source.pallet})`.as('source_expiry'))
-      .where('li.order_id', '=', orderId).where('li.id', '=', lineId).executeTakeFirst();
   },
 
   line(db: Executor, orderId: number, lineId: number) {
@@ -171,25 +244,6 @@ export const receivingRepository = {
       ...byCode.map((r) => ({ ...r, matchedBy: 'sku' as const })), ...byUpc.map((r) => ({ ...r, matchedBy: 'upc' as const })),
       ...byBarcode.map((r) => ({ ...r, matchedBy: 'barcode' as const })), ...byGtin.map((r) => ({ ...r, matchedBy: 'gtin' as const })),
     ];
-  },
-
-  /**
-   * A scan on an order, in one statement: every SKU of the customer the code matches (SKU code, UPC, barcode,
-   * package GTIN), each with its line on the order when it has one (line columns null otherwise).
-   */
-  async scanLines(db: Executor, orderId: number, customerId: number, code: string) {
-    const rows = await sql<{
-      sku_id: number; sku_code: string; sku_active: number; matched_by: 'sku' | 'upc' | 'barcode' | 'gtin';
-      id: number | null; line_no: number; expected_qty: number; received_qty: number; damaged_qty: number; putaway_qty: number; notes: string | null;
-      lot: string; expiry_date: string | null; description: string; is_lot_tracked: number; is_expiry_tracked: number;
-    }>`
-      with m as (${skuCodeMatches(code, (column) => sql<boolean>`${sql.ref(column)} = ${customerId}`)})
-      select s.id as sku_id, s.sku_code, s.is_active as sku_active, s.description, s.is_lot_tracked, s.is_expiry_tracked, m.matched_by,
-        li.id, li.line_no, li.expected_qty, li.received_qty, li.damaged_qty, li.putaway_qty, li.notes, li.lot, li.expiry_date
-      from m join sku s on s.id = m.sku_id
-      left join receiving_order_line li on li.order_id = ${orderId} and li.sku_id = s.id
-      order by case when li.id is null then 1 else 0 end, m.rank`.execute(db);
-    return rows.rows;
   },
 
   /** The expiry a lot of a SKU already carries anywhere in stock (a lot has one expiry date). */

@@ -24,6 +24,7 @@ import type { WarehouseTimeZones } from '../../platform/business-day.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
 import type { Change } from '../../platform/change-recorder.js';
 import type { Posting, StockEngine } from '../../platform/stock/stock-engine.js';
+import { checkLocations } from '../../platform/stock/references.js';
 import { count, noun } from '../../platform/plural.js';
 import { planPutaway } from './putaway-plan.js';
 import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
@@ -86,6 +87,7 @@ function toReceipt(r: Awaited<ReturnType<typeof repo.receipts>>[number]) {
 }
 
 const statusMessage = (status: string) => `This receiving order is ${status}`;
+const inactiveLocation = (code: string) => `Location ${code} is inactive`;
 /** A lot past its expiry date (today, UTC, as allocation reckons it, is still good). */
 /** Whether a lot's expiry date is before `today` (the warehouse's business day, in its own time zone). */
 const isExpired = (expiryDate: string | null | undefined, today: string) => !!expiryDate && expiryDate < today;
@@ -317,19 +319,18 @@ export class ReceivingService {
 
   /** Checks locations are the RO warehouse's and active (the stock engine's one reference check), and answers them by id. */
   private async locationsOf(warehouseId: number, ids: number[]) {
-    const refs = await this.stock.references({ warehouseId, customerId: 0, locationIds: ids }, { inactiveLocation: (code) => `Location ${code} is inactive` });
-    return new Map([...refs.locations.values()].map((l) => [l.id, {
-      id: l.id, code: l.code, warehouse_id: l.warehouseId, type: l.type, is_active: l.isActive ? 1 : 0, capacity: l.capacity, category: l.category,
-    }]));
+    return (await this.stock.references({ warehouseId, customerId: 0, locationIds: ids }, { inactiveLocation })).locations;
   }
 
   /** A scan: goods of one RO line arrive at a dock or staging location; good units go into stock there. */
   async receive(principal: Principal, input: ReceiveItemInput, actor: Actor) {
-    const order = await this.order(principal, input.receivingOrderId);
+    const ids = [input.locationId, ...(input.damagedLocationId && input.damagedQuantity ? [input.damagedLocationId] : [])];
+    // The order, the scanned code's SKU with its line on it (lines first) and the locations: one statement.
+    const found = await repo.orderForScan(this.db, principal.scope, input.receivingOrderId, input.scanCode, ids);
+    if (!found) throw notFound('Receiving order');
+    const { order, match, locations } = found;
     // Receiving moves the order to Receiving: from a status the table does not allow, a refused transition (409).
     if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw conflict(`${statusMessage(order.status)}; nothing more can be received on it`);
-    // The scanned code's SKUs with their line on this order, lines first: one statement.
-    const [match] = await repo.scanLines(this.db, order.id, order.customer_id, input.scanCode);
     if (!match) throw unprocessable(`No SKU of ${order.customer_name} matches '${input.scanCode}'`, { scanCode: 'Unknown SKU, barcode or GTIN' });
     if (match.id == null) throw unprocessable(`SKU ${match.sku_code} is not on receiving order ${order.ro_number}`, { scanCode: 'Not on this receiving order' });
     const line = { ...match, id: match.id, order_id: order.id };
@@ -346,8 +347,7 @@ export class ReceivingService {
       const known = await repo.lotExpiry(this.db, order.customer_id, line.sku_id, input.lot);
       if (known && known !== input.expiryDate) throw unprocessable(`Lot ${input.lot} of ${line.sku_code} already has expiry date ${known}`, { expiryDate: `This lot expires on ${known}` });
     }
-    const ids = [input.locationId, ...(input.damagedLocationId && input.damagedQuantity ? [input.damagedLocationId] : [])];
-    const locations = await this.locationsOf(order.warehouse_id, ids);
+    checkLocations(locations, { warehouseId: order.warehouse_id, locationIds: ids }, { inactiveLocation });
     const dock = locations.get(input.locationId)!;
     if (!INBOUND_TYPES.includes(dock.type)) throw unprocessable(`Receive into a dock or staging location; ${dock.code} is a ${dock.type} location`, { locationId: 'Choose a dock or staging location' });
     const damagedAt = input.damagedLocationId && input.damagedQuantity ? locations.get(input.damagedLocationId)! : null;
@@ -369,6 +369,8 @@ export class ReceivingService {
       // The RO is the ledger document of its receipts and putaways.
       const posting: Posting | undefined = legs.length ? {
         documentType: 'RECEIPT', documentId: order.ro_number, documentLine: String(line.id), reason: input.note ?? null, legs,
+        // The references read before the transaction hold in the posting's own statement (nothing is posted otherwise).
+        references: { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, locationIds: legs.map((l) => l.place.locationId) },
         record: { kind: 'Receive', locationId: dock.id, after: { receivingOrderId: order.id, roNumber: order.ro_number, quantity: input.quantity, damagedQuantity: input.damagedQuantity } },
       } : undefined;
       // The RO is the ledger document of its receipts (posted last, with the order's audit row and event).
@@ -545,15 +547,16 @@ export class ReceivingService {
 
   /** Moves received goods from the dock to storage through the ledger, and counts them on the line. */
   async putaway(principal: Principal, input: PutawayInput, actor: Actor) {
-    const order = await this.order(principal, input.receivingOrderId);
-    if (!(PUTAWAY_OPEN as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing can be put away on it`);
     if (input.toLocationId === input.fromLocationId) throw badRequest('Choose a different destination location', { toLocationId: 'Same as the source location' });
+    const ids = [input.fromLocationId, input.toLocationId];
+    // The order, the line with the expiry of its stock at the source, and the locations: one statement.
+    const found = await repo.orderForPutaway(this.db, principal.scope, input.receivingOrderId, input.lineId, { locationId: input.fromLocationId, lot: input.lot, pallet: input.pallet }, ids);
+    if (!found) throw notFound('Receiving order');
+    const { order, line, locations } = found;
+    if (!(PUTAWAY_OPEN as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing can be put away on it`);
     const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, lot: input.lot, pallet: input.pallet };
-    const [line, locations] = await Promise.all([
-      repo.lineWithSourceExpiry(this.db, order.id, input.lineId, { ...place, locationId: input.fromLocationId }),
-      this.locationsOf(order.warehouse_id, [input.fromLocationId, input.toLocationId]),
-    ]);
     if (!line) throw notFound('Receiving order line');
+    checkLocations(locations, { warehouseId: order.warehouse_id, locationIds: ids }, { inactiveLocation });
     const from = locations.get(input.fromLocationId)!;
     const to = locations.get(input.toLocationId)!;
     if (!INBOUND_TYPES.includes(from.type)) throw unprocessable(`Put away from the dock or staging location the goods were received into; ${from.code} is a ${from.type} location`, { fromLocationId: 'Choose a dock or staging location' });
@@ -589,6 +592,7 @@ export class ReceivingService {
       const detail = { putawayId: putaway.id, document, skuId: line.sku_id, skuCode: line.sku_code, locationIds: [from.id, to.id], quantity: input.quantity };
       const { after, movement } = await this.postWithOrder(uow, actor, order.id, 'putaway', 'Putaway', toSummary(state), detail, {
         documentType: 'PUTAWAY', documentId: document, reason: null, documentLine: String(line.id),
+        references: { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, locationIds: ids },
         legs: [{ place: { ...stockPlace, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...stockPlace, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],
         record: { kind: 'Putaway', after: { receivingOrderId: order.id, roNumber: order.ro_number, from: from.id, to: to.id, quantity: input.quantity } },
       }, { mayClose: true });

@@ -66,11 +66,22 @@ export async function checkReferences(db: Executor, req: ReferenceRequest, messa
     if (req.activeSku && !refs.sku.isActive) throw unprocessable(`SKU ${refs.sku.code} is inactive`);
   }
   if (req.customerId && !refs.served) throw unprocessable('This client is not served by this warehouse');
+  checkLocations(refs.locations, req, messages);
+  return refs;
+}
+
+/**
+ * The location rules of the reference check, for locations a module read with its own rows (in the statement
+ * that read its document, to save a round trip): 404 for one that is not there or another warehouse's, 422 for
+ * an inactive one or one of a category not allowed. Such a module posts with `references` (Posting), so the
+ * rules hold again, atomically, in the posting's own statement.
+ */
+export function checkLocations(locations: Map<number, ReferencedLocation>, req: Pick<ReferenceRequest, 'warehouseId' | 'locationIds' | 'categories'>,
+  messages: { inactiveLocation?: (code: string) => string } = {}) {
   for (const id of req.locationIds) {
-    const loc = refs.locations.get(id);
+    const loc = locations.get(id);
     if (!loc || loc.warehouseId !== req.warehouseId) throw notFound('Location');
     if (!loc.isActive) throw unprocessable(messages.inactiveLocation?.(loc.code) ?? 'This location is inactive');
     if (req.categories && !req.categories.includes(loc.category ?? '')) throw unprocessable(`Location ${loc.code} is a ${loc.type} location`);
   }
-  return refs;
 }
