@@ -10,8 +10,9 @@ import { statementCounter } from './statements.js';
 // Before issue 10: receive 24, putaway 25, move 15. The issue's budget is 10 / 10 / 8; these ceilings are what
 // the code issues now (SQLite and PostgreSQL alike), so any statement added fails here. Since the stock engine
 // (issue 11) a posting is one statement (its ledger rows move their balances and check holds), and a move checks
-// its references in it too. What keeps receive and putaway above 10: the audit row and the event are two
-// statements (the change recorder's), and the order's read before its conditional transition.
+// its references in it too; a receive scan and a putaway read their order, SKU or line and locations in one
+// statement and check their references again in the posting's. What keeps them at 12: the Idempotency-Key's two
+// statements (claim first, answer last) and the order's lock before the line's count, each a statement of its own.
 const BUDGET = { receive: 12, putaway: 12, move: 8 };
 
 let t: TestApp;
