@@ -151,6 +151,8 @@ describe('inventory reports by business day', () => {
     Object.fromEntries([la, tokyo].map((wh) => [wh === la ? 'la' : 'tokyo', items.filter((i) => i.warehouseId === wh).map(pick)]));
 
   beforeAll(async () => {
+    // Stock added with a lot and an expiry needs a SKU that tracks them (the RO tests above receive it plain).
+    await t.database.db.updateTable('sku').set({ is_lot_tracked: 1, is_expiry_tracked: 1 }).where('id', '=', sku).execute();
     for (const wh of [la, tokyo]) {
       const res = await admin.post('/Warehouse/Adjustment/CreateAdjustment', {
         warehouseId: wh, customerId: cust, skuId: sku, locationId: racks[wh], quantityChange: 5, reasonCode: 'FOUND', lot: 'DAY-LOT', expiryDate: '2026-03-01',
