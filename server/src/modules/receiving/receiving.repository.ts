@@ -1,11 +1,10 @@
 import { sql, type Insertable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { ReceivingOrderFilters } from '@bolx/contracts';
 import type { DB, Executor } from '../../db/schema.js';
-import type { ReceivingOrderTable } from '../../db/tables/receiving.js';
 import type { ReferencedLocation } from '../../platform/stock/references.js';
 import type { Dialect } from '../../db/dialect.js';
 import { dayInAnyZone } from '../../platform/business-day.js';
-import type { ReceivingOrderLineTable, ReceivingPutawayTable, ReceivingReceiptTable } from '../../db/tables/receiving.js';
+import type { ReceivingOrderLineTable, ReceivingOrderTable, ReceivingPutawayTable, ReceivingReceiptTable } from '../../db/tables/receiving.js';
 import type { Scope } from '../../platform/scope.js';
 import { skuCodeMatches } from '../../platform/sku-codes.js';
 
