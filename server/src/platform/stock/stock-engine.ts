@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { HubEventMap, StockDocumentType, StockHoldType, StockTxnType } from '@bolx/contracts';
+import { SHORT_REASON_TEXT, type HubEventMap, type ShortReason, type StockDocumentType, type StockHoldType, type StockTxnType } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../actor.js';
@@ -11,9 +11,10 @@ import { count, noun } from '../plural.js';
 import type { Scope } from '../scope.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { checkReferences, type ReferenceRequest } from './references.js';
-import { stockRepository as repo, type Place, type ReservationOwner } from './stock.repository.js';
+import { planTakes } from './allocation-plan.js';
+import { ALLOCATION_CANDIDATES, stockRepository as repo, type AllocationFilter, type AllocationLocations, type Place, type ReservationOwner } from './stock.repository.js';
 
-export type { Place, ReservationOwner };
+export type { AllocationLocations, Place, ReservationOwner };
 export type StockChangeKind = HubEventMap['ReceiveInventoryData']['subEvent'];
 
 /** One side of a stock movement: a signed quantity at a place, with its ledger type. */
@@ -238,43 +239,84 @@ export class StockEngine {
   }
 
   /**
-   * The allocation primitive (orders use it): reserves `quantity` of a SKU's free stock FEFO — earliest expiry
-   * first, never an expired lot — for its owner (a document line), inside the caller's transaction. Each take is
-   * one conditional UPDATE plus the owner's reservation row; when another transaction got to a balance first, the
-   * candidates are read again, so parallel allocations never over-allocate. Short stock throws 422 unless `allowPartial`.
+   * The allocation primitive (orders, replenishment, kits): reserves `quantity` of a SKU's free stock for its
+   * owner (a document line) inside the caller's transaction, by the rules of allocation-plan.ts (FEFO, then
+   * FIFO by receipt; the line whole from one place, else the fewest places; whole packages of `multipleOf`)
+   * from what `allocatable` allows (repository: never expired, held, quarantined, inactive, or not pickable
+   * when `locations: 'pickable'`; only `lot` when asked). Each take is one conditional UPDATE that checks those
+   * rules again; when one finds its balance changed (raced, or held meanwhile) the candidates are read again, so
+   * parallel allocations never over-allocate. The reservations are written in one statement.
+   * Short: `shortReason` says why (one more statement); a 422 instead unless `allowPartial`.
    */
-  async allocate(uow: UnitOfWork, req: {
-    owner: ReservationOwner;
-    warehouseId: number; customerId: number; skuId: number; quantity: number;
-    today?: string; locations?: 'all' | 'pickable' | 'bulk'; excludeLocationId?: number; allowPartial?: boolean;
-    /** Take from the first (FEFO) balance only: a replenishment task moves one source. */
-    singleSource?: boolean;
-  }) {
-    const today = req.today ?? await this.timeZones.dayOf(req.warehouseId, new Date(), uow.tx);
+  async allocate(uow: UnitOfWork, req: AllocationRequest): Promise<AllocationResult> {
+    const unit = req.multipleOf ?? 1;
+    if (!Number.isInteger(unit) || unit < 1) throw new Error('multipleOf must be a whole number of units, at least 1');
+    if (req.quantity % unit !== 0) {
+      throw unprocessable(`${count(req.quantity, 'unit')} is not a whole number of packages of ${unit}`, { quantity: `A multiple of ${unit}` });
+    }
+    const filter = await this.allocationFilter(uow.tx, req);
     const at = new Date().toISOString();
-    const lines: { balanceId: number; place: Place; expiryDate: string | null; quantity: number }[] = [];
+    const lines: AllocationLine[] = [];
+    const taken: Parameters<typeof repo.reserveMany>[2] = [];
     let need = req.quantity;
     for (let round = 0; need > 0 && round < 20; round++) {
-      const candidates = await repo.fefoCandidates(uow.tx, { ...req, today, locations: req.locations ?? 'all' });
-      if (candidates.length === 0) break;
+      const candidates = await repo.allocationCandidates(uow.tx, { ...filter, skuId: req.skuId });
+      const byId = new Map(candidates.map((c) => [c.id, c]));
+      const plan = planTakes(candidates.map((c) => ({ id: c.id, expiry_date: c.expiry_date, free: c.on_hand - c.allocated })), need,
+        { multipleOf: unit, singleSource: req.singleSource });
+      if (plan.length === 0) break;
       let raced = false;
-      for (const c of candidates) {
-        const want = Math.min(need, c.on_hand - c.allocated);
-        const row = await repo.allocate(uow.tx, c.id, want, today, at);
-        if (!row) { raced = true; break; } // changed since read: read again, keeping FEFO order
-        await repo.reserve(uow.tx, req.owner, row, want, at);
+      for (const take of plan) {
+        const row = await repo.allocate(uow.tx, take.id, take.quantity, filter, at);
+        if (!row) { raced = true; break; } // changed since read: plan again from fresh candidates
+        taken.push({ balance: row, qty: take.quantity });
         lines.push({
-          balanceId: row.id, expiryDate: row.expiry_date, quantity: want,
+          balanceId: row.id, expiryDate: row.expiry_date, quantity: take.quantity, locationCode: byId.get(row.id)!.location_code,
           place: { warehouseId: row.warehouse_id, customerId: row.customer_id, skuId: row.sku_id, locationId: row.location_id, lot: row.lot, pallet: row.pallet },
         });
-        need -= want;
-        if (need === 0 || req.singleSource) break;
+        need -= take.quantity;
       }
       if (req.singleSource && lines.length > 0) break;
-      if (!raced && need > 0 && candidates.length < 200) break;
+      if (!raced && candidates.length < ALLOCATION_CANDIDATES) break; // a round that read fewer has seen them all
     }
-    if (need > 0 && !req.allowPartial) throw unprocessable('Not enough stock to allocate', `${need} of ${count(req.quantity, 'unit')} ${noun(need, 'is', 'are')} not free in unexpired lots`);
-    return { allocated: req.quantity - need, short: need, lines };
+    if (taken.length) await repo.reserveMany(uow.tx, req.owner, mergeTakes(taken), at);
+    const shortReason = need > 0 ? await this.shortReasonOf(uow.tx, { ...filter, skuId: req.skuId }) : null;
+    if (need > 0 && !req.allowPartial) {
+      throw unprocessable('Not enough stock to allocate', `${need} of ${count(req.quantity, 'unit')} ${noun(need, 'is', 'are')} not free: ${SHORT_REASON_TEXT[shortReason!].toLowerCase()}`);
+    }
+    return { allocated: req.quantity - need, short: need, lines, shortReason };
+  }
+
+  /**
+   * Why a SKU's line cannot be (fully) allocated now: the reason holding back most of its free units (expired,
+   * quarantine, a count's hold, not pickable), else 'no-stock'. For /BKO, without allocating.
+   */
+  async shortReason(tx: Executor, req: ShortReasonRequest): Promise<ShortReason> {
+    return this.shortReasonOf(tx, { ...await this.allocationFilter(tx, req), skuId: req.skuId });
+  }
+
+  private async shortReasonOf(tx: Executor, f: AllocationFilter & { skuId: number }): Promise<ShortReason> {
+    const blocked = (await repo.blockedStock(tx, f)).filter((r) => r.reason !== 'no-stock').sort((a, b) => Number(b.units) - Number(a.units));
+    return blocked[0]?.reason ?? 'no-stock';
+  }
+
+  /** Units of each SKU that allocation could take now (the same rules; every lot), by SKU id; 0 when none. */
+  async freeStock(tx: Executor, req: { warehouseId: number; customerId: number; skuIds: number[]; today?: string; locations?: AllocationLocations }) {
+    const filter = await this.allocationFilter(tx, req);
+    const free = new Map<number, number>(req.skuIds.map((id) => [id, 0]));
+    const ids = [...free.keys()];
+    for (let i = 0; i < ids.length; i += BATCH) {
+      for (const r of await repo.freeStock(tx, { ...filter, skuIds: ids.slice(i, i + BATCH) })) free.set(r.sku_id, Number(r.free));
+    }
+    return free;
+  }
+
+  private async allocationFilter(tx: Executor, req: { warehouseId: number; customerId: number; today?: string; locations?: AllocationLocations; lot?: string; multipleOf?: number; excludeLocationId?: number }): Promise<AllocationFilter> {
+    return {
+      warehouseId: req.warehouseId, customerId: req.customerId, locations: req.locations ?? 'all',
+      today: req.today ?? await this.timeZones.dayOf(req.warehouseId, new Date(), tx),
+      lot: req.lot || undefined, multipleOf: req.multipleOf, excludeLocationId: req.excludeLocationId,
+    };
   }
 
   /**
@@ -359,6 +401,43 @@ export class StockEngine {
       reservations,
     };
   }
+}
+
+/** What `allocate` is asked: a quantity of one SKU for one owner. */
+export interface AllocationRequest {
+  owner: ReservationOwner;
+  warehouseId: number; customerId: number; skuId: number;
+  /** Units; a multiple of `multipleOf` when given. */
+  quantity: number;
+  /** The warehouse's business day (lots expiring before it are expired); looked up when omitted. */
+  today?: string;
+  /** Default 'all'; orders allocate from 'pickable' locations, replenishment from 'bulk'. */
+  locations?: AllocationLocations;
+  /** That lot only; empty or omitted: any lot. */
+  lot?: string;
+  /** Units per package for a package-level line: every take is whole packages. */
+  multipleOf?: number;
+  /** Short is answered (with its reason) rather than refused with a 422. */
+  allowPartial?: boolean;
+  /** One take only (a replenishment task moves one source). */
+  singleSource?: boolean;
+  excludeLocationId?: number;
+}
+
+export interface AllocationLine { balanceId: number; place: Place; locationCode: string; expiryDate: string | null; quantity: number }
+
+export interface AllocationResult { allocated: number; short: number; lines: AllocationLine[]; shortReason: ShortReason | null }
+
+export type ShortReasonRequest = Pick<AllocationRequest, 'warehouseId' | 'customerId' | 'skuId' | 'today' | 'locations' | 'lot'>;
+
+/** One reservation row per balance (a line that raced may take from one balance twice). */
+function mergeTakes<T extends { balance: { id: number }; qty: number }>(takes: T[]): T[] {
+  const byBalance = new Map<number, T>();
+  for (const t of takes) {
+    const seen = byBalance.get(t.balance.id);
+    byBalance.set(t.balance.id, seen ? { ...seen, qty: seen.qty + t.qty } : t);
+  }
+  return [...byBalance.values()];
 }
 
 /** The refusal of a take from a held place. */
