@@ -174,6 +174,23 @@ describe('stock allocation never takes, and why a line is short', () => {
   });
 });
 
+describe('allocateMany', () => {
+  it('serves lines in the order given when they compete for a SKU, each with its own reservations and answer', async () => {
+    const { sku, locations: [small, large] } = await stocked({ qty: 4, received: '2025-01-01T00:00:00.000Z' }, { qty: 6, received: '2025-02-01T00:00:00.000Z' });
+    const other = await stocked({ qty: 3 });
+    const owner = (line: string) => ({ documentType: 'REPLENISHMENT' as const, documentId: 'MANY-1', documentLine: line });
+    const line = (documentLine: string, skuId: number, quantity: number) => ({ owner: owner(documentLine), warehouseId: wh, customerId: cust, skuId, quantity, today: TODAY, allowPartial: true });
+    const [first, second, third, fourth] = await inTransaction(db(), (uow) => stock().allocateMany(uow, [line('1', sku, 5), line('2', sku, 4), line('3', other.sku, 2), line('4', sku, 3)]));
+    expect(takes(first)).toEqual([[large, 5]]);
+    expect(takes(second)).toEqual([[small, 4]]);
+    expect(takes(third)).toEqual([[other.locations[0], 2]]);
+    expect(fourth).toMatchObject({ allocated: 1, short: 2, shortReason: 'no-stock' });
+    expect(takes(fourth)).toEqual([[large, 1]]);
+    const reserved = await db().selectFrom('stock_reservation').select(['document_line', 'balance_id', 'quantity']).where('document_id', '=', 'MANY-1').orderBy('document_line').execute();
+    expect(reserved.map((r) => [r.document_line, r.quantity])).toEqual([['1', 5], ['2', 4], ['3', 2], ['4', 1]]);
+  });
+});
+
 describe('concurrency', () => {
   it('a hold placed after the candidates were read is not allocated through: the take is refused and the line reads again', async () => {
     const { sku, locations: [first, second] } = await stocked({ qty: 5, received: '2025-01-01T00:00:00.000Z' }, { qty: 5, received: '2025-02-01T00:00:00.000Z' });

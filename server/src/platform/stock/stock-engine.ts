@@ -242,49 +242,98 @@ export class StockEngine {
    * The allocation primitive (orders, replenishment, kits): reserves `quantity` of a SKU's free stock for its
    * owner (a document line) inside the caller's transaction, by the rules of allocation-plan.ts (FEFO, then
    * FIFO by receipt; the line whole from one place, else the fewest places; whole packages of `multipleOf`)
-   * from what `allocatable` allows (repository: never expired, held, quarantined, inactive, or not pickable
-   * when `locations: 'pickable'`; only `lot` when asked). Each take is one conditional UPDATE that checks those
-   * rules again; when one finds its balance changed (raced, or held meanwhile) the candidates are read again, so
-   * parallel allocations never over-allocate. The reservations are written in one statement.
-   * Short: `shortReason` says why (one more statement); a 422 instead unless `allowPartial`.
+   * from what the repository's `allocatable` allows (never expired, held, quarantined, inactive, or not pickable
+   * when `locations: 'pickable'`; only `lot` when asked). Short: `shortReason` says why; a 422 instead unless
+   * `allowPartial`. For many lines at once use allocateMany (a fixed number of statements for the batch).
    */
   async allocate(uow: UnitOfWork, req: AllocationRequest): Promise<AllocationResult> {
-    const unit = req.multipleOf ?? 1;
-    if (!Number.isInteger(unit) || unit < 1) throw new Error('multipleOf must be a whole number of units, at least 1');
-    if (req.quantity % unit !== 0) {
-      throw unprocessable(`${count(req.quantity, 'unit')} is not a whole number of packages of ${unit}`, { quantity: `A multiple of ${unit}` });
-    }
-    const filter = await this.allocationFilter(uow.tx, req);
-    const at = new Date().toISOString();
-    const lines: AllocationLine[] = [];
-    const taken: Parameters<typeof repo.reserveMany>[2] = [];
-    let need = req.quantity;
-    for (let round = 0; need > 0 && round < 20; round++) {
-      const candidates = await repo.allocationCandidates(uow.tx, { ...filter, skuId: req.skuId });
-      const byId = new Map(candidates.map((c) => [c.id, c]));
-      const plan = planTakes(candidates.map((c) => ({ id: c.id, expiry_date: c.expiry_date, free: c.on_hand - c.allocated })), need,
-        { multipleOf: unit, singleSource: req.singleSource });
-      if (plan.length === 0) break;
-      let raced = false;
-      for (const take of plan) {
-        const row = await repo.allocate(uow.tx, take.id, take.quantity, filter, at);
-        if (!row) { raced = true; break; } // changed since read: plan again from fresh candidates
-        taken.push({ balance: row, qty: take.quantity });
-        lines.push({
-          balanceId: row.id, expiryDate: row.expiry_date, quantity: take.quantity, locationCode: byId.get(row.id)!.location_code,
-          place: { warehouseId: row.warehouse_id, customerId: row.customer_id, skuId: row.sku_id, locationId: row.location_id, lot: row.lot, pallet: row.pallet },
-        });
-        need -= take.quantity;
+    return (await this.allocateMany(uow, [req]))[0];
+  }
+
+  /**
+   * Allocates many lines in the caller's transaction, in the order given (earlier lines are served first when
+   * they compete for a SKU's stock: pass them by priority). Each round is two statements whatever the batch (per
+   * kind of request: warehouse, locations, lot): the candidates of every SKU, and one conditional UPDATE of every
+   * balance taken, each row checked again as it is updated (free, unexpired, not held — never read-then-write);
+   * the reservations are one statement at the end. A line whose
+   * take found its balance changed (raced, or held meanwhile) plans again from fresh candidates, so parallel
+   * allocations never over-allocate. A line left short costs one statement more, for its reason.
+   */
+  async allocateMany(uow: UnitOfWork, reqs: AllocationRequest[]): Promise<AllocationResult[]> {
+    const today = new Map<number, string>();
+    for (const r of reqs) if (!r.today && !today.has(r.warehouseId)) today.set(r.warehouseId, await this.timeZones.dayOf(r.warehouseId, new Date(), uow.tx));
+    const lines = reqs.map((req) => {
+      const unit = req.multipleOf ?? 1;
+      if (!Number.isInteger(unit) || unit < 1) throw new Error('multipleOf must be a whole number of units, at least 1');
+      if (req.quantity % unit !== 0) {
+        throw unprocessable(`${count(req.quantity, 'unit')} is not a whole number of packages of ${unit}`, { quantity: `A multiple of ${unit}` });
       }
-      if (req.singleSource && lines.length > 0) break;
-      if (!raced && candidates.length < ALLOCATION_CANDIDATES) break; // a round that read fewer has seen them all
+      const filter: AllocationFilter = {
+        warehouseId: req.warehouseId, customerId: req.customerId, locations: req.locations ?? 'all', today: req.today ?? today.get(req.warehouseId)!,
+        lot: req.lot || undefined, excludeLocationId: req.excludeLocationId,
+      };
+      return { req, filter, need: req.quantity, done: req.quantity <= 0, taken: [] as AllocationLine[] };
+    });
+    const at = new Date().toISOString();
+    for (let round = 0; round < 20; round++) {
+      const open = lines.filter((l) => !l.done);
+      if (open.length === 0) break;
+      // Lines asking the same of the same stock share one candidates statement and one picture of what is free.
+      const groups = new Map<string, typeof open>();
+      for (const l of open) {
+        const key = JSON.stringify([l.filter.warehouseId, l.filter.customerId, l.filter.today, l.filter.locations, l.filter.lot, l.filter.excludeLocationId]);
+        groups.set(key, [...(groups.get(key) ?? []), l]);
+      }
+      for (const group of groups.values()) {
+        const filter = group[0].filter;
+        const candidates = await repo.allocationCandidates(uow.tx, { ...filter, skuIds: [...new Set(group.map((l) => l.req.skuId))] });
+        const bySku = new Map<number, typeof candidates>();
+        for (const c of candidates) bySku.set(c.sku_id, [...(bySku.get(c.sku_id) ?? []), c]);
+        const byId = new Map(candidates.map((c) => [c.id, c]));
+        const free = new Map(candidates.map((c) => [c.id, c.on_hand - c.allocated]));
+        const planned = group.map((l) => {
+          const mine = bySku.get(l.req.skuId) ?? [];
+          const plan = planTakes(mine.map((c) => ({ id: c.id, expiry_date: c.expiry_date, free: free.get(c.id)! })), l.need,
+            { multipleOf: l.req.multipleOf, singleSource: l.req.singleSource });
+          for (const t of plan) free.set(t.id, free.get(t.id)! - t.quantity);
+          // Seen every candidate and still short: nothing more to find (a round with fewer than the limit saw them all).
+          if (plan.length === 0) l.done = true;
+          return { line: l, plan, sawAll: mine.length < ALLOCATION_CANDIDATES };
+        });
+        const byBalance = new Map<number, number>();
+        for (const { plan } of planned) for (const t of plan) byBalance.set(t.id, (byBalance.get(t.id) ?? 0) + t.quantity);
+        const allocated = new Map<number, Awaited<ReturnType<typeof repo.allocate>>[number]>();
+        const takes = [...byBalance].map(([id, quantity]) => ({ id, quantity })).sort((a, b) => a.id - b.id);
+        for (let i = 0; i < takes.length; i += BATCH) {
+          for (const row of await repo.allocate(uow.tx, this.dialect, takes.slice(i, i + BATCH), filter, at)) allocated.set(row.id, row);
+        }
+        for (const { line, plan, sawAll } of planned) {
+          let raced = false;
+          for (const t of plan) {
+            const row = allocated.get(t.id);
+            if (!row) { raced = true; continue; } // changed since read: this line plans again next round
+            line.taken.push({
+              balanceId: row.id, expiryDate: row.expiry_date, quantity: t.quantity, locationCode: byId.get(row.id)!.location_code,
+              place: { warehouseId: row.warehouse_id, customerId: row.customer_id, skuId: row.sku_id, locationId: row.location_id, lot: row.lot, pallet: row.pallet },
+            });
+            line.need -= t.quantity;
+          }
+          if (line.need <= 0 || (line.req.singleSource && line.taken.length > 0) || (!raced && sawAll)) line.done = true;
+        }
+      }
     }
-    if (taken.length) await repo.reserveMany(uow.tx, req.owner, mergeTakes(taken), at);
-    const shortReason = need > 0 ? await this.shortReasonOf(uow.tx, { ...filter, skuId: req.skuId }) : null;
-    if (need > 0 && !req.allowPartial) {
-      throw unprocessable('Not enough stock to allocate', `${need} of ${count(req.quantity, 'unit')} ${noun(need, 'is', 'are')} not free: ${SHORT_REASON_TEXT[shortReason!].toLowerCase()}`);
+    const reservations = reservationsOf(lines.map((l) => ({ owner: l.req.owner, taken: l.taken })));
+    for (let i = 0; i < reservations.length; i += BATCH) await repo.reserveMany(uow.tx, reservations.slice(i, i + BATCH), at);
+    const results: AllocationResult[] = [];
+    for (const l of lines) {
+      const short = Math.max(0, l.need);
+      const shortReason = short > 0 ? await this.shortReasonOf(uow.tx, { ...l.filter, skuId: l.req.skuId }) : null;
+      if (short > 0 && !l.req.allowPartial) {
+        throw unprocessable('Not enough stock to allocate', `${short} of ${count(l.req.quantity, 'unit')} ${noun(short, 'is', 'are')} not free: ${SHORT_REASON_TEXT[shortReason!].toLowerCase()}`);
+      }
+      results.push({ allocated: l.req.quantity - short, short, lines: l.taken, shortReason });
     }
-    return { allocated: req.quantity - need, short: need, lines, shortReason };
+    return results;
   }
 
   /**
@@ -430,14 +479,18 @@ export interface AllocationResult { allocated: number; short: number; lines: All
 
 export type ShortReasonRequest = Pick<AllocationRequest, 'warehouseId' | 'customerId' | 'skuId' | 'today' | 'locations' | 'lot'>;
 
-/** One reservation row per balance (a line that raced may take from one balance twice). */
-function mergeTakes<T extends { balance: { id: number }; qty: number }>(takes: T[]): T[] {
-  const byBalance = new Map<number, T>();
-  for (const t of takes) {
-    const seen = byBalance.get(t.balance.id);
-    byBalance.set(t.balance.id, seen ? { ...seen, qty: seen.qty + t.qty } : t);
+/** The reservation rows of the lines' takes: one per owner and balance (a line that raced may take from a balance twice). */
+function reservationsOf(lines: { owner: ReservationOwner; taken: AllocationLine[] }[]) {
+  const rows = new Map<string, { owner: ReservationOwner; quantity: number; balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number } }>();
+  for (const { owner, taken } of lines) {
+    for (const t of taken) {
+      const key = JSON.stringify([owner.documentType, owner.documentId, owner.documentLine ?? '', t.balanceId]);
+      const seen = rows.get(key);
+      if (seen) seen.quantity += t.quantity;
+      else rows.set(key, { owner, quantity: t.quantity, balance: { id: t.balanceId, warehouse_id: t.place.warehouseId, customer_id: t.place.customerId, sku_id: t.place.skuId } });
+    }
   }
-  return [...byBalance.values()];
+  return [...rows.values()];
 }
 
 /** The refusal of a take from a held place. */

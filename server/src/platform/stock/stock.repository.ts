@@ -88,7 +88,8 @@ function allocatable(b: string, l: string, f: AllocationFilter) {
   const [t, loc] = [sql.raw(b), sql.raw(l)];
   const parts = [
     sql`${t}.on_hand - ${t}.allocated >= ${Math.max(1, f.multipleOf ?? 1)}`,
-    sql`(${t}.expiry_date IS NULL OR ${t}.expiry_date >= ${f.today})`,
+    // Not an OR: SQLite would answer it from the (customer, expiry) index, reading every dated balance of the client.
+    sql`coalesce(${t}.expiry_date, '9999-12-31') >= ${f.today}`,
     sql`${loc}.is_active = 1`,
     sql`${loc}.type NOT IN (${sql.join(QUARANTINE_TYPES)})`,
     sql`NOT ${held(b, STOCK_HOLD_TYPES)}`,
@@ -176,40 +177,45 @@ export const stockRepository = {
   },
 
   /**
-   * The balances a line may take from (see `allocatable`), in FEFO/FIFO order: earliest expiry first, undated
-   * stock last, then the oldest receipt. With their location codes, for the line's allocations.
+   * The balances lines of these SKUs may take from (see `allocatable`), each SKU's in FEFO/FIFO order: earliest
+   * expiry first, undated stock last, then the oldest receipt; at most ALLOCATION_CANDIDATES per SKU. With their
+   * location codes, for the lines' allocations. One statement for a whole batch.
    */
-  allocationCandidates(tx: Executor, f: AllocationFilter & { skuId: number }) {
-    return tx.selectFrom('inventory_balance as b')
+  allocationCandidates(tx: Executor, f: AllocationFilter & { skuIds: number[] }) {
+    const ranked = tx.selectFrom('inventory_balance as b')
       .innerJoin('location as l', 'l.id', 'b.location_id')
-      .select(['b.id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.on_hand', 'b.allocated', 'l.code as location_code'])
-      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', '=', f.skuId)
-      .where(allocatable('b', 'l', f))
-      .orderBy(sql`CASE WHEN b.expiry_date IS NULL THEN 1 ELSE 0 END`).orderBy('b.expiry_date')
-      .orderBy(sql`CASE WHEN b.received_at IS NULL THEN 1 ELSE 0 END`).orderBy('b.received_at').orderBy('b.id')
-      .limit(ALLOCATION_CANDIDATES).execute();
+      .select(['b.id', 'b.sku_id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.on_hand', 'b.allocated', 'l.code as location_code',
+        sql<number>`row_number() OVER (PARTITION BY b.sku_id ORDER BY CASE WHEN b.expiry_date IS NULL THEN 1 ELSE 0 END, b.expiry_date,
+          CASE WHEN b.received_at IS NULL THEN 1 ELSE 0 END, b.received_at, b.id)`.as('rank')])
+      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', 'in', f.skuIds)
+      .where(allocatable('b', 'l', f));
+    return tx.selectFrom(ranked.as('c')).selectAll().where('c.rank', '<=', ALLOCATION_CANDIDATES).orderBy('c.sku_id').orderBy('c.rank').execute();
   },
 
   /**
-   * Allocates `qty` of one balance only if that much is free and it is still allocatable (not expired, not held,
-   * its location still active, pickable when asked): one statement, so a hold placed since the candidates were
-   * read cannot be allocated through. Nothing (undefined) when the balance no longer qualifies.
+   * Allocates each take's quantity of its balance only if that much is free and the balance is still allocatable
+   * (not expired, not held, its location still active, pickable when asked) — each row's condition checked as it
+   * is updated, so a hold placed since the candidates were read cannot be allocated through. One statement for
+   * many balances (each at most once); answers the balances allocated, a take missing when its balance no longer qualified.
    */
-  allocate(tx: Executor, balanceId: number, qty: number, f: AllocationFilter, at: string) {
-    return tx.updateTable('inventory_balance')
-      .set({ allocated: sql`allocated + ${qty}`, updated_at: at })
-      .where('id', '=', balanceId)
-      .where(sql<boolean>`on_hand - allocated >= ${qty}`)
-      .where(sql<boolean>`EXISTS (SELECT 1 FROM location l WHERE l.id = inventory_balance.location_id AND ${allocatable('inventory_balance', 'l', f)})`)
-      .returning(['id', 'warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet', 'expiry_date', 'allocated'])
-      .executeTakeFirst();
+  allocate(tx: Executor, dialect: Dialect, takes: { id: number; quantity: number }[], f: AllocationFilter, at: string) {
+    const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
+    const values = sql.join(takes.map((t) => sql`(${int(t.id)}, ${int(t.quantity)})`));
+    return sql<{ id: number; warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string; expiry_date: string | null }>`
+      WITH take(id, quantity) AS (VALUES ${values})
+      UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
+      FROM take
+      WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity
+        AND EXISTS (SELECT 1 FROM location l WHERE l.id = inventory_balance.location_id AND ${allocatable('inventory_balance', 'l', f)})
+      RETURNING inventory_balance.id, inventory_balance.warehouse_id, inventory_balance.customer_id, inventory_balance.sku_id,
+        inventory_balance.location_id, inventory_balance.lot, inventory_balance.pallet, inventory_balance.expiry_date`.execute(tx).then((r) => r.rows);
   },
 
-  /** Each owner's reservation of a balance grows by its quantity (created when new): one statement. */
-  reserveMany(tx: Executor, owner: ReservationOwner, takes: { balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }; qty: number }[], at: string) {
-    return tx.insertInto('stock_reservation').values(takes.map(({ balance, qty }) => ({
+  /** Each owner's reservation of a balance grows by its quantity (created when new): one statement (each owner and balance at most once). */
+  reserveMany(tx: Executor, rows: { owner: ReservationOwner; balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }; quantity: number }[], at: string) {
+    return tx.insertInto('stock_reservation').values(rows.map(({ owner, balance, quantity }) => ({
       balance_id: balance.id, warehouse_id: balance.warehouse_id, customer_id: balance.customer_id, sku_id: balance.sku_id,
-      document_type: owner.documentType, document_id: owner.documentId, document_line: owner.documentLine ?? '', quantity: qty, created_at: at, updated_at: at,
+      document_type: owner.documentType, document_id: owner.documentId, document_line: owner.documentLine ?? '', quantity, created_at: at, updated_at: at,
     }))).onConflict((oc) => oc.columns(['document_type', 'document_id', 'document_line', 'balance_id']).doUpdateSet({
       quantity: sql`stock_reservation.quantity + excluded.quantity`, updated_at: at,
     })).execute();
