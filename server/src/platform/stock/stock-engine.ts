@@ -255,9 +255,9 @@ export class StockEngine {
    * they compete for a SKU's stock: pass them by priority). Each round is two statements whatever the batch (per
    * kind of request: warehouse, locations, lot): the candidates of every SKU, and one conditional UPDATE of every
    * balance taken, each row checked again as it is updated (free, unexpired, not held — never read-then-write);
-   * the reservations are one statement at the end. A line whose
-   * take found its balance changed (raced, or held meanwhile) plans again from fresh candidates, so parallel
-   * allocations never over-allocate. A line left short costs one statement more, for its reason.
+   * the reservations are one statement at the end. A line whose take found its balance changed (raced, or held
+   * meanwhile) plans again from fresh candidates, so parallel allocations never over-allocate. A line left short
+   * costs one statement more, for its reason.
    */
   async allocateMany(uow: UnitOfWork, reqs: AllocationRequest[]): Promise<AllocationResult[]> {
     const today = new Map<number, string>();
@@ -272,55 +272,19 @@ export class StockEngine {
         warehouseId: req.warehouseId, customerId: req.customerId, locations: req.locations ?? 'all', today: req.today ?? today.get(req.warehouseId)!,
         lot: req.lot || undefined, excludeLocationId: req.excludeLocationId,
       };
-      return { req, filter, need: req.quantity, done: req.quantity <= 0, taken: [] as AllocationLine[] };
+      return { req, filter, need: req.quantity, done: req.quantity <= 0, taken: [] } as AllocatingLine;
     });
     const at = new Date().toISOString();
     for (let round = 0; round < 20; round++) {
       const open = lines.filter((l) => !l.done);
       if (open.length === 0) break;
       // Lines asking the same of the same stock share one candidates statement and one picture of what is free.
-      const groups = new Map<string, typeof open>();
+      const groups = new Map<string, AllocatingLine[]>();
       for (const l of open) {
         const key = JSON.stringify([l.filter.warehouseId, l.filter.customerId, l.filter.today, l.filter.locations, l.filter.lot, l.filter.excludeLocationId]);
         groups.set(key, [...(groups.get(key) ?? []), l]);
       }
-      for (const group of groups.values()) {
-        const filter = group[0].filter;
-        const candidates = await repo.allocationCandidates(uow.tx, { ...filter, skuIds: [...new Set(group.map((l) => l.req.skuId))] });
-        const bySku = new Map<number, typeof candidates>();
-        for (const c of candidates) bySku.set(c.sku_id, [...(bySku.get(c.sku_id) ?? []), c]);
-        const byId = new Map(candidates.map((c) => [c.id, c]));
-        const free = new Map(candidates.map((c) => [c.id, c.on_hand - c.allocated]));
-        const planned = group.map((l) => {
-          const mine = bySku.get(l.req.skuId) ?? [];
-          const plan = planTakes(mine.map((c) => ({ id: c.id, expiry_date: c.expiry_date, free: free.get(c.id)! })), l.need,
-            { multipleOf: l.req.multipleOf, singleSource: l.req.singleSource });
-          for (const t of plan) free.set(t.id, free.get(t.id)! - t.quantity);
-          // Seen every candidate and still short: nothing more to find (a round with fewer than the limit saw them all).
-          if (plan.length === 0) l.done = true;
-          return { line: l, plan, sawAll: mine.length < ALLOCATION_CANDIDATES };
-        });
-        const byBalance = new Map<number, number>();
-        for (const { plan } of planned) for (const t of plan) byBalance.set(t.id, (byBalance.get(t.id) ?? 0) + t.quantity);
-        const allocated = new Map<number, Awaited<ReturnType<typeof repo.allocate>>[number]>();
-        const takes = [...byBalance].map(([id, quantity]) => ({ id, quantity })).sort((a, b) => a.id - b.id);
-        for (let i = 0; i < takes.length; i += BATCH) {
-          for (const row of await repo.allocate(uow.tx, this.dialect, takes.slice(i, i + BATCH), filter, at)) allocated.set(row.id, row);
-        }
-        for (const { line, plan, sawAll } of planned) {
-          let raced = false;
-          for (const t of plan) {
-            const row = allocated.get(t.id);
-            if (!row) { raced = true; continue; } // changed since read: this line plans again next round
-            line.taken.push({
-              balanceId: row.id, expiryDate: row.expiry_date, quantity: t.quantity, locationCode: byId.get(row.id)!.location_code,
-              place: { warehouseId: row.warehouse_id, customerId: row.customer_id, skuId: row.sku_id, locationId: row.location_id, lot: row.lot, pallet: row.pallet },
-            });
-            line.need -= t.quantity;
-          }
-          if (line.need <= 0 || (line.req.singleSource && line.taken.length > 0) || (!raced && sawAll)) line.done = true;
-        }
-      }
+      for (const group of groups.values()) await this.allocationRound(uow, group, at);
     }
     const reservations = reservationsOf(lines.map((l) => ({ owner: l.req.owner, taken: l.taken })));
     for (let i = 0; i < reservations.length; i += BATCH) await repo.reserveMany(uow.tx, reservations.slice(i, i + BATCH), at);
@@ -334,6 +298,48 @@ export class StockEngine {
       results.push({ allocated: l.req.quantity - short, short, lines: l.taken, shortReason });
     }
     return results;
+  }
+
+  /**
+   * One round for lines asking the same of the same stock: their candidates in one statement, each line planned
+   * against one picture of what is free (earlier lines first), every take in one conditional UPDATE.
+   */
+  private async allocationRound(uow: UnitOfWork, group: AllocatingLine[], at: string) {
+    const filter = group[0].filter;
+    const candidates = await repo.allocationCandidates(uow.tx, { ...filter, skuIds: [...new Set(group.map((l) => l.req.skuId))] });
+    const bySku = new Map<number, typeof candidates>();
+    for (const c of candidates) bySku.set(c.sku_id, [...(bySku.get(c.sku_id) ?? []), c]);
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    const free = new Map(candidates.map((c) => [c.id, c.on_hand - c.allocated]));
+    const planned = group.map((l) => {
+      const mine = bySku.get(l.req.skuId) ?? [];
+      const plan = planTakes(mine.map((c) => ({ id: c.id, expiry_date: c.expiry_date, free: free.get(c.id)! })), l.need,
+        { multipleOf: l.req.multipleOf, singleSource: l.req.singleSource });
+      for (const t of plan) free.set(t.id, free.get(t.id)! - t.quantity);
+      if (plan.length === 0) l.done = true; // nothing left to take
+      return { line: l, plan, sawAll: mine.length < ALLOCATION_CANDIDATES };
+    });
+    const byBalance = new Map<number, number>();
+    for (const { plan } of planned) for (const t of plan) byBalance.set(t.id, (byBalance.get(t.id) ?? 0) + t.quantity);
+    const allocated = new Map<number, Awaited<ReturnType<typeof repo.allocate>>[number]>();
+    const takes = [...byBalance].map(([id, quantity]) => ({ id, quantity }));
+    for (let i = 0; i < takes.length; i += BATCH) {
+      for (const row of await repo.allocate(uow.tx, this.dialect, takes.slice(i, i + BATCH), filter, at)) allocated.set(row.id, row);
+    }
+    for (const { line, plan, sawAll } of planned) {
+      let raced = false;
+      for (const t of plan) {
+        const row = allocated.get(t.id);
+        if (!row) { raced = true; continue; } // changed since read: this line plans again next round
+        line.taken.push({
+          balanceId: row.id, expiryDate: row.expiry_date, quantity: t.quantity, locationCode: byId.get(row.id)!.location_code,
+          place: { warehouseId: row.warehouse_id, customerId: row.customer_id, skuId: row.sku_id, locationId: row.location_id, lot: row.lot, pallet: row.pallet },
+        });
+        line.need -= t.quantity;
+      }
+      // Done when filled, or nothing raced and every candidate was seen (fewer than the limit were read).
+      if (line.need <= 0 || (line.req.singleSource && line.taken.length > 0) || (!raced && sawAll)) line.done = true;
+    }
   }
 
   /**
@@ -360,11 +366,11 @@ export class StockEngine {
     return free;
   }
 
-  private async allocationFilter(tx: Executor, req: { warehouseId: number; customerId: number; today?: string; locations?: AllocationLocations; lot?: string; multipleOf?: number; excludeLocationId?: number }): Promise<AllocationFilter> {
+  private async allocationFilter(tx: Executor, req: { warehouseId: number; customerId: number; today?: string; locations?: AllocationLocations; lot?: string }): Promise<AllocationFilter> {
     return {
       warehouseId: req.warehouseId, customerId: req.customerId, locations: req.locations ?? 'all',
       today: req.today ?? await this.timeZones.dayOf(req.warehouseId, new Date(), tx),
-      lot: req.lot || undefined, multipleOf: req.multipleOf, excludeLocationId: req.excludeLocationId,
+      lot: req.lot || undefined,
     };
   }
 
@@ -476,6 +482,9 @@ export interface AllocationRequest {
 export interface AllocationLine { balanceId: number; place: Place; locationCode: string; expiryDate: string | null; quantity: number }
 
 export interface AllocationResult { allocated: number; short: number; lines: AllocationLine[]; shortReason: ShortReason | null }
+
+/** A line being allocated: what it still needs and what it has taken. */
+interface AllocatingLine { req: AllocationRequest; filter: AllocationFilter; need: number; done: boolean; taken: AllocationLine[] }
 
 export type ShortReasonRequest = Pick<AllocationRequest, 'warehouseId' | 'customerId' | 'skuId' | 'today' | 'locations' | 'lot'>;
 
