@@ -57,10 +57,10 @@ const placeWhere = (p: Place) => sql`warehouse_id = ${p.warehouseId} AND custome
 /** Where allocation may take from: the whole warehouse, its pick faces, or bulk storage (not pickable). */
 export type AllocationLocations = 'all' | 'pickable' | 'bulk';
 
-/** What a line may be allocated from. `lot`: that lot only (empty or omitted: any). `multipleOf`: whole packages. */
+/** What a line may be allocated from. `lot`: that lot only (empty or omitted: any). */
 export interface AllocationFilter {
   warehouseId: number; customerId: number; today: string; locations: AllocationLocations;
-  lot?: string; multipleOf?: number; excludeLocationId?: number;
+  lot?: string; excludeLocationId?: number;
 }
 
 /** Candidates read per round: a line needing more reads again. */
@@ -79,7 +79,7 @@ function held(b: string, holdTypes: readonly string[]) {
 }
 
 /**
- * The allocation rules as one condition on a balance `b` at location `l`: some free (at least a package), not
+ * The allocation rules as one condition on a balance `b` at location `l`: some free (packages: allocation-plan.ts), not
  * expired, no open hold of any kind (quarantine, inspection, a cycle count), its location active, not a
  * quarantine location, pickable or bulk when asked; the lot when one is asked for. The candidates query, the
  * conditional UPDATE and the free-stock figure all use it, so they agree.
@@ -87,7 +87,7 @@ function held(b: string, holdTypes: readonly string[]) {
 function allocatable(b: string, l: string, f: AllocationFilter) {
   const [t, loc] = [sql.raw(b), sql.raw(l)];
   const parts = [
-    sql`${t}.on_hand - ${t}.allocated >= ${Math.max(1, f.multipleOf ?? 1)}`,
+    sql`${t}.on_hand - ${t}.allocated > 0`,
     // Not an OR: SQLite would answer it from the (customer, expiry) index, reading every dated balance of the client.
     sql`coalesce(${t}.expiry_date, '9999-12-31') >= ${f.today}`,
     sql`${loc}.is_active = 1`,
