@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { HubEventMap, StockDocumentType, StockHoldType, StockTxnType } from '@bolx/contracts';
+import { SHORT_REASON_TEXT, type HubEventMap, type ShortReason, type StockDocumentType, type StockHoldType, type StockTxnType } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../actor.js';
@@ -11,9 +11,10 @@ import { count, noun } from '../plural.js';
 import type { Scope } from '../scope.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { checkReferences, type ReferenceRequest } from './references.js';
-import { stockRepository as repo, type Place, type ReservationOwner } from './stock.repository.js';
+import { planTakes } from './allocation-plan.js';
+import { ALLOCATION_CANDIDATES, stockRepository as repo, type AllocationFilter, type AllocationLocations, type Place, type ReservationOwner } from './stock.repository.js';
 
-export type { Place, ReservationOwner };
+export type { AllocationLocations, Place, ReservationOwner };
 export type StockChangeKind = HubEventMap['ReceiveInventoryData']['subEvent'];
 
 /** One side of a stock movement: a signed quantity at a place, with its ledger type. */
@@ -238,43 +239,139 @@ export class StockEngine {
   }
 
   /**
-   * The allocation primitive (orders use it): reserves `quantity` of a SKU's free stock FEFO — earliest expiry
-   * first, never an expired lot — for its owner (a document line), inside the caller's transaction. Each take is
-   * one conditional UPDATE plus the owner's reservation row; when another transaction got to a balance first, the
-   * candidates are read again, so parallel allocations never over-allocate. Short stock throws 422 unless `allowPartial`.
+   * The allocation primitive (orders, replenishment, kits): reserves `quantity` of a SKU's free stock for its
+   * owner (a document line) inside the caller's transaction, by the rules of allocation-plan.ts (FEFO, then
+   * FIFO by receipt; the line whole from one place, else the fewest places; whole packages of `multipleOf`)
+   * from what the repository's `allocatable` allows (never expired, held, quarantined, inactive, or not pickable
+   * when `locations: 'pickable'`; only `lot` when asked). Short: `shortReason` says why; a 422 instead unless
+   * `allowPartial`. For many lines at once use allocateMany (a fixed number of statements for the batch).
    */
-  async allocate(uow: UnitOfWork, req: {
-    owner: ReservationOwner;
-    warehouseId: number; customerId: number; skuId: number; quantity: number;
-    today?: string; locations?: 'all' | 'pickable' | 'bulk'; excludeLocationId?: number; allowPartial?: boolean;
-    /** Take from the first (FEFO) balance only: a replenishment task moves one source. */
-    singleSource?: boolean;
-  }) {
-    const today = req.today ?? await this.timeZones.dayOf(req.warehouseId, new Date(), uow.tx);
+  async allocate(uow: UnitOfWork, req: AllocationRequest): Promise<AllocationResult> {
+    return (await this.allocateMany(uow, [req]))[0];
+  }
+
+  /**
+   * Allocates many lines in the caller's transaction, in the order given (earlier lines are served first when
+   * they compete for a SKU's stock: pass them by priority). Each round is two statements whatever the batch (per
+   * kind of request: warehouse, locations, lot): the candidates of every SKU, and one conditional UPDATE of every
+   * balance taken, each row checked again as it is updated (free, unexpired, not held — never read-then-write);
+   * the reservations are one statement at the end. A line whose take found its balance changed (raced, or held
+   * meanwhile) plans again from fresh candidates, so parallel allocations never over-allocate. A line left short
+   * costs one statement more, for its reason.
+   */
+  async allocateMany(uow: UnitOfWork, reqs: AllocationRequest[]): Promise<AllocationResult[]> {
+    const today = new Map<number, string>();
+    for (const r of reqs) if (!r.today && !today.has(r.warehouseId)) today.set(r.warehouseId, await this.timeZones.dayOf(r.warehouseId, new Date(), uow.tx));
+    const lines = reqs.map((req) => {
+      const unit = req.multipleOf ?? 1;
+      if (!Number.isInteger(unit) || unit < 1) throw new Error('multipleOf must be a whole number of units, at least 1');
+      if (req.quantity % unit !== 0) {
+        throw unprocessable(`${count(req.quantity, 'unit')} is not a whole number of packages of ${unit}`, { quantity: `A multiple of ${unit}` });
+      }
+      const filter: AllocationFilter = {
+        warehouseId: req.warehouseId, customerId: req.customerId, locations: req.locations ?? 'all', today: req.today ?? today.get(req.warehouseId)!,
+        lot: req.lot || undefined, excludeLocationId: req.excludeLocationId,
+      };
+      return { req, filter, need: req.quantity, done: req.quantity <= 0, taken: [] } as AllocatingLine;
+    });
     const at = new Date().toISOString();
-    const lines: { balanceId: number; place: Place; expiryDate: string | null; quantity: number }[] = [];
-    let need = req.quantity;
-    for (let round = 0; need > 0 && round < 20; round++) {
-      const candidates = await repo.fefoCandidates(uow.tx, { ...req, today, locations: req.locations ?? 'all' });
-      if (candidates.length === 0) break;
+    for (let round = 0; round < 20; round++) {
+      const open = lines.filter((l) => !l.done);
+      if (open.length === 0) break;
+      // Lines asking the same of the same stock share one candidates statement and one picture of what is free.
+      const groups = new Map<string, AllocatingLine[]>();
+      for (const l of open) {
+        const key = JSON.stringify([l.filter.warehouseId, l.filter.customerId, l.filter.today, l.filter.locations, l.filter.lot, l.filter.excludeLocationId]);
+        groups.set(key, [...(groups.get(key) ?? []), l]);
+      }
+      for (const group of groups.values()) await this.allocationRound(uow, group, at);
+    }
+    const reservations = reservationsOf(lines.map((l) => ({ owner: l.req.owner, taken: l.taken })));
+    for (let i = 0; i < reservations.length; i += BATCH) await repo.reserveMany(uow.tx, reservations.slice(i, i + BATCH), at);
+    const results: AllocationResult[] = [];
+    for (const l of lines) {
+      const short = Math.max(0, l.need);
+      const shortReason = short > 0 ? await this.shortReasonOf(uow.tx, { ...l.filter, skuId: l.req.skuId }) : null;
+      if (short > 0 && !l.req.allowPartial) {
+        throw unprocessable('Not enough stock to allocate', `${short} of ${count(l.req.quantity, 'unit')} ${noun(short, 'is', 'are')} not free: ${SHORT_REASON_TEXT[shortReason!].toLowerCase()}`);
+      }
+      results.push({ allocated: l.req.quantity - short, short, lines: l.taken, shortReason });
+    }
+    return results;
+  }
+
+  /**
+   * One round for lines asking the same of the same stock: their candidates in one statement, each line planned
+   * against one picture of what is free (earlier lines first), every take in one conditional UPDATE.
+   */
+  private async allocationRound(uow: UnitOfWork, group: AllocatingLine[], at: string) {
+    const filter = group[0].filter;
+    const candidates = await repo.allocationCandidates(uow.tx, { ...filter, skuIds: [...new Set(group.map((l) => l.req.skuId))] });
+    const bySku = new Map<number, typeof candidates>();
+    for (const c of candidates) bySku.set(c.sku_id, [...(bySku.get(c.sku_id) ?? []), c]);
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    const free = new Map(candidates.map((c) => [c.id, c.on_hand - c.allocated]));
+    const planned = group.map((l) => {
+      const mine = bySku.get(l.req.skuId) ?? [];
+      const plan = planTakes(mine.map((c) => ({ id: c.id, expiry_date: c.expiry_date, free: free.get(c.id)! })), l.need,
+        { multipleOf: l.req.multipleOf, singleSource: l.req.singleSource });
+      for (const t of plan) free.set(t.id, free.get(t.id)! - t.quantity);
+      if (plan.length === 0) l.done = true; // nothing left to take
+      return { line: l, plan, sawAll: mine.length < ALLOCATION_CANDIDATES };
+    });
+    const byBalance = new Map<number, number>();
+    for (const { plan } of planned) for (const t of plan) byBalance.set(t.id, (byBalance.get(t.id) ?? 0) + t.quantity);
+    const allocated = new Map<number, Awaited<ReturnType<typeof repo.allocate>>[number]>();
+    const takes = [...byBalance].map(([id, quantity]) => ({ id, quantity }));
+    for (let i = 0; i < takes.length; i += BATCH) {
+      for (const row of await repo.allocate(uow.tx, this.dialect, takes.slice(i, i + BATCH), filter, at)) allocated.set(row.id, row);
+    }
+    for (const { line, plan, sawAll } of planned) {
       let raced = false;
-      for (const c of candidates) {
-        const want = Math.min(need, c.on_hand - c.allocated);
-        const row = await repo.allocate(uow.tx, c.id, want, today, at);
-        if (!row) { raced = true; break; } // changed since read: read again, keeping FEFO order
-        await repo.reserve(uow.tx, req.owner, row, want, at);
-        lines.push({
-          balanceId: row.id, expiryDate: row.expiry_date, quantity: want,
+      for (const t of plan) {
+        const row = allocated.get(t.id);
+        if (!row) { raced = true; continue; } // changed since read: this line plans again next round
+        line.taken.push({
+          balanceId: row.id, expiryDate: row.expiry_date, quantity: t.quantity, locationCode: byId.get(row.id)!.location_code,
           place: { warehouseId: row.warehouse_id, customerId: row.customer_id, skuId: row.sku_id, locationId: row.location_id, lot: row.lot, pallet: row.pallet },
         });
-        need -= want;
-        if (need === 0 || req.singleSource) break;
+        line.need -= t.quantity;
       }
-      if (req.singleSource && lines.length > 0) break;
-      if (!raced && need > 0 && candidates.length < 200) break;
+      // Done when filled, or nothing raced and every candidate was seen (fewer than the limit were read).
+      if (line.need <= 0 || (line.req.singleSource && line.taken.length > 0) || (!raced && sawAll)) line.done = true;
     }
-    if (need > 0 && !req.allowPartial) throw unprocessable('Not enough stock to allocate', `${need} of ${count(req.quantity, 'unit')} ${noun(need, 'is', 'are')} not free in unexpired lots`);
-    return { allocated: req.quantity - need, short: need, lines };
+  }
+
+  /**
+   * Why a SKU's line cannot be (fully) allocated now: the reason holding back most of its free units (expired,
+   * quarantine, a count's hold, not pickable), else 'no-stock'. For /BKO, without allocating.
+   */
+  async shortReason(tx: Executor, req: ShortReasonRequest): Promise<ShortReason> {
+    return this.shortReasonOf(tx, { ...await this.allocationFilter(tx, req), skuId: req.skuId });
+  }
+
+  private async shortReasonOf(tx: Executor, f: AllocationFilter & { skuId: number }): Promise<ShortReason> {
+    const blocked = (await repo.blockedStock(tx, f)).filter((r) => r.reason !== 'no-stock').sort((a, b) => Number(b.units) - Number(a.units));
+    return blocked[0]?.reason ?? 'no-stock';
+  }
+
+  /** Units of each SKU that allocation could take now (the same rules; every lot), by SKU id; 0 when none. */
+  async freeStock(tx: Executor, req: { warehouseId: number; customerId: number; skuIds: number[]; today?: string; locations?: AllocationLocations }) {
+    const filter = await this.allocationFilter(tx, req);
+    const free = new Map<number, number>(req.skuIds.map((id) => [id, 0]));
+    const ids = [...free.keys()];
+    for (let i = 0; i < ids.length; i += BATCH) {
+      for (const r of await repo.freeStock(tx, { ...filter, skuIds: ids.slice(i, i + BATCH) })) free.set(r.sku_id, Number(r.free));
+    }
+    return free;
+  }
+
+  private async allocationFilter(tx: Executor, req: { warehouseId: number; customerId: number; today?: string; locations?: AllocationLocations; lot?: string }): Promise<AllocationFilter> {
+    return {
+      warehouseId: req.warehouseId, customerId: req.customerId, locations: req.locations ?? 'all',
+      today: req.today ?? await this.timeZones.dayOf(req.warehouseId, new Date(), tx),
+      lot: req.lot || undefined,
+    };
   }
 
   /**
@@ -359,6 +456,50 @@ export class StockEngine {
       reservations,
     };
   }
+}
+
+/** What `allocate` is asked: a quantity of one SKU for one owner. */
+export interface AllocationRequest {
+  owner: ReservationOwner;
+  warehouseId: number; customerId: number; skuId: number;
+  /** Units; a multiple of `multipleOf` when given. */
+  quantity: number;
+  /** The warehouse's business day (lots expiring before it are expired); looked up when omitted. */
+  today?: string;
+  /** Default 'all'; orders allocate from 'pickable' locations, replenishment from 'bulk'. */
+  locations?: AllocationLocations;
+  /** That lot only; empty or omitted: any lot. */
+  lot?: string;
+  /** Units per package for a package-level line: every take is whole packages. */
+  multipleOf?: number;
+  /** Short is answered (with its reason) rather than refused with a 422. */
+  allowPartial?: boolean;
+  /** One take only (a replenishment task moves one source). */
+  singleSource?: boolean;
+  excludeLocationId?: number;
+}
+
+export interface AllocationLine { balanceId: number; place: Place; locationCode: string; expiryDate: string | null; quantity: number }
+
+export interface AllocationResult { allocated: number; short: number; lines: AllocationLine[]; shortReason: ShortReason | null }
+
+/** A line being allocated: what it still needs and what it has taken. */
+interface AllocatingLine { req: AllocationRequest; filter: AllocationFilter; need: number; done: boolean; taken: AllocationLine[] }
+
+export type ShortReasonRequest = Pick<AllocationRequest, 'warehouseId' | 'customerId' | 'skuId' | 'today' | 'locations' | 'lot'>;
+
+/** The reservation rows of the lines' takes: one per owner and balance (a line that raced may take from a balance twice). */
+function reservationsOf(lines: { owner: ReservationOwner; taken: AllocationLine[] }[]) {
+  const rows = new Map<string, { owner: ReservationOwner; quantity: number; balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number } }>();
+  for (const { owner, taken } of lines) {
+    for (const t of taken) {
+      const key = JSON.stringify([owner.documentType, owner.documentId, owner.documentLine ?? '', t.balanceId]);
+      const seen = rows.get(key);
+      if (seen) seen.quantity += t.quantity;
+      else rows.set(key, { owner, quantity: t.quantity, balance: { id: t.balanceId, warehouse_id: t.place.warehouseId, customer_id: t.place.customerId, sku_id: t.place.skuId } });
+    }
+  }
+  return [...rows.values()];
 }
 
 /** The refusal of a take from a held place. */

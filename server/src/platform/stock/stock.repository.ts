@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { STOCK_HOLD_TYPES, type ShortReason } from '@bolx/contracts';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../scope.js';
 import type { ReferenceRequest } from './references.js';
@@ -52,6 +53,68 @@ function referencesHold(r: ReferenceRequest) {
 
 const placeWhere = (p: Place) => sql`warehouse_id = ${p.warehouseId} AND customer_id = ${p.customerId} AND sku_id = ${p.skuId}
   AND location_id = ${p.locationId} AND lot = ${p.lot} AND pallet = ${p.pallet}`;
+
+/** Where allocation may take from: the whole warehouse, its pick faces, or bulk storage (not pickable). */
+export type AllocationLocations = 'all' | 'pickable' | 'bulk';
+
+/** What a line may be allocated from. `lot`: that lot only (empty or omitted: any). */
+export interface AllocationFilter {
+  warehouseId: number; customerId: number; today: string; locations: AllocationLocations;
+  lot?: string; excludeLocationId?: number;
+}
+
+/** Candidates read per round: a line needing more reads again. */
+export const ALLOCATION_CANDIDATES = 200;
+
+/** Location types whose stock is set aside (damaged goods, expired lots), never allocated. */
+const QUARANTINE_TYPES = ['quarantine'];
+
+/** An open hold of one of these kinds on the balance `b`, or on its location (for its client or every client). */
+function held(b: string, holdTypes: readonly string[]) {
+  const t = sql.raw(b);
+  const kinds = sql`h.hold_type IN (${sql.join([...holdTypes])})`;
+  return sql<boolean>`(EXISTS (SELECT 1 FROM stock_hold h WHERE h.location_id = ${t}.location_id AND h.is_open = 1 AND ${kinds}
+      AND (h.customer_id IS NULL OR h.customer_id = ${t}.customer_id))
+    OR EXISTS (SELECT 1 FROM stock_hold h WHERE h.balance_id = ${t}.id AND h.is_open = 1 AND ${kinds}))`;
+}
+
+/**
+ * The allocation rules as one condition on a balance `b` at location `l`: some free (packages: allocation-plan.ts), not
+ * expired, no open hold of any kind (quarantine, inspection, a cycle count), its location active, not a
+ * quarantine location, pickable or bulk when asked; the lot when one is asked for. The candidates query, the
+ * conditional UPDATE and the free-stock figure all use it, so they agree.
+ */
+function allocatable(b: string, l: string, f: AllocationFilter) {
+  const [t, loc] = [sql.raw(b), sql.raw(l)];
+  const parts = [
+    sql`${t}.on_hand - ${t}.allocated > 0`,
+    // Not an OR: SQLite would answer it from the (customer, expiry) index, reading every dated balance of the client.
+    sql`coalesce(${t}.expiry_date, '9999-12-31') >= ${f.today}`,
+    sql`${loc}.is_active = 1`,
+    sql`${loc}.type NOT IN (${sql.join(QUARANTINE_TYPES)})`,
+    sql`NOT ${held(b, STOCK_HOLD_TYPES)}`,
+  ];
+  if (f.locations !== 'all') parts.push(sql`${loc}.is_pickable = ${f.locations === 'pickable' ? 1 : 0}`);
+  if (f.lot) parts.push(sql`${t}.lot = ${f.lot}`);
+  if (f.excludeLocationId) parts.push(sql`${t}.location_id <> ${f.excludeLocationId}`);
+  return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
+}
+
+/**
+ * Why allocation may not take a free balance, the first that applies: an expired lot, quarantine (a quarantine
+ * or inspection hold, or a quarantine location), a cycle count's hold, a location inactive or (for pick-face
+ * allocation) not pickable; else 'no-stock' (free but not usable: less than a package, a location left out).
+ */
+function blockedBy(b: string, l: string, f: AllocationFilter) {
+  const [t, loc] = [sql.raw(b), sql.raw(l)];
+  const unpickable = f.locations === 'pickable' ? sql` OR ${loc}.is_pickable = 0` : sql``;
+  return sql<ShortReason>`CASE
+    WHEN ${t}.expiry_date IS NOT NULL AND ${t}.expiry_date < ${f.today} THEN 'expired-only'
+    WHEN ${loc}.type IN (${sql.join(QUARANTINE_TYPES)}) OR ${held(b, ['QUARANTINE', 'INSPECTION'])} THEN 'in-quarantine'
+    WHEN ${held(b, ['CYCLE_COUNT'])} THEN 'held-by-count'
+    WHEN ${loc}.is_active = 0${unpickable} THEN 'not-pickable'
+    ELSE 'no-stock' END`;
+}
 
 /**
  * The stock engine's statements. Stock on hand changes only by inserting ledger rows: each row moves its balance
@@ -114,40 +177,72 @@ export const stockRepository = {
   },
 
   /**
-   * Free, unexpired stock of a SKU in active locations, in FEFO order: earliest expiry first, undated stock
-   * last, then the oldest receipt. `locations` narrows to pick faces or to bulk storage (not pickable).
+   * The balances lines of these SKUs may take from (see `allocatable`), each SKU's in FEFO/FIFO order: earliest
+   * expiry first, undated stock last, then the oldest receipt; at most ALLOCATION_CANDIDATES per SKU. With their
+   * location codes, for the lines' allocations. One statement for a whole batch.
    */
-  fefoCandidates(tx: Executor, f: { warehouseId: number; customerId: number; skuId: number; today: string; locations: 'all' | 'pickable' | 'bulk'; excludeLocationId?: number }) {
-    let q = tx.selectFrom('inventory_balance as b')
+  allocationCandidates(tx: Executor, f: AllocationFilter & { skuIds: number[] }) {
+    const ranked = tx.selectFrom('inventory_balance as b')
       .innerJoin('location as l', 'l.id', 'b.location_id')
-      .select(['b.id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.on_hand', 'b.allocated', 'l.code as location_code'])
-      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', '=', f.skuId)
-      .where(sql<boolean>`b.on_hand - b.allocated > 0`)
-      .where((eb) => eb.or([eb('b.expiry_date', 'is', null), eb('b.expiry_date', '>=', f.today)]))
-      .where('l.is_active', '=', 1);
-    if (f.locations !== 'all') q = q.where('l.is_pickable', '=', f.locations === 'pickable' ? 1 : 0);
-    if (f.excludeLocationId) q = q.where('b.location_id', '<>', f.excludeLocationId);
-    return q.orderBy(sql`CASE WHEN b.expiry_date IS NULL THEN 1 ELSE 0 END`).orderBy('b.expiry_date').orderBy('b.received_at').orderBy('b.id').limit(200).execute();
+      .select(['b.id', 'b.sku_id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.on_hand', 'b.allocated', 'l.code as location_code',
+        sql<number>`row_number() OVER (PARTITION BY b.sku_id ORDER BY CASE WHEN b.expiry_date IS NULL THEN 1 ELSE 0 END, b.expiry_date,
+          CASE WHEN b.received_at IS NULL THEN 1 ELSE 0 END, b.received_at, b.id)`.as('rank')])
+      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', 'in', f.skuIds)
+      .where(allocatable('b', 'l', f));
+    return tx.selectFrom(ranked.as('c')).selectAll().where('c.rank', '<=', ALLOCATION_CANDIDATES).orderBy('c.sku_id').orderBy('c.rank').execute();
   },
 
-  /** Allocates up to `qty` of one balance only if that much is free and the lot is not expired: race-free. */
-  allocate(tx: Executor, balanceId: number, qty: number, today: string, at: string) {
-    return tx.updateTable('inventory_balance')
-      .set({ allocated: sql`allocated + ${qty}`, updated_at: at })
-      .where('id', '=', balanceId)
-      .where(sql<boolean>`on_hand - allocated >= ${qty} AND (expiry_date IS NULL OR expiry_date >= ${today})`)
-      .returning(['id', 'warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet', 'expiry_date', 'allocated'])
-      .executeTakeFirst();
+  /**
+   * Allocates each take's quantity of its balance only if that much is free and the balance is still allocatable
+   * (not expired, not held, its location still active, pickable when asked) — each row's condition checked as it
+   * is updated, so a hold placed since the candidates were read cannot be allocated through. One statement for
+   * many balances (each at most once); answers the balances allocated, a take missing when its balance no longer qualified.
+   */
+  allocate(tx: Executor, dialect: Dialect, takes: { id: number; quantity: number }[], f: AllocationFilter, at: string) {
+    const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
+    const values = sql.join(takes.map((t) => sql`(${int(t.id)}, ${int(t.quantity)})`));
+    return sql<{ id: number; warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string; expiry_date: string | null }>`
+      WITH take(id, quantity) AS (VALUES ${values})
+      UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
+      FROM take
+      WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity
+        AND EXISTS (SELECT 1 FROM location l WHERE l.id = inventory_balance.location_id AND ${allocatable('inventory_balance', 'l', f)})
+      RETURNING inventory_balance.id, inventory_balance.warehouse_id, inventory_balance.customer_id, inventory_balance.sku_id,
+        inventory_balance.location_id, inventory_balance.lot, inventory_balance.pallet, inventory_balance.expiry_date`.execute(tx).then((r) => r.rows);
   },
 
-  /** The owner's reservation of a balance grows by `qty` (created when new). */
-  reserve(tx: Executor, owner: ReservationOwner, balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }, qty: number, at: string) {
-    return tx.insertInto('stock_reservation').values({
+  /** Each owner's reservation of a balance grows by its quantity (created when new): one statement (each owner and balance at most once). */
+  reserveMany(tx: Executor, rows: { owner: ReservationOwner; balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }; quantity: number }[], at: string) {
+    return tx.insertInto('stock_reservation').values(rows.map(({ owner, balance, quantity }) => ({
       balance_id: balance.id, warehouse_id: balance.warehouse_id, customer_id: balance.customer_id, sku_id: balance.sku_id,
-      document_type: owner.documentType, document_id: owner.documentId, document_line: owner.documentLine ?? '', quantity: qty, created_at: at, updated_at: at,
-    }).onConflict((oc) => oc.columns(['document_type', 'document_id', 'document_line', 'balance_id']).doUpdateSet({
+      document_type: owner.documentType, document_id: owner.documentId, document_line: owner.documentLine ?? '', quantity, created_at: at, updated_at: at,
+    }))).onConflict((oc) => oc.columns(['document_type', 'document_id', 'document_line', 'balance_id']).doUpdateSet({
       quantity: sql`stock_reservation.quantity + excluded.quantity`, updated_at: at,
     })).execute();
+  },
+
+  /** Units allocatable now per SKU (the same rules as the candidates). */
+  freeStock(tx: Executor, f: AllocationFilter & { skuIds: number[] }) {
+    return tx.selectFrom('inventory_balance as b')
+      .innerJoin('location as l', 'l.id', 'b.location_id')
+      .select(['b.sku_id', sql<number>`sum(b.on_hand - b.allocated)`.as('free')])
+      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', 'in', f.skuIds)
+      .where(allocatable('b', 'l', f))
+      .groupBy('b.sku_id').execute();
+  },
+
+  /**
+   * A SKU's free stock that allocation may not take, in units by why not (`blockedBy`); what is free and not
+   * blocked (less than a package, a location left out) counts as 'no-stock'. One statement.
+   */
+  blockedStock(tx: Executor, f: AllocationFilter & { skuId: number }) {
+    return tx.selectFrom('inventory_balance as b')
+      .innerJoin('location as l', 'l.id', 'b.location_id')
+      .select([blockedBy('b', 'l', f).as('reason'), sql<number>`sum(b.on_hand - b.allocated)`.as('units')])
+      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', '=', f.skuId)
+      .where(sql<boolean>`b.on_hand - b.allocated > 0`)
+      .$if(!!f.lot, (q) => q.where('b.lot', '=', f.lot!))
+      .groupBy(sql`1`).execute();
   },
 
   /** Empties reservations (released or consumed): they stay as the owner's record, with nothing open. */
