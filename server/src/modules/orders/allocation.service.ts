@@ -3,7 +3,7 @@ import type { Db } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { domainEvent } from '../../platform/domain-events.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError, conflict, notFound } from '../../platform/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
@@ -60,7 +60,7 @@ export class OrderAllocationService {
   async allocate(principal: Principal, input: OrderBatchInput, actor: Actor): Promise<AllocationResult> {
     const outcomes: OrderOutcome[] = [];
     const batch = await this.eachOrder(principal, input.orderIds, async (order) => {
-      if (order.order_type === 'Purchase') throw new AppError(409, 'CONFLICT', `Order ${order.so_number} is a purchase order: it brings goods in, nothing is allocated to it`);
+      if (order.order_type === 'Purchase') throw conflict( `Order ${order.so_number} is a purchase order: it brings goods in, nothing is allocated to it`);
       const outcome = await inTransaction(this.db, (uow) => this.allocateOrder(uow, actor, order.id, 'AllocateOrder'));
       outcomes.push(outcome!);
       return outcome!.status;
@@ -92,9 +92,9 @@ export class OrderAllocationService {
     const order = (await alloc.order(uow.tx, orderId))!;
     let added = 0;
     const lines: LineOutcome[] = [];
-    const skuIds: number[] = [];
-    for (const line of await alloc.lines(uow.tx, orderId)) {
-      skuIds.push(line.sku_id);
+    // Lines by SKU: two orders' allocations lock the SKUs' balances in the same order (fewer deadlocks on PostgreSQL).
+    const byLineNo = await alloc.lines(uow.tx, orderId);
+    for (const line of [...byLineNo].sort((a, b) => a.sku_id - b.sku_id || n(a.line_no) - n(b.line_no))) {
       const quantity = n(line.quantity);
       let allocated = n(line.allocated_qty);
       let shortReason = (line.short_reason ?? null) as ShortReason | null;
@@ -116,6 +116,8 @@ export class OrderAllocationService {
         shortQuantity: quantity - allocated, shortReason: allocated < quantity ? shortReason : null,
       });
     }
+    lines.sort((a, b) => a.lineNo - b.lineNo);
+    const skuOf = new Map(byLineNo.map((l) => [l.id, l.sku_id]));
     const whole = lines.every((l) => l.shortQuantity === 0);
     const to: OrderStatus = whole ? 'Allocated' : n(order.allow_backorders) === 1 ? 'Backordered' : 'Partially Allocated';
     if (onlyWhenChanged && added === 0 && to === held.status) return undefined;
@@ -125,7 +127,7 @@ export class OrderAllocationService {
       action: 'allocate', subEvent, before: { status: held.status },
       raises: [domainEvent('order.allocated', {
         orderId, soNumber: after.soNumber, status: to, warehouseId: after.warehouseId, customerId: after.customerId,
-        lines: lines.map((l, i) => ({ lineId: l.lineId, skuId: skuIds[i], allocated: l.allocatedQuantity, short: l.shortQuantity, shortReason: l.shortReason })),
+        lines: lines.map((l) => ({ lineId: l.lineId, skuId: skuOf.get(l.lineId)!, allocated: l.allocatedQuantity, short: l.shortQuantity, shortReason: l.shortReason })),
       })],
     }));
     return { orderId, soNumber: after.soNumber, status: to, orderedQuantity: after.orderedQuantity, allocatedQuantity: after.allocatedQuantity, lines };
