@@ -83,7 +83,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   };
   registerUploadJobs(jobs, database, services);
   registerHousekeeping(jobs, schedules, db);
-  registerBackorderFilling(jobs, domainEvents, db, services.allocation);
+  registerBackorderFilling(jobs, domainEvents, db, services.allocation, log);
   return services;
 }
 

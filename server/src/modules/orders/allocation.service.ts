@@ -60,7 +60,7 @@ export class OrderAllocationService {
   async allocate(principal: Principal, input: OrderBatchInput, actor: Actor): Promise<AllocationResult> {
     const outcomes: OrderOutcome[] = [];
     const batch = await this.eachOrder(principal, input.orderIds, async (order) => {
-      if (order.order_type === 'Purchase') throw conflict( `Order ${order.so_number} is a purchase order: it brings goods in, nothing is allocated to it`);
+      if (order.order_type === 'Purchase') throw conflict(`Order ${order.so_number} is a purchase order: it brings goods in, nothing is allocated to it`);
       const outcome = await inTransaction(this.db, (uow) => this.allocateOrder(uow, actor, order.id, 'AllocateOrder'));
       outcomes.push(outcome!);
       return outcome!.status;

@@ -124,6 +124,19 @@ describe('AllocateOrders', () => {
     expect(await allocatedOf(s)).toBe(10);
   });
 
+  it('a kit line short of built kits waits for a kit build; its built kits are allocated like any SKU', async () => {
+    const kit = await sku();
+    const part = await sku();
+    const now = new Date().toISOString();
+    await db().updateTable('sku').set({ is_kit: 1 }).where('id', '=', kit).execute();
+    await db().insertInto('kit_component').values({ customer_id: cust, kit_sku_id: kit, component_sku_id: part, quantity: 2, created_at: now, updated_at: now }).execute();
+    await put(cust, kit, pick, 1);
+    const o = await create([{ skuId: kit, quantity: 3 }]);
+    const res = await allocate([o.orderId]);
+    expect(res.orders[0].lines[0]).toMatchObject({ allocatedQuantity: 1, shortQuantity: 2, shortReason: 'awaiting-kit-build' });
+    expect(res.summary.shortLinesByReason).toEqual({ 'awaiting-kit-build': 1 });
+  });
+
   it('refuses per order: a purchase order, a held one, another client’s (not found) — the rest are allocated, nothing else changes', async () => {
     const s = await sku();
     await put(cust, s, pick, 10);
@@ -230,7 +243,7 @@ describe('backorders', () => {
     try {
       const adjust = await admin.post('/Warehouse/Adjustment/CreateAdjustment', { warehouseId: wh, customerId: cust, skuId: s, locationId: pick2, lot: '', quantityChange: 10, reasonCode: 'FOUND' });
       expect(adjust.statusCode, adjust.body).toBe(200);
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 10_000;
       while ((await statusOf(o.orderId)) !== 'Allocated' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     } finally {
       await t.app.services.jobs.stop();

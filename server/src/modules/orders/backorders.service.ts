@@ -44,16 +44,22 @@ export class BackorderService {
 }
 
 /**
- * Fills backorders as stock arrives. Every stock posting with units arriving (a put-away, an adjustment up, a count
- * gain, a return, a kit build, a move onto a pick face) queues, in the posting's own transaction, a job that
- * allocates the orders waiting for those SKUs there — by priority, then the order taken in first. A job rather than
- * allocating in the posting's transaction: the arrival must never fail or wait because of an order; allocating many
- * orders would hold the arrival's balance locks for long; and the job takes each order's row before its stock,
- * the same order AllocateOrders takes them in (the arrival holds balances first: doing it inside would invite
- * deadlocks on PostgreSQL). Queued with the posting, the job exists exactly when the stock does. Running it twice
- * is harmless (it allocates only what is still short), so a queued job for the same SKUs is not queued again.
+ * Fills backorders as stock arrives. After every stock posting with units arriving (a put-away, an adjustment up,
+ * a count gain, a return, a kit build, a move onto a pick face) commits, a job is queued when orders wait for those
+ * SKUs there; it allocates them by priority, then the order taken in first.
+ *  - A job, not the posting's transaction: the arrival must never fail or wait because of an order; allocating many
+ *    orders would hold the arrival's balance locks for long, and would take order rows after balances — the
+ *    opposite of AllocateOrders' order, inviting deadlocks on PostgreSQL. The job takes each order's row first.
+ *  - Looked for a moment after commit, for all the arrivals of that moment at once (a burst: a receiving clerk's
+ *    scans, an import's rows), not in the posting: a stock operation's statements are budgeted, after-commit work
+ *    included (test/operation-statements.test.ts), and a burst costs one look. The price: a process stopping
+ *    within that moment leaves those orders waiting until the next arrival of the SKU or an Allocate — no stock
+ *    is lost or doubled.
+ *  - Running it twice is harmless (it allocates only what is still short), so a queued job for the same SKUs is
+ *    not queued again.
  */
-export function registerBackorderFilling(jobs: Jobs, domainEvents: DomainEvents, db: Db, allocation: OrderAllocationService) {
+export function registerBackorderFilling(jobs: Jobs, domainEvents: DomainEvents, db: Db, allocation: OrderAllocationService,
+  log: { warn(obj: object, msg: string): void }) {
   jobs.register<FillPayload>(FILL_BACKORDERS_JOB, {
     payload: fillPayload,
     maxAttempts: 3,
@@ -73,14 +79,52 @@ export function registerBackorderFilling(jobs: Jobs, domainEvents: DomainEvents,
     },
   });
 
-  domainEvents.inTransaction('stock.posted', 'orders.fill-backorders', async (posted, { uow }) => {
-    const skuIds = [...new Set(posted.legs.filter((l) => l.qty > 0).map((l) => l.skuId))].sort((a, b) => a - b);
-    if (skuIds.length === 0) return;
-    const target = { warehouseId: posted.warehouseId, customerId: posted.customerId, skuIds };
-    if ((await alloc.waitingOrders(uow.tx, target)).length === 0) return;
-    const payload = JSON.stringify(target);
-    const queued = await uow.tx.selectFrom('job').select('id').where('name', '=', FILL_BACKORDERS_JOB).where('status', '=', 'queued')
-      .where('warehouse_id', '=', target.warehouseId).where('customer_id', '=', target.customerId).where('payload_json', '=', payload).executeTakeFirst();
-    if (!queued) await jobs.enqueue(uow, FILL_BACKORDERS_JOB, target, { warehouseId: target.warehouseId, customerId: target.customerId });
+  const burst = new ArrivalBurst(async (target) => {
+    if ((await alloc.waitingOrders(db, target)).length === 0) return;
+    await inTransaction(db, async (uow) => {
+      const queued = await uow.tx.selectFrom('job').select('id').where('name', '=', FILL_BACKORDERS_JOB).where('status', '=', 'queued')
+        .where('warehouse_id', '=', target.warehouseId).where('customer_id', '=', target.customerId).where('payload_json', '=', JSON.stringify(target)).executeTakeFirst();
+      if (!queued) await jobs.enqueue(uow, FILL_BACKORDERS_JOB, target, { warehouseId: target.warehouseId, customerId: target.customerId });
+    });
+  }, log);
+  domainEvents.afterCommit('stock.posted', 'orders.fill-backorders', (posted) => {
+    burst.add(posted.warehouseId, posted.customerId, posted.legs.filter((l) => l.qty > 0).map((l) => l.skuId));
   });
+  return burst;
+}
+
+/**
+ * How long arrivals gather before their one look for waiting orders: long enough for a clerk's run of scans to make
+ * one look (and for that look to fall outside the operation that caused it), short for someone waiting on /BKO.
+ */
+const BURST_MS = 2000;
+
+/** The SKUs that arrived per warehouse and client in the last moment, handed on together (see registerBackorderFilling). */
+class ArrivalBurst {
+  private readonly pending = new Map<string, FillPayload>();
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly look: (target: FillPayload) => Promise<void>, private readonly log: { warn(obj: object, msg: string): void }) {}
+
+  add(warehouseId: number, customerId: number, skuIds: number[]) {
+    if (skuIds.length === 0) return;
+    const key = `${warehouseId}|${customerId}`;
+    const target = this.pending.get(key) ?? { warehouseId, customerId, skuIds: [] };
+    target.skuIds = [...new Set([...target.skuIds, ...skuIds])].sort((a, b) => a - b);
+    this.pending.set(key, target);
+    // Not kept alive for this: a stopping process drops the moment's look (see above).
+    this.timer ??= setTimeout(() => void this.flush(), BURST_MS).unref();
+  }
+
+  async flush() {
+    this.timer = undefined;
+    const targets = [...this.pending.values()];
+    this.pending.clear();
+    for (const target of targets) {
+      try {
+        await this.look(target);
+      } catch (err) {
+        this.log.warn({ err, target }, 'Could not look for backorders to fill');
+      }
+    }
+  }
 }
