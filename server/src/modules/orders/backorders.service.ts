@@ -90,7 +90,6 @@ export function registerBackorderFilling(jobs: Jobs, domainEvents: DomainEvents,
   domainEvents.afterCommit('stock.posted', 'orders.fill-backorders', (posted) => {
     burst.add(posted.warehouseId, posted.customerId, posted.legs.filter((l) => l.qty > 0).map((l) => l.skuId));
   });
-  return burst;
 }
 
 /**
