@@ -39,6 +39,8 @@ export const customerSchema = z.object({
   country: z.string().nullable(),
   /** Adjustments of more units than this need an approval; null means no approval step. */
   adjustmentApprovalThreshold: z.number().int().nullable(),
+  /** An order short of stock waits as Backordered (filled as stock arrives) when true, else stays Partially Allocated. */
+  allowBackorders: z.boolean(),
   isActive: z.boolean(),
   warehouses: z.array(customerWarehouseSchema),
   createdAt: z.string(),
@@ -61,6 +63,8 @@ export const customerInput = z.object({
   zip: field.text(10, { error: MSG.zip }).trim().min(1, MSG.zip).regex(/^[A-Za-z0-9 -]{3,10}$/, MSG.zipValid),
   country: field.text(100, { error: MSG.country }, MSG.countryValid).trim().min(1, MSG.country),
   adjustmentApprovalThreshold: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
+  /** Omitted: unchanged (true for a new customer). */
+  allowBackorders: z.boolean().optional(),
   isActive: z.boolean().optional().default(true),
   /** The warehouses that serve the customer; each must be within the caller's warehouses. */
   warehouseIds: z.array(field.id(), { error: 'Please select a warehouse!' })

@@ -40,7 +40,7 @@ export interface HubEventMap {
   };
   /** Outbound orders: taken in, and each status change (held, hold released, cancelled…); payload is the order summary. */
   ReceiveOrderData: {
-    subEvent: 'AddOrder' | 'HoldOrder' | 'ReleaseHold' | 'CancelOrder' | 'UpdateOrder';
+    subEvent: 'AddOrder' | 'HoldOrder' | 'ReleaseHold' | 'CancelOrder' | 'UpdateOrder' | 'AllocateOrder' | 'UnallocateOrder';
     payload: unknown;
     detail?: Record<string, unknown>;
   };

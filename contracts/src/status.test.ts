@@ -22,6 +22,22 @@ describe('status machines', () => {
     expect(offeredActions('ADJUSTMENT', 'Posted')).toEqual([]);
     expect(offeredActions('REPLENISHMENT_TASK', 'Open').sort()).toEqual(['cancel', 'complete']);
     expect(statusColour('ADJUSTMENT', 'Pending')).toBe('orange');
+  });
+
+  it('offer an order only the actions that can run from its status (releaseHold only on hold, allocate before release)', () => {
+    const offered = (status: string) => offeredActions('SALES_ORDER', status).sort();
+    expect(offered('New')).toEqual(['allocate', 'cancel', 'hold']);
+    expect(offered('Allocated')).toEqual(['cancel', 'hold', 'unallocate']);
+    expect(offered('Partially Allocated')).toEqual(['allocate', 'cancel', 'hold', 'unallocate']);
+    expect(offered('Backordered')).toEqual(['allocate', 'cancel', 'hold', 'unallocate']);
+    expect(offered('On Hold')).toEqual(['cancel', 'releaseHold']);
+    expect(offered('Released')).toEqual(['cancel', 'hold']);
+    expect(offered('Picking')).toEqual([]);
+    // Every offered source is one the table allows into the action's target.
+    const t = STATUS_MACHINES.SALES_ORDER;
+    for (const [action, from] of Object.entries(t.actionSources ?? {})) {
+      for (const s of from ?? []) expect(mayTransition('SALES_ORDER', s, t.actions[action as keyof typeof t.actions])).toBe(true);
+    }
     expect(statusColour('ADJUSTMENT', 'Nope')).toBe('default');
   });
 });

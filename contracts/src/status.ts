@@ -20,6 +20,11 @@ export interface StatusMachineTable<S extends string, A extends string = string>
   statuses: { readonly [K in S]: { colour: StatusColour; next: readonly S[] } };
   /** The user actions that move a document, by the status each moves it to. */
   actions: { readonly [K in A]: S };
+  /**
+   * The statuses an action is offered from, where fewer than every status the table lets into its target: releasing
+   * a hold and unallocating both go to New, but from different statuses.
+   */
+  actionSources?: { readonly [K in A]?: readonly S[] };
 }
 
 const table = <S extends string, A extends string>(_statuses: readonly S[], t: StatusMachineTable<S, A>) => t;
@@ -88,7 +93,13 @@ export const STATUS_MACHINES = {
       Shipped: { colour: 'success', next: [] },
       Cancelled: { colour: 'default', next: [] },
     },
-    actions: { hold: 'On Hold', releaseHold: 'New', cancel: 'Cancelled' },
+    // allocate may end in Allocated, Partially Allocated or Backordered (what the stock allows); 'Allocated' names it.
+    actions: { allocate: 'Allocated', unallocate: 'New', hold: 'On Hold', releaseHold: 'New', cancel: 'Cancelled' },
+    actionSources: {
+      allocate: ['New', 'Partially Allocated', 'Backordered'],
+      unallocate: ['Allocated', 'Partially Allocated', 'Backordered'],
+      releaseHold: ['On Hold'],
+    },
   }),
 } as const;
 
@@ -120,8 +131,11 @@ export function statusColour(kind: DocumentKind, status: string): StatusColour {
   return Object.hasOwn(tableOf(kind).statuses, status) ? tableOf(kind).statuses[status].colour : 'default';
 }
 
-/** The user actions offered on a document in this status: those whose target the table allows from it. */
+/** The user actions offered on a document in this status: those whose target the table allows from it (and from which the action is offered). */
 export function offeredActions<K extends DocumentKind>(kind: K, status: string): DocumentAction<K>[] {
   const next = nextStatuses(kind, status);
-  return Object.entries(tableOf(kind).actions).filter(([, to]) => next.includes(to)).map(([action]) => action as DocumentAction<K>);
+  const sources = tableOf(kind).actionSources ?? {};
+  return Object.entries(tableOf(kind).actions)
+    .filter(([action, to]) => next.includes(to) && (sources[action]?.includes(status) ?? true))
+    .map(([action]) => action as DocumentAction<K>);
 }

@@ -9,9 +9,13 @@ export const STOCK_TXN_TYPES = [
 ] as const;
 export type StockTxnType = (typeof STOCK_TXN_TYPES)[number];
 
-/** The documents stock is posted, reserved or held by. BENCH: the benchmark's seeded history (bench/). */
+/**
+ * The documents stock is posted, reserved or held by. BENCH: the benchmark's seeded history (bench/). SO: an
+ * outbound order's lines (their reservations). A type added here needs a migration re-stating the database's
+ * checks (see 0020_allocation), as databases made before it keep the old list.
+ */
 export const STOCK_DOCUMENT_TYPES = [
-  'RECEIPT', 'PUTAWAY', 'MOVE', 'PALLET_MOVE', 'ADJUSTMENT', 'IMPORT', 'CYCLE_COUNT', 'REPLENISHMENT', 'DEMO', 'BENCH',
+  'RECEIPT', 'PUTAWAY', 'MOVE', 'PALLET_MOVE', 'ADJUSTMENT', 'IMPORT', 'CYCLE_COUNT', 'REPLENISHMENT', 'DEMO', 'BENCH', 'SO',
 ] as const;
 export type StockDocumentType = (typeof STOCK_DOCUMENT_TYPES)[number];
 

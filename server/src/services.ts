@@ -27,6 +27,8 @@ import { ReplenishmentService } from './modules/replenishment/replenishment.serv
 import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
 import { ReceivingService } from './modules/receiving/receiving.service.js';
 import { OrderService } from './modules/orders/orders.service.js';
+import { OrderAllocationService } from './modules/orders/allocation.service.js';
+import { BackorderService, registerBackorderFilling } from './modules/orders/backorders.service.js';
 import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js';
 import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
@@ -72,6 +74,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
     inventoryReports: new InventoryReportService(deps),
     receiving: new ReceivingService(deps, stock),
     orders: new OrderService(deps),
+    allocation: new OrderAllocationService(deps, stock),
+    backorders: new BackorderService(deps),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),
@@ -79,6 +83,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   };
   registerUploadJobs(jobs, database, services);
   registerHousekeeping(jobs, schedules, db);
+  registerBackorderFilling(jobs, domainEvents, db, services.allocation, log);
   return services;
 }
 

@@ -49,6 +49,11 @@ export interface DomainEventMap {
     orderId: number; soNumber: string; orderType: string; referenceNumber: string; priority: number; source: string;
     lines: { lineId: number; skuId: number; quantity: number; lot: string }[];
   };
+  /** An order's lines were allocated (by a person, or as stock arrived for its backorders): what each holds now. */
+  'order.allocated': Owned & {
+    orderId: number; soNumber: string; status: string;
+    lines: { lineId: number; skuId: number; allocated: number; short: number; shortReason: string | null }[];
+  };
   /**
    * A document moved from one status to another. The status machine raises it for every transition:
    * `raises: domainEvent('document.status-changed', …)` in the Change of the transition's audit row and hub event.

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { CreatedAt, Flag, Id, Timestamp } from '../column-types.js';
 
 /** A client company whose goods the 3PL keeps (created in migration 0001; 0003 adds the contact and rule columns). */
@@ -7,6 +8,8 @@ export interface CustomerTable {
   is_active: Flag; created_at: CreatedAt; updated_at: Timestamp;
   address2: string | null; contact_person: string | null; billing_email: string | null;
   adjustment_approval_threshold: number | null;
+  /** Short orders wait as Backordered (1, the default) or stay Partially Allocated (0) (migration 0020). */
+  allow_backorders: Generated<Flag>;
 }
 /** Which warehouses serve a customer. */
 export interface CustomerWarehouseTable { customer_id: number; warehouse_id: number }

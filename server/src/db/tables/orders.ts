@@ -21,6 +21,8 @@ export interface SalesOrderTable {
 export interface SalesOrderLineTable {
   id: Id; order_id: number; line_no: number; sku_id: number; quantity: number; package_id: number | null; units_per_package: number;
   lot: string; allocated_qty: Generated<number>; shipped_qty: Generated<number>; notes: string | null;
+  /** Why it holds less than its quantity (migration 0020; contracts' SHORT_REASONS), NULL when whole or not allocated. */
+  short_reason: Generated<string | null>;
 }
 
 /** Tables of the orders area (migration 0017). Merged into DB in db/schema.ts. */

@@ -82,6 +82,15 @@ describe('AddNewCustomer', () => {
 });
 
 describe('UpdateCustomer', () => {
+  it('sets whether short orders wait as Backordered (true for a new customer; left as it was when not sent)', async () => {
+    const created = (await admin.post(`${B}/AddNewCustomer`, valid([wh1], { customerCode: 'bko1' }))).json().data;
+    expect(created.allowBackorders).toBe(true);
+    const update = (over: Record<string, unknown>) => admin.post(`${B}/UpdateCustomer`, { ...valid([wh1], { customerCode: created.customerCode, ...over }), customerId: created.customerId });
+    expect((await update({ allowBackorders: false })).json().data.allowBackorders).toBe(false);
+    expect((await update({ customerName: 'Kept' })).json().data.allowBackorders).toBe(false);
+    expect((await update({ allowBackorders: 'no' })).statusCode).toBe(400);
+  });
+
   it('updates with before and after in the audit and raises UpdateCustomer', async () => {
     // Listen from before the create: on PostgreSQL its event may arrive after the update's request started.
     const events = recordEvents(t.app);

@@ -73,7 +73,7 @@ export const orderRepository = {
       .innerJoin('sku as s', 's.id', 'l.sku_id')
       .leftJoin('sku_package as p', 'p.id', 'l.package_id')
       .select(['l.id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.description', 's.is_kit', 'l.quantity', 'l.package_id', 'p.package_name',
-        'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.shipped_qty', 'l.notes'])
+        'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.shipped_qty', 'l.notes', 'l.short_reason'])
       .where('l.order_id', '=', orderId).orderBy('l.line_no').execute();
   },
 

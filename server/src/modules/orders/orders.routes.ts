@@ -1,6 +1,7 @@
 import {
-  STAFF_ROLES, apiErrorSchema, createOrderInput, mutationResult, orderByIdQuery, orderDetail, orderIdInput, orderIntakeResult, orderListRequest,
-  orderListResponse, orderStatusCounts, orderStatusCountsRequest, orderSummary,
+  STAFF_ROLES, allocationResult, apiErrorSchema, backorderListRequest, backorderListResponse, createOrderInput, mutationResult, orderBatchInput,
+  orderBatchResult, orderByIdQuery, orderDetail, orderIdInput, orderIntakeResult, orderListRequest, orderListResponse, orderStatusCounts,
+  orderStatusCountsRequest, orderSummary,
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, type RouteModule } from '../../http.js';
@@ -20,7 +21,7 @@ const keyWrite: RoutePolicy = { ...write, apiKey: true };
 const security: Record<string, string[]>[] = [{ apiKey: [] }, { bearer: [] }];
 const errors = { 409: apiErrorSchema, 422: apiErrorSchema, ...authErrors };
 
-export const orderRoutes: RouteModule = (api, { orders }) => {
+export const orderRoutes: RouteModule = (api, { orders, allocation, backorders }) => {
   api.post(`${BASE}/CreateOrder`, {
     schema: {
       tags, body: createOrderInput, response: { 200: mutationResult(orderIntakeResult), ...errors },
@@ -55,15 +56,51 @@ export const orderRoutes: RouteModule = (api, { orders }) => {
   api.post(`${BASE}/HoldOrder`, {
     schema: { tags, summary: 'Put an order on hold (before picking starts)', body: orderIdInput, response: { 200: mutationResult(orderSummary), ...errors } },
     config: { policy: staff },
-  }, (req) => orders.hold(principalOf(req), req.body, actorOf(req)));
+  }, (req) => allocation.hold(principalOf(req), req.body, actorOf(req)));
 
   api.post(`${BASE}/ReleaseHold`, {
     schema: { tags, summary: 'Release a held order: it goes back to New for allocation', body: orderIdInput, response: { 200: mutationResult(orderSummary), ...errors } },
     config: { policy: staff },
-  }, (req) => orders.releaseHold(principalOf(req), req.body, actorOf(req)));
+  }, (req) => allocation.releaseHold(principalOf(req), req.body, actorOf(req)));
 
   api.post(`${BASE}/CancelOrder`, {
     schema: { tags, summary: 'Cancel an order picking has not started (a client account or key: one not yet released)', body: orderIdInput, response: { 200: mutationResult(orderSummary), ...errors }, security },
     config: { policy: keyWrite },
-  }, (req) => orders.cancel(principalOf(req), req.body, actorOf(req)));
+  }, (req) => allocation.cancel(principalOf(req), req.body, actorOf(req)));
+
+  api.post(`${BASE}/AllocateOrders`, {
+    schema: {
+      tags, body: orderBatchInput, response: { 200: allocationResult, ...errors },
+      summary: 'Allocate orders from free pickable stock: each ends Allocated, Partially Allocated or Backordered, each short line with its reason; one order’s refusal never stops the others',
+    },
+    config: { policy: staff },
+  }, (req) => allocation.allocate(principalOf(req), req.body, actorOf(req)));
+
+  api.post(`${BASE}/UnallocateOrders`, {
+    schema: { tags, summary: 'Give back everything the orders hold: each goes back to New', body: orderBatchInput, response: { 200: orderBatchResult, ...errors } },
+    config: { policy: staff },
+  }, (req) => allocation.unallocate(principalOf(req), req.body, actorOf(req)));
+
+  api.post(`${BASE}/HoldOrders`, {
+    schema: { tags, summary: 'Put orders on hold (what they hold is given back)', body: orderBatchInput, response: { 200: orderBatchResult, ...errors } },
+    config: { policy: staff },
+  }, (req) => allocation.holdMany(principalOf(req), req.body, actorOf(req)));
+
+  api.post(`${BASE}/ReleaseHolds`, {
+    schema: { tags, summary: 'Release held orders: each goes back to New for allocation', body: orderBatchInput, response: { 200: orderBatchResult, ...errors } },
+    config: { policy: staff },
+  }, (req) => allocation.releaseHolds(principalOf(req), req.body, actorOf(req)));
+
+  api.post(`${BASE}/CancelOrders`, {
+    schema: { tags, summary: 'Cancel orders picking has not started, giving back what they hold (a client account: only before release)', body: orderBatchInput, response: { 200: orderBatchResult, ...errors } },
+    config: { policy: write },
+  }, (req) => allocation.cancelMany(principalOf(req), req.body, actorOf(req)));
+
+  api.post(`${BASE}/GetBackorders`, {
+    schema: {
+      tags, body: backorderListRequest, response: { 200: backorderListResponse, ...authErrors },
+      summary: '/BKO: lines of Backordered and Partially Allocated orders waiting for stock, with how long they wait, the free stock now and why they are short',
+    },
+    config: { policy: read },
+  }, (req) => backorders.list(principalOf(req), req.body));
 };

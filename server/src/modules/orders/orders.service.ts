@@ -1,5 +1,5 @@
 import {
-  ERROR_CODES, ORDER_PRIORITY_DEFAULT, ORDER_STATUSES, type CreateOrderInput, type HubEventMap, type OrderFilters, type OrderSource, type OrderStatus, type OrderSummary,
+  ERROR_CODES, ORDER_PRIORITY_DEFAULT, ORDER_STATUSES, type CreateOrderInput, type ShortReason, type OrderFilters, type OrderSource, type OrderStatus, type OrderSummary,
 } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -11,13 +11,13 @@ import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
-import { StatusMachine } from '../../platform/status-machine.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import { unitsOfPackage } from '../scans/scans.service.js';
 import { orderRepository as repo, type OrderRow } from './orders.repository.js';
+import { allocationRepository } from './allocation.repository.js';
+import { orderChange, type OrderSubEvent } from './order-changes.js';
 
-type SubEvent = HubEventMap['ReceiveOrderData']['subEvent'];
 type Line = Awaited<ReturnType<typeof repo.lines>>[number];
 type History = Awaited<ReturnType<typeof repo.history>>[number];
 
@@ -35,11 +35,16 @@ export const toSummary = (r: OrderRow): OrderSummary => ({
   allocatedQuantity: n(r.allocated_total), shippedQuantity: n(r.shipped_total), createdBy: r.created_by_name, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-const toLine = (l: Line) => ({
+type Reservation = Awaited<ReturnType<typeof allocationRepository.reservations>>[number];
+
+const toLine = (l: Line, reservations: Reservation[]) => ({
   lineId: l.id, lineNo: n(l.line_no), skuId: l.sku_id, skuCode: l.sku_code, skuDescription: l.description, isKit: n(l.is_kit) === 1,
   quantity: n(l.quantity), packageId: l.package_id == null ? null : n(l.package_id), packageName: l.package_name ?? null,
   unitsPerPackage: n(l.units_per_package), lot: l.lot, allocatedQuantity: n(l.allocated_qty), shippedQuantity: n(l.shipped_qty), notes: l.notes,
-  shortReason: null, allocations: [],
+  shortReason: (l.short_reason ?? null) as ShortReason | null,
+  allocations: reservations.filter((r) => r.document_line === String(l.id)).map((r) => ({
+    balanceId: n(r.balance_id), locationId: n(r.location_id), locationCode: r.location_code, lot: r.lot, expiryDate: r.expiry_date, pallet: r.pallet, quantity: n(r.quantity),
+  })),
 });
 
 const toHistory = (h: History) => ({ fromStatus: h.from_status, toStatus: h.to_status, at: h.at, username: h.username, reason: h.reason });
@@ -47,24 +52,20 @@ const toHistory = (h: History) => ({ fromStatus: h.from_status, toStatus: h.to_s
 /** Thrown inside the intake's transaction when the reference was taken meanwhile: rolls back (the SO number too). */
 class RepeatedReference extends Error {}
 
-/** Statuses a client account may still cancel from: before the order is released to the floor. */
-const CLIENT_CANCELLABLE: OrderStatus[] = ['New', 'Allocated', 'Partially Allocated', 'Backordered', 'On Hold'];
-
 /**
  * Outbound orders: intake (one method for the order form, the Add Data upload and the client API), the list, the
- * status counts, one order with its lines and history, and the status moves a person makes (hold, release the
- * hold, cancel). Allocation and the floor's moves build on the same status machine.
+ * status counts, one order with its lines (and where their allocated units are) and history. Allocation and the
+ * status moves a person makes (hold, release the hold, cancel) are in allocation.service.ts: each changes what
+ * the order holds.
  */
 export class OrderService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
-  private readonly statuses: StatusMachine;
   constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
-    this.statuses = new StatusMachine(deps);
   }
 
   /**
@@ -188,49 +189,14 @@ export class OrderService {
   private async detail(db: Executor, scope: Scope, id: number) {
     const row = await repo.find(db, scope, id);
     if (!row) throw notFound('Order');
-    const [lines, history] = await Promise.all([repo.lines(db, id), repo.history(db, id)]);
-    return { ...toSummary(row), lines: lines.map(toLine), history: history.map(toHistory) };
-  }
-
-  /** Stops an order before the floor takes it (any status the table lets into On Hold). */
-  hold(principal: Principal, input: { orderId: number; reason?: string }, actor: Actor) {
-    return this.move(principal, input, actor, 'On Hold', 'hold', 'HoldOrder', 'is on hold');
-  }
-
-  /** Lets a held order go again: it goes back to New, and allocation works out what it holds. */
-  releaseHold(principal: Principal, input: { orderId: number; reason?: string }, actor: Actor) {
-    return this.move(principal, input, actor, 'New', 'release-hold', 'ReleaseHold', 'is released from hold', ['On Hold']);
-  }
-
-  /** Cancels an order that picking has not started; a client account only before it is released to the floor. */
-  cancel(principal: Principal, input: { orderId: number; reason?: string }, actor: Actor) {
-    return this.move(principal, input, actor, 'Cancelled', 'cancel', 'CancelOrder', 'is cancelled', principal.role === 'Client' ? CLIENT_CANCELLABLE : undefined);
-  }
-
-  private async move(principal: Principal, input: { orderId: number; reason?: string }, actor: Actor, to: OrderStatus, action: string, subEvent: SubEvent,
-    done: string, from?: OrderStatus[]) {
-    const before = await repo.find(this.db, principal.scope, input.orderId);
-    if (!before) throw notFound('Order');
-    const after = await inTransaction(this.db, async (uow) => {
-      await this.statuses.transition(uow, actor, {
-        kind: 'SALES_ORDER', id: input.orderId, to, ...(from ? { from } : {}), reason: input.reason ?? null,
-        set: { updated_at: new Date().toISOString() },
-      });
-      const now = toSummary((await repo.find(uow.tx, Scope.everything, input.orderId))!);
-      await this.record(uow, actor, now, action, subEvent, { status: before.status }, input.reason ? { reason: input.reason } : undefined);
-      return now;
-    });
-    return { message: `Order ${after.soNumber} ${done}`, data: after };
+    const [lines, history, reservations] = await Promise.all([repo.lines(db, id), repo.history(db, id), allocationRepository.reservations(db, row.so_number)]);
+    return { ...toSummary(row), lines: lines.map((l) => toLine(l, reservations)), history: history.map(toHistory) };
   }
 
   /** The audit row, hub event and domain events of an order's change, in its transaction. */
-  private record(uow: UnitOfWork, actor: Actor, after: OrderSummary, action: string, subEvent: SubEvent, before?: unknown, extra?: Record<string, unknown>,
+  private record(uow: UnitOfWork, actor: Actor, after: OrderSummary, action: string, subEvent: OrderSubEvent, before?: unknown, extra?: Record<string, unknown>,
     raises: RaisedEvent[] = []) {
-    return this.recorder.record(uow, actor, {
-      audit: { action, entity: 'sales_order', entityId: after.orderId, warehouseId: after.warehouseId, customerId: after.customerId, before, after: extra ? { ...after, ...extra } : after },
-      events: { target: 'ReceiveOrderData', payload: { subEvent, payload: after, ...(extra ? { detail: extra } : {}) }, warehouseId: after.warehouseId, customerId: after.customerId },
-      raises,
-    });
+    return this.recorder.record(uow, actor, orderChange(after, { action, subEvent, before, extra, raises }));
   }
 }
 

@@ -85,6 +85,7 @@ export function CustomerDetail({ customerId, tab, onTab, onBack, canWrite }: {
                   <Descriptions.Item label={t('customer.fields.adjustmentApprovalThreshold')}>
                     {customer.adjustmentApprovalThreshold ?? t('customer.fields.noApproval')}
                   </Descriptions.Item>
+                  <Descriptions.Item label={t('customer.fields.allowBackorders')}>{t(customer.allowBackorders ? 'customer.fields.backordersOn' : 'customer.fields.backordersOff')}</Descriptions.Item>
                 </Descriptions>
               ),
             },

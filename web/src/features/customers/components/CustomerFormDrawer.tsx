@@ -11,18 +11,18 @@ import { useAddNewCustomerMutation, useUpdateCustomerMutation } from '../custome
 
 type Values = CustomerInput;
 
-const EMPTY: Partial<Values> = { country: 'United States', isActive: true, warehouseIds: [] };
+const EMPTY: Partial<Values> = { country: 'United States', isActive: true, allowBackorders: true, warehouseIds: [] };
 
 function valuesOf(c: Customer): Partial<Values> {
   return {
     customerCode: c.customerCode, customerName: c.customerName, contactPerson: c.contactPerson, email: c.email ?? '',
     billingEmail: c.billingEmail ?? '', phone: c.phone ?? '', address1: c.address1, address2: c.address2, city: c.city ?? '',
     state: c.state ?? '', zip: c.zip ?? '', country: c.country ?? '', adjustmentApprovalThreshold: c.adjustmentApprovalThreshold,
-    isActive: c.isActive, warehouseIds: c.warehouses.map((w) => w.warehouseid),
+    allowBackorders: c.allowBackorders, isActive: c.isActive, warehouseIds: c.warehouses.map((w) => w.warehouseid),
   };
 }
 
-/** Add or edit a customer (client): code, name, contacts, address, serving warehouses, adjustment approval. */
+/** Add or edit a customer (client): code, name, contacts, address, serving warehouses, adjustment approval, backorders. */
 export function CustomerFormDrawer({ open, customer, onClose }: { open: boolean; customer?: Customer; onClose: () => void }) {
   const t = useT();
   const r = rules(t);
@@ -99,6 +99,11 @@ export function CustomerFormDrawer({ open, customer, onClose }: { open: boolean;
         <Col xs={24} md={12}>
           <Form.Item name="adjustmentApprovalThreshold" label={t('customer.fields.adjustmentApprovalThreshold')} tooltip={t('customer.fields.adjustmentApprovalHint')}>
             <InputNumber min={0} max={1_000_000_000} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="allowBackorders" label={t('customer.fields.allowBackorders')} tooltip={t('customer.fields.allowBackordersHint')} valuePropName="checked">
+            <Switch checkedChildren={t('customer.fields.backordersOn')} unCheckedChildren={t('customer.fields.backordersOff')} />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
