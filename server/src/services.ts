@@ -27,6 +27,7 @@ import { ReplenishmentService } from './modules/replenishment/replenishment.serv
 import { InventoryReportService } from './modules/inventory-reports/inventory-reports.service.js';
 import { ReceivingService } from './modules/receiving/receiving.service.js';
 import { OrderService } from './modules/orders/orders.service.js';
+import { KitService } from './modules/kits/kits.service.js';
 import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js';
 import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
@@ -72,6 +73,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     inventoryReports: new InventoryReportService(deps),
     receiving: new ReceivingService(deps, stock),
     orders: new OrderService(deps),
+    kits: new KitService(deps, stock),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

@@ -167,7 +167,7 @@ export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
       ...DEMO_USERS.client, email: 'client@fje.example.com', firstName: 'Casey', lastName: 'Client', role: 'Client',
       customerId: fjord, defaultAppId: 1,
       modules: {
-        Dashboard: 'read', SKU: 'read', Location: 'read', InBound: 'read', OrderDashboard: 'read', ShippingDashboard: 'read', RMA: 'read',
+        Dashboard: 'read', SKU: 'read', Location: 'read', InBound: 'read', OrderDashboard: 'read', KitDashboard: 'read', ShippingDashboard: 'read', RMA: 'read',
         InventoryReports: 'read', OrderReports: 'read', Billing: 'read', BillingSummary: 'read', SERVICE: 'write',
       },
     });
