@@ -46,6 +46,7 @@ export const kitComponentAvailability = z.object({
 export const kitAvailability = z.object({
   uniqueid: z.string(),
   warehouseId: z.number().int(),
+  warehouseName: z.string(),
   customerId: z.number().int(),
   customerName: z.string(),
   kitSkuId: z.number().int(),

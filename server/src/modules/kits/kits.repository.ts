@@ -79,7 +79,7 @@ function allocatable(today: string) {
 export const kitsRepository = {
   kitPage(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<KitAvailabilityFilters>) {
     return listRows(dialect, kitsQuery(db, scope, req.filters ?? {}), (q) => q.select([
-      's.id as kit_sku_id', 's.sku_code', 's.description', 's.customer_id', 'c.name as customer_name', 'cw.warehouse_id',
+      's.id as kit_sku_id', 's.sku_code', 's.description', 's.customer_id', 'c.name as customer_name', 'cw.warehouse_id', 'w.name as warehouse_name',
     ]), req, KIT_LIST);
   },
 

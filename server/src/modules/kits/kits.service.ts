@@ -89,7 +89,7 @@ export class KitService {
       });
       const limiting = parts.reduce<(typeof parts)[number] | null>((least, c) => (!least || c.buildable < least.buildable ? c : least), null);
       return {
-        uniqueid: `${wh}-${r.kit_sku_id}`, warehouseId: wh, customerId: n(r.customer_id), customerName: r.customer_name,
+        uniqueid: `${wh}-${r.kit_sku_id}`, warehouseId: wh, warehouseName: r.warehouse_name, customerId: n(r.customer_id), customerName: r.customer_name,
         kitSkuId: n(r.kit_sku_id), kitSkuCode: r.sku_code, kitDescription: r.description,
         onHand: onHand.get(`${wh}|${r.kit_sku_id}`) ?? 0, free: free.get(`${wh}|${r.kit_sku_id}`) ?? 0,
         buildable: limiting?.buildable ?? 0, limitingComponent: limiting, components: parts,

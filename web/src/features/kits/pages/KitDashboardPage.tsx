@@ -56,11 +56,13 @@ export default function KitDashboardPage() {
 function AvailabilityView({ actions, onBuild, children }: { actions: ReactNode; onBuild: (preset: WorkOrderPreset) => void; children: ReactNode }) {
   const t = useT();
   const { warehouseId, canWrite } = useKitScope();
+  // A kit shows once per warehouse: with every warehouse listed, the row says which.
   const columns: ColumnsType<KitAvailability> = [
     {
       key: 'kitSkuCode', dataIndex: 'kitSkuCode', title: t('kits.fields.kitSku'), sorter: true,
       render: (code: string, r) => <><Typography.Text strong>{code}</Typography.Text>{r.kitDescription && <div><Typography.Text type="secondary">{r.kitDescription}</Typography.Text></div>}</>,
     },
+    ...(warehouseId ? [] : [{ key: 'warehouseName', dataIndex: 'warehouseName', title: t('kits.fields.warehouse'), sorter: true }]),
     { key: 'customerName', dataIndex: 'customerName', title: t('kits.fields.customer'), sorter: true },
     { key: 'onHand', dataIndex: 'onHand', title: t('kits.fields.onHand'), align: 'right' },
     { key: 'free', dataIndex: 'free', title: t('kits.fields.free'), align: 'right' },
