@@ -26,8 +26,6 @@ const optionalId = field.int(0, INT_MAX).optional();
 export const kitAvailabilityFilters = z.object({
   warehouseId: optionalId,
   customerId: optionalId,
-  /** Only kits that cannot be built right now (some component has too little free stock for one kit). */
-  unbuildableOnly: z.boolean().optional(),
 });
 export type KitAvailabilityFilters = z.infer<typeof kitAvailabilityFilters>;
 

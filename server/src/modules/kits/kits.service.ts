@@ -95,8 +95,7 @@ export class KitService {
         buildable: limiting?.buildable ?? 0, limitingComponent: limiting, components: parts,
       };
     });
-    const shown = req.filters?.unbuildableOnly ? items.filter((i) => i.buildable === 0) : items;
-    return { items: shown, totalCount: req.filters?.unbuildableOnly ? shown.length : page.total };
+    return { items, totalCount: page.total };
   }
 
   // ---- Work orders ----
