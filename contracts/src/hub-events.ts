@@ -23,7 +23,7 @@ export interface HubEventMap {
   };
   /** Stock changed: the balances of one document (move, adjustment, receipt…). */
   ReceiveInventoryData: {
-    subEvent: 'Move' | 'Adjust' | 'MovePallet' | 'CycleCount' | 'Replenish' | 'Receive' | 'Putaway' | 'Import';
+    subEvent: 'Move' | 'Adjust' | 'MovePallet' | 'CycleCount' | 'Replenish' | 'Receive' | 'Putaway' | 'Import' | 'Kit';
     payload: { document: string; skuId: number | null; locationIds: number[] };
   };
   /** Adjustment requests above a customer's threshold: raised, approved, rejected. */
@@ -44,6 +44,8 @@ export interface HubEventMap {
     payload: unknown;
     detail?: Record<string, unknown>;
   };
+  /** Kit work orders: created, completed (built or unbuilt through the ledger), cancelled; payload is the work order summary. */
+  ReceiveKitData: { subEvent: 'AddWorkOrder' | 'CompleteWorkOrder' | 'CancelWorkOrder'; payload: unknown };
   /**
    * Locations of one warehouse: one created or updated (payload: the location as the lists show it), or many
    * created at once by a pattern or an uploaded sheet (payload: how many, and the first and last code).

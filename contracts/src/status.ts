@@ -1,6 +1,7 @@
 import { ADJUSTMENT_STATUSES, CYCLE_COUNT_STATUSES, REPLENISHMENT_TASK_STATUSES } from './inventory-operations.js';
 import { RO_STATUSES } from './receiving.js';
 import { ORDER_STATUSES } from './orders.js';
+import { WORK_ORDER_STATUSES } from './kits.js';
 
 /**
  * Every document's statuses as data: per kind, each status with the statuses it may move to next, its tag colour
@@ -100,6 +101,16 @@ export const STATUS_MACHINES = {
       unallocate: ['Allocated', 'Partially Allocated', 'Backordered'],
       releaseHold: ['On Hold'],
     },
+  }),
+  /** Kit work orders: open while their components are reserved; completing posts the build (or unbuild) to the ledger. */
+  KIT_WORK_ORDER: table(WORK_ORDER_STATUSES, {
+    initial: ['Open'],
+    statuses: {
+      Open: { colour: 'blue', next: ['Completed', 'Cancelled'] },
+      Completed: { colour: 'green', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { complete: 'Completed', cancel: 'Cancelled' },
   }),
 } as const;
 

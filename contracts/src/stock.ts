@@ -6,16 +6,18 @@ import { z } from 'zod';
  */
 export const STOCK_TXN_TYPES = [
   'receive', 'receive_damaged', 'putaway_out', 'putaway_in', 'move_out', 'move_in', 'adjust', 'count', 'opening', 'reverse',
+  // A kit work order: what it uses up (components on a build, kits on an unbuild) and what it makes.
+  'kit_consume', 'kit_produce',
 ] as const;
 export type StockTxnType = (typeof STOCK_TXN_TYPES)[number];
 
 /**
  * The documents stock is posted, reserved or held by. BENCH: the benchmark's seeded history (bench/). SO: an
- * outbound order's lines (their reservations). A type added here needs a migration re-stating the database's
- * checks (see 0020_allocation), as databases made before it keep the old list.
+ * outbound order's lines (their reservations). WO: a kit work order. A type added here needs a migration
+ * re-stating the database's checks (see 0020_allocation, 0021_kits), as databases made before it keep the old list.
  */
 export const STOCK_DOCUMENT_TYPES = [
-  'RECEIPT', 'PUTAWAY', 'MOVE', 'PALLET_MOVE', 'ADJUSTMENT', 'IMPORT', 'CYCLE_COUNT', 'REPLENISHMENT', 'DEMO', 'BENCH', 'SO',
+  'RECEIPT', 'PUTAWAY', 'MOVE', 'PALLET_MOVE', 'ADJUSTMENT', 'IMPORT', 'CYCLE_COUNT', 'REPLENISHMENT', 'DEMO', 'BENCH', 'SO', 'WO',
 ] as const;
 export type StockDocumentType = (typeof STOCK_DOCUMENT_TYPES)[number];
 

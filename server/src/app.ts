@@ -35,6 +35,7 @@ import { inventoryReportRoutes } from './modules/inventory-reports/inventory-rep
 import { receivingRoutes } from './modules/receiving/receiving.routes.js';
 import { jobRoutes } from './modules/jobs/jobs.routes.js';
 import { orderRoutes } from './modules/orders/orders.routes.js';
+import { kitRoutes } from './modules/kits/kits.routes.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 
 export const VERSION = '0.1.0';
@@ -44,7 +45,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes, orderRoutes, apiKeyRoutes,
+  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes,
 ];
 
 declare module 'fastify' {

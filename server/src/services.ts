@@ -29,6 +29,7 @@ import { ReceivingService } from './modules/receiving/receiving.service.js';
 import { OrderService } from './modules/orders/orders.service.js';
 import { OrderAllocationService } from './modules/orders/allocation.service.js';
 import { BackorderService, registerBackorderFilling } from './modules/orders/backorders.service.js';
+import { KitService } from './modules/kits/kits.service.js';
 import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js';
 import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
@@ -76,6 +77,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     orders: new OrderService(deps),
     allocation: new OrderAllocationService(deps, stock),
     backorders: new BackorderService(deps),
+    kits: new KitService(deps, stock),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

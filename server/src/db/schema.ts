@@ -10,6 +10,7 @@ import type { JobTables } from './tables/jobs.js';
 import type { StockTables } from './tables/stock.js';
 import type { OrderTables } from './tables/orders.js';
 import type { ApiKeyTables } from './tables/api-keys.js';
+import type { KitTables } from './tables/kits.js';
 
 
 export interface AppTable { id: number; key: string; name: string; description: string; sort: number }
@@ -91,7 +92,7 @@ export interface InventoryTxnTable {
 
 /** Every table. The foundation's are listed here; each area adds its own through its tables file. */
 export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables,
-  StockTables, DocumentTables, JobTables, OrderTables, ApiKeyTables {
+  StockTables, DocumentTables, JobTables, OrderTables, ApiKeyTables, KitTables {
   app: AppTable;
   module: ModuleTable;
   country: CountryTable;

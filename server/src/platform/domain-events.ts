@@ -54,6 +54,10 @@ export interface DomainEventMap {
     orderId: number; soNumber: string; status: string;
     lines: { lineId: number; skuId: number; allocated: number; short: number; shortReason: string | null }[];
   };
+  /** A kit work order was completed: kits built from their components (Build) or taken apart (Unbuild), in one posting. */
+  'kit-work-order.completed': Owned & {
+    workOrderId: number; woNumber: string; type: 'Build' | 'Unbuild'; kitSkuId: number; quantity: number; locationId: number; document: string;
+  };
   /**
    * A document moved from one status to another. The status machine raises it for every transition:
    * `raises: domainEvent('document.status-changed', …)` in the Change of the transition's audit row and hub event.

@@ -53,6 +53,11 @@ async function documentOf(kind: DocumentKind, status: string): Promise<number> {
         ship_to_zip: null, ship_to_country: null, ship_to_phone: null, ship_to_email: null, carrier_account_id: null, carrier_service: null, notes: null,
         status, source: 'screen', created_by: null, created_at: at, updated_at: at,
       }).returning('id').executeTakeFirstOrThrow()).id;
+    case 'KIT_WORK_ORDER':
+      return (await db.insertInto('kit_work_order').values({
+        wo_number: `T-${tag}`, warehouse_id: wh, customer_id: cust, type: 'Build', kit_sku_id: sku, quantity: 1, location_id: loc,
+        component_location_id: null, status, notes: null, order_line_id: null, created_by: null, created_at: at, updated_at: at, completed_by: null, completed_at: null,
+      }).returning('id').executeTakeFirstOrThrow()).id;
   }
 }
 
@@ -68,7 +73,7 @@ const history = (kind: DocumentKind, id: number) =>
   t.database.db.selectFrom('document_status_history').select(['from_status', 'to_status', 'username', 'reason']).where('kind', '=', kind)
     .where('document_id', '=', id).orderBy('id').execute();
 const statusOf = async (kind: DocumentKind, id: number) => {
-  const tables = { RECEIVING_ORDER: 'receiving_order', CYCLE_COUNT: 'cycle_count', ADJUSTMENT: 'adjustment_request', REPLENISHMENT_TASK: 'replenishment_task', SALES_ORDER: 'sales_order' } as const;
+  const tables = { RECEIVING_ORDER: 'receiving_order', CYCLE_COUNT: 'cycle_count', ADJUSTMENT: 'adjustment_request', REPLENISHMENT_TASK: 'replenishment_task', SALES_ORDER: 'sales_order', KIT_WORK_ORDER: 'kit_work_order' } as const;
   return (await t.database.db.selectFrom(tables[kind]).select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 };
 const caught = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal'); }, (e: unknown) => e as AppError);

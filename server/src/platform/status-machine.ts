@@ -14,6 +14,7 @@ export const DOCUMENT_TABLES: { [K in DocumentKind]: { table: keyof DB & string;
   ADJUSTMENT: { table: 'adjustment_request', label: 'Adjustment' },
   REPLENISHMENT_TASK: { table: 'replenishment_task', label: 'Replenishment task' },
   SALES_ORDER: { table: 'sales_order', label: 'Order' },
+  KIT_WORK_ORDER: { table: 'kit_work_order', label: 'Work order' },
 };
 
 type Row = Record<string, unknown>;

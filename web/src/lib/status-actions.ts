@@ -22,4 +22,5 @@ export const STATUS_LABEL_PREFIX: Record<DocumentKind, string> = {
   ADJUSTMENT: 'inventory.status',
   REPLENISHMENT_TASK: 'inventory.status',
   SALES_ORDER: 'outbound.status',
+  KIT_WORK_ORDER: 'kits.status',
 };

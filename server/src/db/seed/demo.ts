@@ -1,4 +1,4 @@
-import type { Db } from '../schema.js';
+import type { Db, Executor } from '../schema.js';
 import { insertUser } from './users.js';
 import { seedReceivingOrders } from './demo-receiving.js';
 import { REPLENISHMENT_BAYS, seedReplenishment } from './demo-replenishment.js';
@@ -83,6 +83,7 @@ export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
       }));
     await insertChunks(skuRows, 200, (chunk) => tx.insertInto('sku').values(chunk).execute());
     const skus = await tx.selectFrom('sku').select(['id', 'customer_id']).execute();
+    await seedKits(tx, customerIds, now);
 
     for (const [wi, w] of WAREHOUSES.entries()) {
       const warehouseId = warehouseIds[wi];
@@ -167,9 +168,29 @@ export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
       ...DEMO_USERS.client, email: 'client@fje.example.com', firstName: 'Casey', lastName: 'Client', role: 'Client',
       customerId: fjord, defaultAppId: 1,
       modules: {
-        Dashboard: 'read', SKU: 'read', Location: 'read', InBound: 'read', OrderDashboard: 'read', ShippingDashboard: 'read', RMA: 'read',
+        Dashboard: 'read', SKU: 'read', Location: 'read', InBound: 'read', OrderDashboard: 'read', KitDashboard: 'read', ShippingDashboard: 'read', RMA: 'read',
         InventoryReports: 'read', OrderReports: 'read', Billing: 'read', BillingSummary: 'read', SERVICE: 'write',
       },
     });
   });
+}
+
+/** Demo kits for /KitDashboard: a kit SKU of two clients made of their own SKUs (stock of the components is already seeded). */
+const DEMO_KITS = [
+  { customer: 'ACME', code: 'ACME-KIT1', description: 'Camp Starter Kit', components: [['ACME-1001', 1], ['ACME-1003', 1], ['ACME-1006', 2]] },
+  { customer: 'FJE', code: 'FJE-KIT1', description: 'Desk Setup Kit', components: [['FJE-1001', 2], ['FJE-1008', 1]] },
+] as const;
+
+async function seedKits(tx: Executor, customerIds: number[], now: string) {
+  for (const kit of DEMO_KITS) {
+    const customerId = customerIds[CUSTOMERS.findIndex((c) => c.code === kit.customer)];
+    const { id } = await tx.insertInto('sku').values({
+      customer_id: customerId, sku_code: kit.code, description: kit.description, uom: 'EA', upc: null, is_kit: 1, is_active: 1,
+      weight_kg: null, length_cm: null, width_cm: null, height_cm: null, created_at: now, updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    const parts = await tx.selectFrom('sku').select(['id', 'sku_code']).where('customer_id', '=', customerId).where('sku_code', 'in', kit.components.map(([c]) => c)).execute();
+    await tx.insertInto('kit_component').values(kit.components.map(([code, quantity]) => ({
+      customer_id: customerId, kit_sku_id: id, component_sku_id: parts.find((p) => p.sku_code === code)!.id, quantity, created_at: now, updated_at: now,
+    }))).execute();
+  }
 }

@@ -117,7 +117,7 @@ describe('dashboard', () => {
   it('sums stock in the caller’s scope and refuses another customer', async () => {
     const admin = (await as(t.app, await signIn('admin')).get('/Warehouse/Dashboard/GetDashboard?warehouseId=0&customerId=0')).json();
     expect(admin.locationsTotal).toBe(985); // storage positions: 1,000 locations less 5 handling areas per warehouse
-    expect(admin.skuCount).toBe(204);
+    expect(admin.skuCount).toBe(206); // 204 SKUs and the 2 demo kits
     expect(admin.stockByCustomer).toHaveLength(6);
     const client = await signIn('client');
     const own = (await as(t.app, client).get('/Warehouse/Dashboard/GetDashboard')).json();

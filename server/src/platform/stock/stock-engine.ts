@@ -60,7 +60,7 @@ export interface Posting {
 
 const KIND_OF_DOCUMENT: Partial<Record<StockDocumentType, StockChangeKind>> = {
   MOVE: 'Move', PALLET_MOVE: 'MovePallet', ADJUSTMENT: 'Adjust', IMPORT: 'Import', CYCLE_COUNT: 'CycleCount',
-  RECEIPT: 'Receive', PUTAWAY: 'Putaway', REPLENISHMENT: 'Replenish',
+  RECEIPT: 'Receive', PUTAWAY: 'Putaway', REPLENISHMENT: 'Replenish', WO: 'Kit',
 };
 
 /** Rows per multi-row statement: well inside both engines' bound-parameter limits. */

@@ -43,6 +43,7 @@ const ROReportPage = lazyScreen(() => import('../../features/inbound/pages/RORep
 const ROReportDetailsPage = lazyScreen(() => import('../../features/inbound/pages/ROReportDetailsPage'));
 const ROInwardPage = lazyScreen(() => import('../../features/inbound/pages/ROInwardPage'));
 const InboundReportsPage = lazyScreen(() => import('../../features/inbound/pages/InboundReportsPage'));
+const KitDashboardPage = lazyScreen(() => import('../../features/kits/pages/KitDashboardPage'));
 
 /** Spec section 2, the app routes (all need the role 'user'). Those without a screen yet show coming-soon. */
 export const SPEC_APP_PATHS = [
@@ -82,6 +83,7 @@ const BUILT_SCREENS: Record<string, ReactNode> = {
   '/ROReportDetails': <ROReportDetailsPage />,
   '/ROInward': <ROInwardPage />,
   '/InboundReports': <InboundReportsPage />,
+  '/KitDashboard': <KitDashboardPage />,
 };
 
 const routeId = (path: string) => path.slice(1);

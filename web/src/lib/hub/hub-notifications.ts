@@ -36,7 +36,7 @@ type Describer<K extends HubEventName> = (arg: HubEventMap[K], reader: Reader) =
 /** The screen where each kind of stock change is made and listed. */
 const STOCK_PATH: Record<HubEventMap['ReceiveInventoryData']['subEvent'], string> = {
   Move: '/Move', MovePallet: '/MovePallet', Adjust: '/Adjustment', CycleCount: '/CycleCount', Replenish: '/ProductReplenishment',
-  Receive: '/InBound', Putaway: '/InBound', Import: '/InventoryReports',
+  Receive: '/InBound', Putaway: '/InBound', Import: '/InventoryReports', Kit: '/KitDashboard',
 };
 /** A document known by its number only reads as "#12". */
 const numbered = (payload: unknown, key: string) => {
@@ -73,6 +73,7 @@ const DESCRIBERS: { [K in HubEventName]?: Describer<K> } = {
       ? { name: batchName(e.payload), path: '/Location' }
       : { name: nameOf(e.payload, 'locationCode'), path: e.payload?.category === 'other' ? '/OtherLocations' : '/Location' },
   ReceiveReceivingData: (e) => ({ name: nameOf(e.payload, 'roNumber', 'referenceNumber', 'receivingOrderId'), path: '/InBound' }),
+  ReceiveKitData: (e) => ({ name: nameOf(e.payload, 'woNumber'), path: '/KitDashboard' }),
 };
 
 /** The dropdown entry for an event, or null for an event the dropdown does not show or a malformed one. */

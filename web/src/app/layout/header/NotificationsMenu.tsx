@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useIntl } from 'react-intl';
 import { Badge, Button, Dropdown, Empty, Tooltip } from 'antd';
 import {
-  AuditOutlined, BarcodeOutlined, BellOutlined, CalculatorOutlined, DiffOutlined, EnvironmentOutlined, HomeOutlined, InboxOutlined,
+  AuditOutlined, BarcodeOutlined, BellOutlined, BuildOutlined, CalculatorOutlined, DiffOutlined, EnvironmentOutlined, HomeOutlined, InboxOutlined,
   RetweetOutlined, SwapOutlined, TeamOutlined, UserOutlined,
 } from '@ant-design/icons';
 import type { HubEventName } from '@bolx/contracts';
@@ -25,6 +25,7 @@ const ICONS: Partial<Record<HubEventName, ReactNode>> = {
   ReceiveReceivingData: <InboxOutlined />,
   ReceiveReplenishmentData: <RetweetOutlined />,
   ReceiveLocationData: <EnvironmentOutlined />,
+  ReceiveKitData: <BuildOutlined />,
 };
 
 const isToday = (at: number) => new Date(at).toDateString() === new Date().toDateString();
