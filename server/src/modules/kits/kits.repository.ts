@@ -91,21 +91,6 @@ export const kitsRepository = {
       .where('k.kit_sku_id', 'in', kitSkuIds).orderBy('s.sku_code').execute();
   },
 
-  /**
-   * Units of each SKU allocatable now in one warehouse for one client (the stock engine's freeStock, with the same
-   * meaning; the merger may swap this for engine.freeStock(tx, {…, locations: 'pickable'})).
-   */
-  async freeStock(db: Executor, f: { warehouseId: number; customerId: number; skuIds: number[]; today: string }) {
-    const free = new Map<number, number>(f.skuIds.map((id) => [id, 0]));
-    if (f.skuIds.length === 0) return free;
-    const rows = await db.selectFrom('inventory_balance as b').innerJoin('location as l', 'l.id', 'b.location_id')
-      .select(['b.sku_id', sql<number>`sum(b.on_hand - b.allocated)`.as('free')])
-      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', 'in', f.skuIds)
-      .where(allocatable(f.today)).groupBy('b.sku_id').execute();
-    for (const r of rows) free.set(r.sku_id, Number(r.free));
-    return free;
-  },
-
   /** Units on hand of these SKUs in each warehouse. */
   onHand(db: Executor, warehouseIds: number[], skuIds: number[]) {
     if (warehouseIds.length === 0 || skuIds.length === 0) return Promise.resolve([]);

@@ -78,7 +78,7 @@ export class KitService {
       groups.set(key, g);
     }
     for (const g of groups.values()) {
-      const byId = await repo.freeStock(this.db, { warehouseId: g.warehouseId, customerId: g.customerId, skuIds: [...g.skuIds], today: await this.today(g.warehouseId) });
+      const byId = await this.stock.freeStock(this.db, { warehouseId: g.warehouseId, customerId: g.customerId, skuIds: [...g.skuIds], today: await this.today(g.warehouseId), locations: 'pickable' });
       for (const [skuId, units] of byId) free.set(`${g.warehouseId}|${skuId}`, units);
     }
     const items: KitAvailability[] = page.rows.map((r) => {
@@ -214,7 +214,7 @@ export class KitService {
     if (n(line.is_kit) !== 1) throw unprocessable(`SKU ${line.sku_code} is not a kit`, { orderLineId: `SKU ${line.sku_code} is not a kit` });
     if (['Cancelled', 'Shipped'].includes(line.status)) throw conflict(`Order ${line.so_number} is ${line.status}`);
     const today = await this.today(line.warehouse_id);
-    const free = (await repo.freeStock(this.db, { warehouseId: line.warehouse_id, customerId: line.customer_id, skuIds: [line.sku_id], today })).get(line.sku_id) ?? 0;
+    const free = (await this.stock.freeStock(this.db, { warehouseId: line.warehouse_id, customerId: line.customer_id, skuIds: [line.sku_id], today, locations: 'pickable' })).get(line.sku_id) ?? 0;
     const missing = n(line.quantity) - n(line.allocated_qty) - free;
     if (missing <= 0) {
       throw unprocessable(`Nothing to build: ${count(n(line.quantity) - n(line.allocated_qty), 'kit')} still wanted, ${free} built and free`,

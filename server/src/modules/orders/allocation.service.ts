@@ -104,7 +104,7 @@ export class OrderAllocationService {
           quantity: quantity - allocated, lot: line.lot || undefined, locations: 'pickable' as const, multipleOf: n(line.units_per_package),
           allowPartial: true,
         };
-        const taken: { allocated: number; short: number; shortReason?: ShortReason } = await this.stock.allocate(uow, request);
+        const taken = await this.stock.allocate(uow, request);
         allocated += taken.allocated;
         added += taken.allocated;
         // A kit line short of built kits waits for a kit build, whatever else is missing.
