@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_documents_platform.js';
 import * as m0016 from './migrations/0016_jobs.js';
 import * as m0017 from './migrations/0017_orders.js';
 import * as m0018 from './migrations/0018_api_keys.js';
+import * as m0022 from './migrations/0022_order_intake.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -40,6 +41,7 @@ const STEPS: Record<string, Step> = {
   '0016_jobs': m0016,
   '0017_orders': m0017,
   '0018_api_keys': m0018,
+  '0022_order_intake': m0022,
 };
 
 class StaticProvider implements MigrationProvider {
