@@ -346,6 +346,8 @@ export const uploadOrdersFields = z.object({
   orderType: optionalField(z.enum(ORDER_TYPES, { error: MSG_ORDERS.orderType })),
   orderDate: optionalField(isoDate(MSG_ORDERS.orderDate)),
   referenceNumber: optionalField(field.text(64, undefined, 'At most 64 characters').trim()),
+  /** A Transfer's destination for rows without a To Warehouse code. */
+  toWarehouseId: optionalField(field.idParam()),
 });
 export type UploadOrdersFields = z.infer<typeof uploadOrdersFields>;
 

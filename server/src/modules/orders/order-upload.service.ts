@@ -110,7 +110,8 @@ export class OrderUploadService {
       if (!orderDate && errors.length === before) fail(head.row, 'Order Date', 'Please enter order date!');
       const priorityText = h('Priority');
       const toCode = h('To Warehouse');
-      const toWarehouseId = toCode ? warehouses.get(toCode.toUpperCase()) : undefined;
+      const orderType = h('Order Type') ?? form.orderType;
+      const toWarehouseId = toCode ? warehouses.get(toCode.toUpperCase()) : orderType === 'Transfer' ? form.toWarehouseId : undefined;
       if (toCode && !toWarehouseId) fail(head.row, 'To Warehouse', `No warehouse has the code '${toCode.slice(0, 32)}'`);
       const lines = group.map((r) => {
         const code = r.cells.SKU ?? '';
@@ -130,7 +131,7 @@ export class OrderUploadService {
         return { skuId: sku ? Number(sku.id) : 0, quantity: Number(r.cells.Quantity || Number.NaN), packageId, lot };
       });
       const input = {
-        warehouseId: form.warehouseId, customerId: form.customerId, orderType: h('Order Type') ?? form.orderType, referenceNumber, orderDate,
+        warehouseId: form.warehouseId, customerId: form.customerId, orderType, referenceNumber, orderDate,
         requestedShipDate: day('Requested Ship Date'), priority: priorityText === undefined ? undefined : Number(priorityText),
         shipToName: h('Ship To Name'), shipToAddress1: h('Ship To Address 1'), shipToAddress2: h('Ship To Address 2'), shipToCity: h('Ship To City'),
         shipToState: h('Ship To State'), shipToZip: h('Ship To Zip'), shipToCountry: h('Ship To Country'), shipToPhone: h('Ship To Phone'),
