@@ -34,7 +34,8 @@ export const toSummary = (r: OrderRow): OrderSummary => ({
   shipToCountry: r.ship_to_country, shipToPhone: r.ship_to_phone, shipToEmail: r.ship_to_email,
   carrierAccountId: r.carrier_account_id == null ? null : n(r.carrier_account_id), carrierName: r.carrier_name, carrierService: r.carrier_service,
   notes: r.notes, toWarehouseId: r.to_warehouse_id == null ? null : n(r.to_warehouse_id), toWarehouseName: r.to_warehouse_name,
-  receivingOrderId: r.receiving_order_id == null ? null : n(r.receiving_order_id), receivingOrderNumber: r.receiving_order_number, status: r.status as OrderStatus, source: r.source as OrderSource, lineCount: n(r.line_count), orderedQuantity: n(r.ordered_qty),
+  receivingOrderId: r.receiving_order_id == null ? null : n(r.receiving_order_id), receivingOrderNumber: r.receiving_order_number,
+  status: r.status as OrderStatus, source: r.source as OrderSource, lineCount: n(r.line_count), orderedQuantity: n(r.ordered_qty),
   allocatedQuantity: n(r.allocated_total), shippedQuantity: n(r.shipped_total), createdBy: r.created_by_name, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
