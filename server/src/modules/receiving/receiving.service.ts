@@ -182,7 +182,7 @@ export class ReceivingService {
   }
 
   /**
-   * An expected RO made by another document in its transaction (a Transfer's arrival at its destination, a
+   * An expected RO made by another document in its transaction (a Transfer's goods due at its destination, a
    * Purchase order's goods): the caller has checked the client, the warehouse and the SKUs; one line per SKU.
    */
   async createExpected(uow: UnitOfWork, actor: Actor, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber: string; notes?: string },
