@@ -17,6 +17,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** The spec's order types: a purchase order (expected goods in), a sales order (goods out), a transfer (warehouse to warehouse). */
 export const ORDER_TYPES = ['Purchase', 'Sales', 'Transfer'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
+/** The types whose goods leave the order's warehouse (allocated, picked, shipped); a Purchase order only brings goods in. */
+export const ORDER_TYPES_SHIPPED: readonly OrderType[] = ['Sales', 'Transfer'];
 
 /** Where an order came in: the order form, the Add Data upload, or a client's API key. */
 export const ORDER_SOURCES = ['screen', 'upload', 'api'] as const;
@@ -35,6 +37,7 @@ export const MSG_ORDERS = {
   quantity: 'Please enter quantity!',
   lines: 'Add at least one SKU line',
   shipToName: 'Please enter the ship-to name!',
+  toWarehouse: 'Please select the destination warehouse!',
 } as const;
 
 const id = field.id();
@@ -80,6 +83,8 @@ export const createOrderInput = z.object({
   carrierAccountId: id.optional(),
   carrierService: text(64).optional(),
   notes: text(1000).optional(),
+  /** A Transfer's destination: another warehouse serving the same client (required for a Transfer, refused otherwise). */
+  toWarehouseId: id.optional(),
   lines: z.array(orderLineInput, { error: MSG_ORDERS.lines }).min(1, MSG_ORDERS.lines).max(1000, 'At most 1,000 lines'),
 });
 export type CreateOrderInput = z.infer<typeof createOrderInput>;
@@ -164,6 +169,12 @@ export const orderSummary = z.object({
   carrierName: z.string().nullable(),
   carrierService: z.string().nullable(),
   notes: z.string().nullable(),
+  /** A Transfer's destination warehouse. */
+  toWarehouseId: z.number().int().nullable(),
+  toWarehouseName: z.string().nullable(),
+  /** The expected receiving order a Transfer (at its destination) or a Purchase order (in its own warehouse) made. */
+  receivingOrderId: z.number().int().nullable(),
+  receivingOrderNumber: z.string().nullable(),
   status: z.enum(ORDER_STATUSES),
   source: z.enum(ORDER_SOURCES),
   lineCount: z.number().int(),
@@ -183,7 +194,16 @@ export const orderHistoryEntry = z.object({
   username: z.string().nullable(),
   reason: z.string().nullable(),
 });
-export const orderDetail = orderSummary.extend({ lines: z.array(orderLine), history: z.array(orderHistoryEntry) });
+/** A file kept with an order (PDF, Excel or CSV; at most MAX_ORDER_DOCUMENTS). */
+export const orderDocument = z.object({
+  id: z.number().int(),
+  fileName: z.string(),
+  size: z.number().int(),
+  uploadedAt: z.string(),
+  uploadedBy: z.string().nullable(),
+});
+export type OrderDocument = z.infer<typeof orderDocument>;
+export const orderDetail = orderSummary.extend({ lines: z.array(orderLine), history: z.array(orderHistoryEntry), documents: z.array(orderDocument) });
 export type OrderDetail = z.infer<typeof orderDetail>;
 
 /** CreateOrder's answer: the order, and whether the reference named an order already taken in (nothing written then). */
@@ -292,3 +312,53 @@ export const backorderLine = z.object({
 export type BackorderLine = z.infer<typeof backorderLine>;
 export const backorderListRequest = listRequest(backorderFilters);
 export const backorderListResponse = listResponse(backorderLine);
+
+// ----- documents and the Add Data upload (issue 12 items 1, 2) -----
+
+/** Spec section 5: orders take up to 5 files, PDF, Excel or CSV. */
+export const MAX_ORDER_DOCUMENTS = 5;
+export const ORDER_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+/** AddOrderDocuments' multipart text fields (the files: parts named `files`). */
+export const orderDocumentFields = z.object({ orderId: field.idParam('Please select an order') });
+export const orderDocumentIdInput = z.object({ documentId: id });
+export const orderDocumentQuery = z.object({ documentId: field.idParam() });
+
+/**
+ * The orders sheet: one row per line; rows with the same Reference Number are one order, its header fields taken
+ * from its first row (Order Type, Order Date and Reference Number fall back to the form's fields). Package and Lot
+ * are optional; Package names one of the SKU's package levels (its name or type, e.g. "case").
+ */
+export const ORDER_UPLOAD_COLUMNS = [
+  'Reference Number', 'Order Type', 'Order Date', 'Requested Ship Date', 'Priority', 'Ship To Name', 'Ship To Address 1', 'Ship To Address 2',
+  'Ship To City', 'Ship To State', 'Ship To Zip', 'Ship To Country', 'Ship To Phone', 'Ship To Email', 'Carrier Service', 'Notes',
+  'To Warehouse', 'SKU', 'Quantity', 'Package', 'Lot',
+] as const;
+export type OrderUploadColumn = (typeof ORDER_UPLOAD_COLUMNS)[number];
+/** Most rows one orders sheet may hold. */
+export const MAX_ORDER_UPLOAD_ROWS = 10_000;
+export const ORDER_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+
+const optionalField = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+/** UploadOrders' multipart text fields: where the orders go, and the defaults for rows that leave them out. */
+export const uploadOrdersFields = z.object({
+  warehouseId: field.idParam('Please select a warehouse'),
+  customerId: field.idParam('Please select a client'),
+  orderType: optionalField(z.enum(ORDER_TYPES, { error: MSG_ORDERS.orderType })),
+  orderDate: optionalField(isoDate(MSG_ORDERS.orderDate)),
+  referenceNumber: optionalField(field.text(64, undefined, 'At most 64 characters').trim()),
+  /** A Transfer's destination for rows without a To Warehouse code. */
+  toWarehouseId: optionalField(field.idParam()),
+});
+export type UploadOrdersFields = z.infer<typeof uploadOrdersFields>;
+
+/** UploadOrders' answer: each order of the file, new or (a reference already used) the order it names. */
+export const uploadOrdersResult = z.object({
+  fileName: z.string(),
+  created: z.number().int(),
+  duplicates: z.number().int(),
+  orders: z.array(z.object({
+    orderId: z.number().int(), soNumber: z.string(), referenceNumber: z.string(), lineCount: z.number().int(), duplicate: z.boolean(),
+    receivingOrderNumber: z.string().nullable(),
+  })),
+});
+export type UploadOrdersResult = z.infer<typeof uploadOrdersResult>;

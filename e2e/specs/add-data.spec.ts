@@ -29,7 +29,8 @@ async function openCard(page: Page, title: string) {
 }
 
 async function chooseFile(page: Page, name: string, content: string) {
-  await panel(page).locator('input[type=file]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+  // The form's first file field (the Orders form has a second, for documents).
+  await panel(page).locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
   await panel(page).locator('.ant-upload-list-item-name', { hasText: name }).waitFor();
   await page.waitForTimeout(400); // the file list's appear animation, before a screenshot
 }
@@ -58,11 +59,31 @@ describe('Add Data panel', () => {
     await page.waitForTimeout(300); // the drawer's slide-in
     await shot(page, 'add-data-grid');
 
-    // Orders: the form is there, its submit is off with the notice (no orders module yet).
+    // Orders: the spec's fields with their asterisks; a sheet of two orders (rows grouped by Reference Number) is
+    // taken in through the one intake, and the orders are there to read.
     await openCard(page, 'Orders');
-    await panel(page).getByTestId('add-data-unavailable').filter({ hasText: 'not available yet' }).waitFor();
-    expect(await panel(page).getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
-    await panel(page).getByRole('button', { name: 'Back' }).click();
+    for (const label of ['Order Type', 'Order Date', 'Reference Number', 'Order documents']) {
+      expect(await panel(page).locator(`label[title="${label}"].ant-form-item-required`).count()).toBe(1);
+    }
+    const stamp = Date.now().toString(36).toUpperCase();
+    await chooseFile(page, 'add-data-orders.csv', `Reference Number,Ship To Name,SKU,Quantity\nE2E-${stamp}-1,Ada Lovelace,FJE-1002,2\nE2E-${stamp}-1,,FJE-1002,1\nE2E-${stamp}-2,Grace Hopper,FJE-1002,1\n`);
+    await shot(page, 'add-data-orders-form');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    await shot(page, 'add-data-orders-form-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const uploaded = page.waitForResponse((r) => r.url().includes('/UploadOrders'));
+    await panel(page).getByRole('button', { name: 'Upload' }).click();
+    const answer = (await (await uploaded).json()) as { data: { orders: { orderId: number; referenceNumber: string; lineCount: number }[] } };
+    await card(page, 'add-data-orders.csv').locator('[data-testid=upload-status]', { hasText: '2 orders imported' }).waitFor();
+    expect(answer.data.orders.map((o) => [o.referenceNumber, o.lineCount])).toEqual([[`E2E-${stamp}-1`, 2], [`E2E-${stamp}-2`, 1]]);
+    const listed = await page.evaluate(async (search) => {
+      const res = await fetch('/Warehouse/Order/GetOrders', {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${localStorage.getItem('authtoken')}` }, body: JSON.stringify({ searchQuery: search }),
+      });
+      return res.status === 200 ? ((await res.json()) as { totalCount: number }).totalCount : -res.status;
+    }, `E2E-${stamp}`);
+    expect(listed).toBe(2);
 
     // Locations from a CSV: the card goes from progress to the server's text.
     await openCard(page, 'Locations');

@@ -9,7 +9,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { accessPlugin } from './plugins/access.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
-import { UPLOAD_MAX_BYTES } from './platform/files.js';
+import { MAX_FILES_PER_REQUEST, UPLOAD_MAX_BYTES } from './platform/files.js';
 import { loggerOptions } from './platform/log-redaction.js';
 import { registerOpenApi } from './plugins/swagger.js';
 import { registerWeb } from './plugins/web-static.js';
@@ -117,7 +117,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   await app.register(idempotencyPlugin, { db: database.db, dialect: database.dialect, waitMs: opts.idempotencyWaitMs });
   // Uploads (documents, location and SKU sheets): bounded so a request cannot exhaust memory or disk.
-  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 5, fields: 20, parts: 30 } });
+  // One file part past receiveParts' own bound, so that bound answers first (a 400 naming it, not a bare 413).
+  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: MAX_FILES_PER_REQUEST + 1, fields: 20, parts: 30 } });
   await registerOpenApi(app, VERSION);
 
   const api = app.withTypeProvider<ZodTypeProvider>();

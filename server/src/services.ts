@@ -30,6 +30,9 @@ import { OrderService } from './modules/orders/orders.service.js';
 import { OrderAllocationService } from './modules/orders/allocation.service.js';
 import { BackorderService, registerBackorderFilling } from './modules/orders/backorders.service.js';
 import { KitService } from './modules/kits/kits.service.js';
+import { OrderReceipts } from './modules/orders/order-receipts.js';
+import { OrderDocumentService } from './modules/orders/order-documents.service.js';
+import { OrderUploadService } from './modules/orders/order-upload.service.js';
 import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js';
 import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
@@ -48,6 +51,10 @@ export function createServices(config: Config, database: Database, log: FastifyB
   // Background jobs and schedules: handlers register below; the worker starts in main.ts (tests start it on demand).
   const jobs = new Jobs({ db, dialect, events, log });
   const schedules = new Schedules({ db, jobs, timeZones: deps.timeZones, log });
+  // Orders: Transfer and Purchase orders make their receiving orders through the receiving service.
+  const receiving = new ReceivingService(deps, stock);
+  const orders = new OrderService(deps, new OrderReceipts(receiving));
+  const orderDocuments = new OrderDocumentService(deps);
   const services = {
     tokens,
     mailer,
@@ -73,8 +80,10 @@ export function createServices(config: Config, database: Database, log: FastifyB
     cycleCounts: new CycleCountService(deps, stock),
     replenishment: new ReplenishmentService(deps, stock),
     inventoryReports: new InventoryReportService(deps),
-    receiving: new ReceivingService(deps, stock),
-    orders: new OrderService(deps),
+    receiving,
+    orders,
+    orderDocuments,
+    orderUploads: new OrderUploadService(deps, orders, orderDocuments),
     allocation: new OrderAllocationService(deps, stock),
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),

@@ -175,15 +175,17 @@ export async function makeLocation(database: Database, warehouseId: number, code
 }
 
 /** A multipart/form-data body, as a browser's upload form sends it: text fields and an optional `file` part. */
-export function multipartBody(fields: Record<string, string | number>, file?: { name: string; bytes: Buffer; type?: string }) {
+export interface MultipartFile { name: string; bytes: Buffer; type?: string; field?: string }
+/** A multipart body: text fields, then a file (as `file`) or several, each under its own `field` (default `file`). */
+export function multipartBody(fields: Record<string, string | number>, file?: MultipartFile | MultipartFile[]) {
   const boundary = `----bolx${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
-  if (file) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
-    chunks.push(file.bytes, Buffer.from('\r\n'));
+  for (const f of file === undefined ? [] : Array.isArray(file) ? file : [file]) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'file'}"; filename="${f.name}"\r\nContent-Type: ${f.type ?? 'application/octet-stream'}\r\n\r\n`));
+    chunks.push(f.bytes, Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };

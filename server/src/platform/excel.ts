@@ -16,14 +16,22 @@ export function safeCell(value: string | number | boolean | null | undefined): s
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** One sheet, a bold frozen header row, escaped cells. */
-export async function toXlsx<T>(sheetName: string, columns: ExcelColumn<T>[], rows: T[]): Promise<Buffer> {
+/**
+ * One sheet, a bold frozen header row, escaped cells; `readMe` lines go on a second sheet (an upload template's
+ * instructions: uploads read the first sheet only).
+ */
+export async function toXlsx<T>(sheetName: string, columns: ExcelColumn<T>[], rows: T[], readMe?: string[]): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
   book.creator = 'BOLX-WMS';
   const sheet = book.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width ?? Math.max(12, c.header.length + 4) }));
   sheet.getRow(1).font = { bold: true };
   for (const row of rows) sheet.addRow(columns.map((c) => safeCell(c.value(row))));
+  if (readMe?.length) {
+    const notes = book.addWorksheet('Read me');
+    notes.columns = [{ key: 'text', width: 120 }];
+    for (const line of readMe) notes.addRow([safeCell(line)]);
+  }
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 

@@ -114,11 +114,18 @@ export function safeFileName(name: string): string {
 /** The largest file any upload takes (the multipart plugin's limit in app.ts); routes may take less. */
 export const UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
 
-/** A multipart request's parts as read: text fields and its one file part (an oversized one marked, its bytes dropped). */
+/** A file part as read (an oversized one marked, its bytes dropped). */
+export interface ReceivedFilePart { fieldname: string; fileName: string; bytes: Buffer; oversized: boolean }
+
+/** A multipart request's parts as read: text fields, its first file part, and every file part. */
 export interface ReceivedParts {
   fields: Record<string, string>;
-  file: { fieldname: string; fileName: string; bytes: Buffer; oversized: boolean } | null;
+  file: ReceivedFilePart | null;
+  files: ReceivedFilePart[];
 }
+
+/** Most file parts any request may carry (a route takes at most what it says: one, unless it asks for more). */
+export const MAX_FILES_PER_REQUEST = 10;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -128,14 +135,23 @@ declare module 'fastify' {
 }
 
 /**
- * Reads a multipart/form-data request's parts: its text fields and one file, up to `maxBytes` (a larger one is
- * drained and marked, never kept whole in memory); a second file is refused. A request's parts are read once;
- * later calls answer the same parts.
+ * Reads a multipart/form-data request's parts: its text fields and its files, each up to `maxBytes` (a larger one
+ * is drained and marked, never kept whole in memory); more than `maxFiles` files are refused ("one at a time" for
+ * the usual one). A request's parts are read once; later calls answer the same parts, held to their own `maxFiles`.
  */
-export async function receiveParts(req: FastifyRequest, maxBytes = UPLOAD_MAX_BYTES): Promise<ReceivedParts> {
+export async function receiveParts(req: FastifyRequest, maxBytes = UPLOAD_MAX_BYTES, maxFiles = 1): Promise<ReceivedParts> {
   if (!req.isMultipart()) throw badRequest('Send the form as multipart/form-data');
-  if (req.receivedParts) return req.receivedParts;
-  const parts: ReceivedParts = { fields: {}, file: null };
+  const parts = req.receivedParts ?? await readParts(req, maxBytes);
+  req.receivedParts = parts;
+  if (parts.files.length > maxFiles) {
+    const message = maxFiles === 1 ? 'Upload one file at a time' : `At most ${maxFiles} files at a time`;
+    throw badRequest(message, { file: message });
+  }
+  return parts;
+}
+
+async function readParts(req: FastifyRequest, maxBytes: number): Promise<ReceivedParts> {
+  const parts: ReceivedParts = { fields: {}, file: null, files: [] };
   // throwFileSizeLimit off: an oversized file is marked truncated and drained; callers refuse it with our message.
   // (parts() reads the option at run time; its typings leave it out, hence the variable.)
   const options = { limits: { fileSize: maxBytes }, throwFileSizeLimit: false };
@@ -144,13 +160,16 @@ export async function receiveParts(req: FastifyRequest, maxBytes = UPLOAD_MAX_BY
       if (typeof part.value === 'string') parts.fields[part.fieldname] = part.value;
       continue;
     }
-    if (parts.file) throw badRequest('Upload one file at a time', { file: 'Upload one file at a time' });
+    if (parts.files.length === MAX_FILES_PER_REQUEST) {
+      const message = `At most ${MAX_FILES_PER_REQUEST} files at a time`;
+      throw badRequest(message, { file: message });
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of part.file) chunks.push(chunk as Buffer);
     const oversized = part.file.truncated;
-    parts.file = { fieldname: part.fieldname, fileName: part.filename, bytes: oversized ? Buffer.alloc(0) : Buffer.concat(chunks), oversized };
+    parts.files.push({ fieldname: part.fieldname, fileName: part.filename, bytes: oversized ? Buffer.alloc(0) : Buffer.concat(chunks), oversized });
+    parts.file ??= parts.files[0];
   }
-  req.receivedParts = parts;
   return parts;
 }
 
@@ -159,10 +178,11 @@ export async function receiveParts(req: FastifyRequest, maxBytes = UPLOAD_MAX_BY
  * file's field, name, size and content hash — not the raw body, whose boundary differs on every send.
  */
 export function partsFingerprint(parts: ReceivedParts) {
-  const f = parts.file;
+  const print = (f: ReceivedFilePart) => ({ field: f.fieldname, name: f.fileName, size: f.bytes.length, oversized: f.oversized, sha256: createHash('sha256').update(f.bytes).digest('hex') });
   return {
     fields: Object.entries(parts.fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    file: f && { field: f.fieldname, name: f.fileName, size: f.bytes.length, oversized: f.oversized, sha256: createHash('sha256').update(f.bytes).digest('hex') },
+    file: parts.file && print(parts.file),
+    ...(parts.files.length > 1 ? { more: parts.files.slice(1).map(print) } : {}),
   };
 }
 
@@ -181,6 +201,20 @@ export async function receiveUpload(req: FastifyRequest, opts: { maxBytes: numbe
   // Parts read early (a keyed request) were bounded by the largest upload only: this route's bound applies here.
   if (file && (file.oversized || file.bytes.length > opts.maxBytes)) throw tooLarge(opts.maxBytes);
   return { fields, file: file && file.fieldname === (opts.fileField ?? 'file') ? { fileName: file.fileName, bytes: file.bytes } : null };
+}
+
+/**
+ * Reads a multipart request of several files (the parts named `fileField`, up to `maxFiles`, each up to
+ * `maxBytes`: a larger one is refused by name) and its text fields.
+ */
+export async function receiveFiles(req: FastifyRequest, opts: { maxBytes: number; maxFiles: number; fileField: string }) {
+  const { fields, files } = await receiveParts(req, opts.maxBytes, opts.maxFiles);
+  const over = files.find((f) => f.oversized || f.bytes.length > opts.maxBytes);
+  if (over) {
+    const message = `${safeFileName(over.fileName)}: ${tooLarge(opts.maxBytes).message}`;
+    throw badRequest(message, { [over.fileName]: message });
+  }
+  return { fields, files: files.filter((f) => f.fieldname === opts.fileField).map((f) => ({ fileName: f.fileName, bytes: f.bytes })) };
 }
 
 /** Sends a stored file as a download under its stored name and type. */

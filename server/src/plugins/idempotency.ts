@@ -4,7 +4,7 @@ import type { Db } from '../db/schema.js';
 import type { Dialect } from '../db/dialect.js';
 import { conflict, unprocessable, badRequest } from '../platform/errors.js';
 import { sha256 } from '../platform/secrets.js';
-import { partsFingerprint, receiveParts } from '../platform/files.js';
+import { MAX_FILES_PER_REQUEST, partsFingerprint, receiveParts, UPLOAD_MAX_BYTES } from '../platform/files.js';
 import type { KeyClaim } from '../platform/idempotency-keys.js';
 import { RequestTransaction } from '../platform/request-transaction.js';
 import type { Principal } from '../platform/principal.js';
@@ -82,7 +82,7 @@ async function claimOf(request: FastifyRequest): Promise<KeyClaim | null> {
   if (typeof key !== 'string' || !/^[\w.:-]{8,128}$/.test(key)) throw badRequest('Idempotency-Key must be 8–128 letters, digits or . _ : -');
   // A multipart body is still unread here: its parts are read now (the handler gets the same parts), so the
   // file is part of the fingerprint — a different file under the same key is refused like a different JSON body.
-  const payload = request.isMultipart() ? partsFingerprint(await receiveParts(request)) : request.body ?? null;
+  const payload = request.isMultipart() ? partsFingerprint(await receiveParts(request, UPLOAD_MAX_BYTES, MAX_FILES_PER_REQUEST)) : request.body ?? null;
   return {
     userId: keyOwner(request.principal), key, method: request.method, path: request.url.slice(0, 500),
     requestHash: sha256(`${request.method} ${request.routeOptions.url} ${JSON.stringify(payload)}`),

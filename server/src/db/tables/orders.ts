@@ -13,6 +13,8 @@ export interface SalesOrderTable {
   ship_to_state: string | null; ship_to_zip: string | null; ship_to_country: string | null; ship_to_phone: string | null; ship_to_email: string | null;
   carrier_account_id: number | null; carrier_service: string | null; notes: string | null;
   status: string; source: string; created_by: number | null; created_at: CreatedAt; updated_at: Timestamp;
+  /** A Transfer's destination, and the expected RO a Transfer or Purchase order made (migration 0022). */
+  to_warehouse_id: Generated<number | null>; receiving_order_id: Generated<number | null>;
 }
 /**
  * One order line: quantity in the SKU's units; package_id / units_per_package the package level it was ordered in
@@ -25,8 +27,14 @@ export interface SalesOrderLineTable {
   short_reason: Generated<string | null>;
 }
 
-/** Tables of the orders area (migration 0017). Merged into DB in db/schema.ts. */
+/** A file kept with an order (migration 0022); the bytes are the stored_file's. */
+export interface OrderDocumentTable {
+  id: Id; order_id: number; file_id: number; uploaded_by: number | null; created_at: CreatedAt;
+}
+
+/** Tables of the orders area (migrations 0017, 0022). Merged into DB in db/schema.ts. */
 export interface OrderTables {
   sales_order: SalesOrderTable;
   sales_order_line: SalesOrderLineTable;
+  order_document: OrderDocumentTable;
 }

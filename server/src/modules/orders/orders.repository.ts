@@ -40,6 +40,8 @@ function orderColumns(q: ReturnType<typeof ordersQuery>) {
     'w.name as warehouse_name', 'c.name as customer_name',
     sql<string | null>`(select account_name from customer_integration ci where ci.id = o.carrier_account_id)`.as('carrier_name'),
     sql<string | null>`(select username from app_user u where u.id = o.created_by)`.as('created_by_name'),
+    sql<string | null>`(select name from warehouse tw where tw.id = o.to_warehouse_id)`.as('to_warehouse_name'),
+    sql<string | null>`(select ro_number from receiving_order ro where ro.id = o.receiving_order_id)`.as('receiving_order_number'),
     sql<number>`(select count(*) from sales_order_line t where t.order_id = o.id)`.as('line_count'),
     total('quantity').as('ordered_qty'), total('allocated_qty').as('allocated_total'), total('shipped_qty').as('shipped_total'),
   ]);
@@ -98,6 +100,16 @@ export const orderRepository = {
     return tx.insertInto('sales_order_line').values(lines).returning(['id', 'line_no', 'sku_id', 'quantity', 'lot']).execute();
   },
 
+  /** Links the expected receiving order a Transfer or Purchase order made. */
+  setReceivingOrder(tx: Executor, orderId: number, receivingOrderId: number) {
+    return tx.updateTable('sales_order').set({ receiving_order_id: receivingOrderId }).where('id', '=', orderId).execute();
+  },
+
+  /** A warehouse's name and address (a Transfer's destination, shipped to). */
+  warehouse(db: Executor, id: number) {
+    return db.selectFrom('warehouse').select(['id', 'name', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'is_active']).where('id', '=', id).executeTakeFirst();
+  },
+
   /** Counts per status in the caller's scope and filters (a status with no order is absent). */
   statusCounts(db: Executor, scope: Scope, f: Omit<OrderFilters, 'status'>) {
     return ordersQuery(db, scope, f).select(['o.status', sql<number>`count(*)`.as('n')]).groupBy('o.status').execute();
@@ -113,10 +125,28 @@ export const orderRepository = {
     return db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_kit']).where('customer_id', '=', customerId).where('id', 'in', ids).execute();
   },
 
-  /** Every package level of these SKUs (for the units a level holds). */
+  /** A customer's SKUs by code, whatever its case (the orders sheet names SKUs by code). */
+  async skusByCodes(db: Executor, customerId: number, codes: string[]) {
+    const upper = [...new Set(codes.map((c) => c.toUpperCase()))];
+    const found = [];
+    for (let at = 0; at < upper.length; at += 500) {
+      found.push(...await db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', sql<string>`upper(sku_code)`.as('code')])
+        .where('customer_id', '=', customerId).where(sql`upper(sku_code)`, 'in', upper.slice(at, at + 500)).execute());
+    }
+    return found;
+  },
+
+  /** Warehouses by code (a Transfer's destination in the orders sheet). */
+  warehousesByCode(db: Executor, codes: string[]) {
+    const upper = [...new Set(codes.map((c) => c.toUpperCase()))];
+    if (upper.length === 0) return Promise.resolve([]);
+    return db.selectFrom('warehouse').select(['id', sql<string>`upper(code)`.as('code')]).where(sql`upper(code)`, 'in', upper).execute();
+  },
+
+  /** Every package level of these SKUs (for the units a level holds, and the sheet's Package by name or type). */
   packages(db: Executor, customerId: number, skuIds: number[]) {
     if (skuIds.length === 0) return Promise.resolve([]);
-    return db.selectFrom('sku_package').select(['id', 'sku_id', 'parent_id', 'quantity']).where('customer_id', '=', customerId).where('sku_id', 'in', skuIds).execute();
+    return db.selectFrom('sku_package').select(['id', 'sku_id', 'parent_id', 'quantity', 'package_name', 'package_type']).where('customer_id', '=', customerId).where('sku_id', 'in', skuIds).execute();
   },
 
   /** Which of these kit SKUs have at least one component. */

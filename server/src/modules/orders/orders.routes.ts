@@ -1,10 +1,16 @@
+import { z } from 'zod';
 import {
+  MAX_ORDER_DOCUMENTS, ORDER_DOCUMENT_MAX_BYTES, ORDER_UPLOAD_MAX_BYTES, orderDocumentFields, orderDocumentIdInput, orderDocumentQuery, queuedJobResult,
+  uploadOrdersFields, uploadOrdersResult,
   STAFF_ROLES, allocationResult, apiErrorSchema, backorderListRequest, backorderListResponse, createOrderInput, mutationResult, orderBatchInput,
   orderBatchResult, orderByIdQuery, orderDetail, orderIdInput, orderIntakeResult, orderListRequest, orderListResponse, orderStatusCounts,
   orderStatusCountsRequest, orderSummary,
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
-import { authErrors, type RouteModule } from '../../http.js';
+import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
+import { badRequest } from '../../platform/errors.js';
+import { parseFields, receiveFiles, receiveParts, sendStoredFile, tooLarge } from '../../platform/files.js';
+import { UPLOAD_JOBS, uploadNowOrQueued } from '../uploads/upload-jobs.js';
 
 const tags = ['Orders'];
 const BASE = '/Warehouse/Order';
@@ -21,7 +27,9 @@ const keyWrite: RoutePolicy = { ...write, apiKey: true };
 const security: Record<string, string[]>[] = [{ apiKey: [] }, { bearer: [] }];
 const errors = { 409: apiErrorSchema, 422: apiErrorSchema, ...authErrors };
 
-export const orderRoutes: RouteModule = (api, { orders, allocation, backorders }) => {
+const file = (description: string) => z.any().describe(description);
+
+export const orderRoutes: RouteModule = (api, { orders, allocation, backorders, orderDocuments, orderUploads, uploadQueue }) => {
   api.post(`${BASE}/CreateOrder`, {
     schema: {
       tags, body: createOrderInput, response: { 200: mutationResult(orderIntakeResult), ...errors },
@@ -103,4 +111,53 @@ export const orderRoutes: RouteModule = (api, { orders, allocation, backorders }
     },
     config: { policy: read },
   }, (req) => backorders.list(principalOf(req), req.body));
+
+  // ----- the Add Data panel's Orders card, and an order's documents -----
+
+  api.post(`${BASE}/UploadOrders`, {
+    schema: {
+      tags, consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadOrdersResult), 202: mutationResult(queuedJobResult), ...errors },
+      summary: 'Take orders in from one CSV or XLSX sheet (multipart: warehouseId, customerId, orderType, orderDate, referenceNumber, file; '
+        + `optional documents: up to ${MAX_ORDER_DOCUMENTS} PDF/Excel/CSV files kept with each new order). Rows sharing a Reference Number make one order; `
+        + 'any bad row writes nothing (422 with every row’s errors); a reference already used answers its order (a duplicate). A large sheet without documents runs as a job (202)',
+    },
+    config: { policy: write, uploadFields: uploadOrdersFields },
+  }, async (req, reply) => {
+    const parts = await receiveParts(req, ORDER_UPLOAD_MAX_BYTES, 1 + MAX_ORDER_DOCUMENTS);
+    const sheets = parts.files.filter((f) => f.fieldname === 'file');
+    const documents = parts.files.filter((f) => f.fieldname === 'documents');
+    if (sheets.length > 1 || sheets.length + documents.length !== parts.files.length) throw badRequest('Send one sheet as `file` and documents as `documents`', { file: 'Upload one file at a time' });
+    if (parts.files.some((f) => f.oversized || f.bytes.length > ORDER_UPLOAD_MAX_BYTES)) throw tooLarge(ORDER_UPLOAD_MAX_BYTES);
+    const upload = { fields: parts.fields, file: sheets[0] ? { fileName: sheets[0].fileName, bytes: sheets[0].bytes } : null };
+    const [principal, actor] = [principalOf(req), actorOf(req)];
+    const now = () => orderUploads.upload(principal, { ...upload, documents }, actor);
+    // Documents ride only with an upload answered now (a job keeps the one sheet).
+    if (documents.length) return now();
+    return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
+      name: UPLOAD_JOBS.orders, upload, maxBytes: ORDER_UPLOAD_MAX_BYTES, scope: () => parseFields(uploadOrdersFields, upload.fields),
+    }, now);
+  });
+
+  api.get(`${BASE}/DownloadOrderTemplate`, {
+    schema: { tags, summary: 'The orders upload template (xlsx): one row per line, rows grouped into orders by Reference Number; instructions on its second sheet', response: { 200: file('xlsx file'), ...authErrors } },
+    config: { policy: { ...write, scope: 'none' } },
+  }, async (_req, reply) => sendXlsx(reply, 'order-template', await orderUploads.template()));
+
+  api.post(`${BASE}/AddOrderDocuments`, {
+    schema: {
+      tags, consumes: ['multipart/form-data'], response: { 200: mutationResult(orderSummary), ...errors },
+      summary: `Keep files with an order not yet shipped (multipart: orderId, files: PDF, Excel or CSV by content; at most ${MAX_ORDER_DOCUMENTS} an order). All or none`,
+    },
+    config: { policy: write, uploadFields: orderDocumentFields },
+  }, async (req) => orderDocuments.add(principalOf(req), await receiveFiles(req, { maxBytes: ORDER_DOCUMENT_MAX_BYTES, maxFiles: MAX_ORDER_DOCUMENTS + 1, fileField: 'files' }), actorOf(req)));
+
+  api.post(`${BASE}/DeleteOrderDocument`, {
+    schema: { tags, summary: 'Remove a document from an order not yet shipped', body: orderDocumentIdInput, response: { 200: mutationResult(orderSummary), ...errors } },
+    config: { policy: write },
+  }, (req) => orderDocuments.remove(principalOf(req), req.body.documentId, actorOf(req)));
+
+  api.get(`${BASE}/DownloadOrderDocument`, {
+    schema: { tags, summary: 'An order’s document (a client account or key: its own customer’s only)', querystring: orderDocumentQuery, response: { 200: file('the stored file'), ...authErrors }, security },
+    config: { policy: keyRead },
+  }, async (req, reply) => sendStoredFile(reply, await orderDocuments.file(principalOf(req), req.query.documentId)));
 };

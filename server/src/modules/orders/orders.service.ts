@@ -6,7 +6,7 @@ import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
-import { AppError, notFound, unprocessable } from '../../platform/errors.js';
+import { AppError, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
@@ -17,6 +17,8 @@ import { unitsOfPackage } from '../scans/scans.service.js';
 import { orderRepository as repo, type OrderRow } from './orders.repository.js';
 import { allocationRepository } from './allocation.repository.js';
 import { orderChange, type OrderSubEvent } from './order-changes.js';
+import { orderDocumentRepository } from './order-documents.repository.js';
+import type { OrderReceipts } from './order-receipts.js';
 
 type Line = Awaited<ReturnType<typeof repo.lines>>[number];
 type History = Awaited<ReturnType<typeof repo.history>>[number];
@@ -31,7 +33,9 @@ export const toSummary = (r: OrderRow): OrderSummary => ({
   shipToAddress2: r.ship_to_address2, shipToCity: r.ship_to_city, shipToState: r.ship_to_state, shipToZip: r.ship_to_zip,
   shipToCountry: r.ship_to_country, shipToPhone: r.ship_to_phone, shipToEmail: r.ship_to_email,
   carrierAccountId: r.carrier_account_id == null ? null : n(r.carrier_account_id), carrierName: r.carrier_name, carrierService: r.carrier_service,
-  notes: r.notes, status: r.status as OrderStatus, source: r.source as OrderSource, lineCount: n(r.line_count), orderedQuantity: n(r.ordered_qty),
+  notes: r.notes, toWarehouseId: r.to_warehouse_id == null ? null : n(r.to_warehouse_id), toWarehouseName: r.to_warehouse_name,
+  receivingOrderId: r.receiving_order_id == null ? null : n(r.receiving_order_id), receivingOrderNumber: r.receiving_order_number,
+  status: r.status as OrderStatus, source: r.source as OrderSource, lineCount: n(r.line_count), orderedQuantity: n(r.ordered_qty),
   allocatedQuantity: n(r.allocated_total), shippedQuantity: n(r.shipped_total), createdBy: r.created_by_name, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
@@ -49,6 +53,13 @@ const toLine = (l: Line, reservations: Reservation[]) => ({
 
 const toHistory = (h: History) => ({ fromStatus: h.from_status, toStatus: h.to_status, at: h.at, username: h.username, reason: h.reason });
 
+const toDocument = (d: Awaited<ReturnType<typeof orderDocumentRepository.list>>[number]) => ({
+  id: d.id, fileName: d.file_name, size: n(d.size_bytes), uploadedAt: d.created_at, uploadedBy: d.username,
+});
+
+const usedByAnother = (reference: string) => new AppError(409, ERROR_CODES.CONFLICT, `Reference number ${reference} is already used by another order of this client`,
+  { referenceNumber: 'Already used by another order of this client' });
+
 /** Thrown inside the intake's transaction when the reference was taken meanwhile: rolls back (the SO number too). */
 class RepeatedReference extends Error {}
 
@@ -62,7 +73,8 @@ export class OrderService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>) {
+  /** receipts: the receiving orders Transfer and Purchase orders make (order-receipts.ts). */
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly receipts?: OrderReceipts) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
@@ -78,34 +90,9 @@ export class OrderService {
     principal.scope.assert({ warehouseId: input.warehouseId, customerId: input.customerId });
     const repeat = await this.repeated(principal, input);
     if (repeat) return repeat;
-    await this.check(input);
+    const checked = await this.check(this.db, input);
     try {
-      const id = await inTransaction(this.db, async (uow) => {
-        const so = (await documentNumbers.next(uow, 'SO')).number;
-        const at = new Date().toISOString();
-        const orderId = await repo.insertOrder(uow.tx, {
-          so_number: so, warehouse_id: input.warehouseId, customer_id: input.customerId, order_type: input.orderType,
-          reference_number: input.referenceNumber, order_date: input.orderDate, requested_ship_date: input.requestedShipDate ?? null,
-          priority: input.priority ?? ORDER_PRIORITY_DEFAULT, ship_to_name: orNull(input.shipToName), ship_to_address1: orNull(input.shipToAddress1),
-          ship_to_address2: orNull(input.shipToAddress2), ship_to_city: orNull(input.shipToCity), ship_to_state: orNull(input.shipToState),
-          ship_to_zip: orNull(input.shipToZip), ship_to_country: orNull(input.shipToCountry), ship_to_phone: orNull(input.shipToPhone),
-          ship_to_email: orNull(input.shipToEmail), carrier_account_id: input.carrierAccountId ?? null, carrier_service: orNull(input.carrierService),
-          notes: orNull(input.notes), status: 'New', source, created_by: actor.userId, created_at: at, updated_at: at,
-        });
-        if (orderId === undefined) throw new RepeatedReference();
-        const units = await this.unitsPerPackage(uow.tx, input);
-        const lines = await repo.insertLines(uow.tx, input.lines.map((l, i) => ({
-          order_id: orderId, line_no: i + 1, sku_id: l.skuId, quantity: l.quantity, package_id: l.packageId ?? null,
-          units_per_package: units[i], lot: l.lot ?? '', notes: orNull(l.notes),
-        })));
-        const after = toSummary((await repo.find(uow.tx, Scope.everything, orderId))!);
-        await this.record(uow, actor, after, 'create', 'AddOrder', undefined, { source }, [domainEvent('order.created', {
-          orderId, soNumber: so, warehouseId: input.warehouseId, customerId: input.customerId, orderType: input.orderType,
-          referenceNumber: input.referenceNumber, priority: after.priority, source,
-          lines: lines.map((l) => ({ lineId: l.id, skuId: l.sku_id, quantity: n(l.quantity), lot: l.lot })),
-        })]);
-        return orderId;
-      });
+      const id = await inTransaction(this.db, (uow) => this.write(uow, checked, actor, source));
       const order = await this.detail(this.db, Scope.everything, id);
       return { message: `Order ${order.soNumber} created successfully`, data: { ...order, duplicate: false } };
     } catch (err) {
@@ -116,15 +103,68 @@ export class OrderService {
     }
   }
 
+  /**
+   * The intake inside the caller's transaction (the Add Data upload takes a whole file in one): the same checks and
+   * writes; a reference already used answers its order (duplicate). A reference taken by a concurrent request
+   * meanwhile is a 409, and the caller's transaction goes with it.
+   */
+  async intakeWithin(uow: UnitOfWork, principal: Principal, input: CreateOrderInput, actor: Actor, source: OrderSource) {
+    principal.scope.assert({ warehouseId: input.warehouseId, customerId: input.customerId });
+    const hit = await repo.findByReference(uow.tx, input.customerId, input.referenceNumber);
+    let id = hit?.id;
+    if (id === undefined) {
+      const checked = await this.check(uow.tx, input);
+      try {
+        id = await this.write(uow, checked, actor, source);
+      } catch (err) {
+        if (err instanceof RepeatedReference) throw conflict(`Reference number ${input.referenceNumber} was taken in meanwhile; upload the file again`);
+        throw err;
+      }
+    }
+    const row = await repo.find(uow.tx, principal.scope, id);
+    if (!row) throw usedByAnother(input.referenceNumber);
+    return { ...toSummary(row), duplicate: hit !== undefined };
+  }
+
+  /** Writes a checked order, its lines, what it brings in (a Transfer's or Purchase order's RO), its audit row and events. */
+  private async write(uow: UnitOfWork, input: CreateOrderInput, actor: Actor, source: OrderSource) {
+    const so = (await documentNumbers.next(uow, 'SO')).number;
+    const at = new Date().toISOString();
+    const orderId = await repo.insertOrder(uow.tx, {
+      so_number: so, warehouse_id: input.warehouseId, customer_id: input.customerId, order_type: input.orderType,
+      reference_number: input.referenceNumber, order_date: input.orderDate, requested_ship_date: input.requestedShipDate ?? null,
+      priority: input.priority ?? ORDER_PRIORITY_DEFAULT, ship_to_name: orNull(input.shipToName), ship_to_address1: orNull(input.shipToAddress1),
+      ship_to_address2: orNull(input.shipToAddress2), ship_to_city: orNull(input.shipToCity), ship_to_state: orNull(input.shipToState),
+      ship_to_zip: orNull(input.shipToZip), ship_to_country: orNull(input.shipToCountry), ship_to_phone: orNull(input.shipToPhone),
+      ship_to_email: orNull(input.shipToEmail), carrier_account_id: input.carrierAccountId ?? null, carrier_service: orNull(input.carrierService),
+      notes: orNull(input.notes), to_warehouse_id: input.toWarehouseId ?? null, status: 'New', source, created_by: actor.userId, created_at: at, updated_at: at,
+    });
+    if (orderId === undefined) throw new RepeatedReference();
+    const units = await this.unitsPerPackage(uow.tx, input);
+    const lines = await repo.insertLines(uow.tx, input.lines.map((l, i) => ({
+      order_id: orderId, line_no: i + 1, sku_id: l.skuId, quantity: l.quantity, package_id: l.packageId ?? null,
+      units_per_package: units[i], lot: l.lot ?? '', notes: orNull(l.notes),
+    })));
+    await this.receipts?.taken(uow, actor, {
+      orderId, soNumber: so, orderType: input.orderType, warehouseId: input.warehouseId, customerId: input.customerId, toWarehouseId: input.toWarehouseId ?? null,
+      orderDate: input.orderDate, requestedShipDate: input.requestedShipDate ?? null, shipToName: orNull(input.shipToName),
+      lines: lines.map((l) => ({ skuId: n(l.sku_id), quantity: n(l.quantity), lot: l.lot })),
+    });
+    const after = toSummary((await repo.find(uow.tx, Scope.everything, orderId))!);
+    await this.record(uow, actor, after, 'create', 'AddOrder', undefined, { source }, [domainEvent('order.created', {
+      orderId, soNumber: so, warehouseId: input.warehouseId, customerId: input.customerId, orderType: input.orderType,
+      referenceNumber: input.referenceNumber, priority: after.priority, source,
+      lines: lines.map((l) => ({ lineId: l.id, skuId: l.sku_id, quantity: n(l.quantity), lot: l.lot })),
+    })]);
+    return orderId;
+  }
+
   /** The answer to a reference the customer already used: that order, when the caller may see it; else 409. */
   private async repeated(principal: Principal, input: CreateOrderInput) {
     const hit = await repo.findByReference(this.db, input.customerId, input.referenceNumber);
     if (!hit) return undefined;
     const row = await repo.find(this.db, principal.scope, hit.id);
-    if (!row) {
-      throw new AppError(409, ERROR_CODES.CONFLICT, `Reference number ${input.referenceNumber} is already used by another order of this client`,
-        { referenceNumber: 'Already used by another order of this client' });
-    }
+    if (!row) throw usedByAnother(input.referenceNumber);
     const order = await this.detail(this.db, principal.scope, hit.id);
     return { message: `Reference number ${input.referenceNumber} is order ${order.soNumber}: nothing new was created`, data: { ...order, duplicate: true } };
   }
@@ -142,20 +182,20 @@ export class OrderService {
    * the client's, each line's SKU is the client's and active (a kit has components), its package level is the
    * SKU's and the quantity a whole number of it, and a lot only on a SKU that tracks lots. 422 naming each field.
    */
-  private async check(input: CreateOrderInput) {
-    if (!(await repo.servesWarehouse(this.db, input.customerId, input.warehouseId))) {
+  private async check(db: Executor, order: CreateOrderInput): Promise<CreateOrderInput> {
+    const { input, details } = this.receipts ? await this.receipts.review(db, order) : { input: order, details: {} as Record<string, string> };
+    if (!(await repo.servesWarehouse(db, input.customerId, input.warehouseId))) {
       throw unprocessable('This client is not served by this warehouse', { warehouseId: 'This client is not served by this warehouse' });
     }
-    if (input.carrierAccountId && !(await repo.carrierAccount(this.db, input.customerId, input.carrierAccountId))) {
+    if (input.carrierAccountId && !(await repo.carrierAccount(db, input.customerId, input.carrierAccountId))) {
       throw unprocessable('Not an active carrier account of this client', { carrierAccountId: 'Not an active carrier account of this client' });
     }
     const skuIds = [...new Set(input.lines.map((l) => l.skuId))];
-    const skus = new Map((await repo.skus(this.db, input.customerId, skuIds)).map((s) => [n(s.id), s]));
+    const skus = new Map((await repo.skus(db, input.customerId, skuIds)).map((s) => [n(s.id), s]));
     const kits = [...skus.values()].filter((s) => n(s.is_kit) === 1).map((s) => n(s.id));
-    const withComponents = new Set(kits.length ? (await repo.kitsWithComponents(this.db, input.customerId, kits)) : []);
-    const levels = await repo.packages(this.db, input.customerId, [...new Set(input.lines.filter((l) => l.packageId).map((l) => l.skuId))]);
-    const units = await this.unitsPerPackage(this.db, input);
-    const details: Record<string, string> = {};
+    const withComponents = new Set(kits.length ? (await repo.kitsWithComponents(db, input.customerId, kits)) : []);
+    const levels = await repo.packages(db, input.customerId, [...new Set(input.lines.filter((l) => l.packageId).map((l) => l.skuId))]);
+    const units = await this.unitsPerPackage(db, input);
     input.lines.forEach((l, i) => {
       const sku = skus.get(l.skuId);
       const at = `lines.${i}`;
@@ -167,6 +207,7 @@ export class OrderService {
       else if (l.quantity % units[i] !== 0) details[`${at}.quantity`] = `Order whole packages: a multiple of ${units[i]} units`;
     });
     if (Object.keys(details).length) throw unprocessable(Object.values(details)[0], details);
+    return input;
   }
 
   async list(principal: Principal, req: ListRequest<OrderFilters>) {
@@ -189,8 +230,10 @@ export class OrderService {
   private async detail(db: Executor, scope: Scope, id: number) {
     const row = await repo.find(db, scope, id);
     if (!row) throw notFound('Order');
-    const [lines, history, reservations] = await Promise.all([repo.lines(db, id), repo.history(db, id), allocationRepository.reservations(db, row.so_number)]);
-    return { ...toSummary(row), lines: lines.map((l) => toLine(l, reservations)), history: history.map(toHistory) };
+    const [lines, history, reservations, documents] = await Promise.all([
+      repo.lines(db, id), repo.history(db, id), allocationRepository.reservations(db, row.so_number), orderDocumentRepository.list(db, id),
+    ]);
+    return { ...toSummary(row), lines: lines.map((l) => toLine(l, reservations)), history: history.map(toHistory), documents: documents.map(toDocument) };
   }
 
   /** The audit row, hub event and domain events of an order's change, in its transaction. */

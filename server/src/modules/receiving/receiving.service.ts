@@ -183,6 +183,17 @@ export class ReceivingService {
     return { message: `Receiving order ${order.roNumber} created successfully`, data: order };
   }
 
+  /**
+   * An expected RO made by another document in its transaction (a Transfer's goods due at its destination, a
+   * Purchase order's goods): the caller has checked the client, the warehouse and the SKUs; one line per SKU.
+   */
+  async createExpected(uow: UnitOfWork, actor: Actor, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber: string; notes?: string },
+    lines: { skuId: number; expectedQuantity: number; lot?: string }[]) {
+    const created = await this.insertOrder(uow, h, lines, actor);
+    await this.changed(uow, actor, created.id, 'create', 'AddReceivingOrder', undefined, { referenceNumber: h.referenceNumber });
+    return created;
+  }
+
   private async insertOrder(uow: UnitOfWork, h: { warehouseId: number; customerId: number; supplier: string; expectedDeliveryDate: string; referenceNumber?: string; notes?: string }, lines: { skuId: number; expectedQuantity: number; notes?: string; lot?: string; expiryDate?: string }[], actor: Actor) {
     const tx = uow.tx;
     const created = await repo.insertOrder(tx, {

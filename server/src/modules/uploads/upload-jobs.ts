@@ -14,6 +14,7 @@ import type { SkuService } from '../skus/skus.service.js';
 import type { LocationService } from '../locations/locations.service.js';
 import type { ReceivingService } from '../receiving/receiving.service.js';
 import type { InventoryService } from '../inventory/inventory.service.js';
+import type { OrderUploadService } from '../orders/order-upload.service.js';
 
 /**
  * Large uploads run as background jobs: the route keeps the file (stored_file, so a restart finds it) and answers
@@ -25,6 +26,7 @@ export const UPLOAD_JOBS = {
   locations: 'upload.locations',
   receivingOrder: 'upload.receiving-order',
   inventory: 'upload.inventory',
+  orders: 'upload.orders',
 } as const;
 export type UploadJobName = (typeof UPLOAD_JOBS)[keyof typeof UPLOAD_JOBS];
 
@@ -39,13 +41,14 @@ type UploadJobPayload = z.infer<typeof uploadJobPayload>;
 type Work = (principal: Principal, upload: { fields: Record<string, string>; file: { fileName: string; bytes: Buffer } }, actor: Actor) => Promise<unknown>;
 
 export function registerUploadJobs(jobs: Jobs, database: Pick<Database, 'db' | 'dialect'>, services: {
-  auth: AuthService; skus: SkuService; locations: LocationService; receiving: ReceivingService; inventory: InventoryService;
+  auth: AuthService; skus: SkuService; locations: LocationService; receiving: ReceivingService; inventory: InventoryService; orderUploads: OrderUploadService;
 }): void {
   const works: Record<UploadJobName, Work> = {
     [UPLOAD_JOBS.skus]: (p, u, a) => services.skus.upload(p, u, a),
     [UPLOAD_JOBS.locations]: (p, u, a) => services.locations.upload(p, { warehouseId: Number(u.fields.warehouseId), fileName: u.file.fileName, content: u.file.bytes }, a),
     [UPLOAD_JOBS.receivingOrder]: (p, u, a) => services.receiving.upload(p, u, a),
     [UPLOAD_JOBS.inventory]: (p, u, a) => services.inventory.importStock(p, u, a),
+    [UPLOAD_JOBS.orders]: (p, u, a) => services.orderUploads.upload(p, u, a),
   };
   for (const [name, work] of Object.entries(works) as [UploadJobName, Work][]) {
     jobs.register<UploadJobPayload>(name, {

@@ -6,6 +6,8 @@ export interface UploadRequest {
   url: string;
   fields: Record<string, string | number | undefined>;
   file: File;
+  /** More files sent with it, each under its own field name (an order upload's documents). */
+  extraFiles?: { field: string; file: File }[];
   /** Sent as Idempotency-Key, the same on the retry after a token refresh, so the server runs it once. */
   idempotencyKey?: string;
 }
@@ -58,6 +60,7 @@ export function startUpload(store: StoreApi, request: UploadRequest, callbacks: 
       const form = new FormData();
       for (const [name, value] of Object.entries(request.fields)) if (value !== undefined && value !== '') form.append(name, String(value));
       form.append('file', request.file, request.file.name);
+      for (const extra of request.extraFiles ?? []) form.append(extra.field, extra.file, extra.file.name);
       const xhr = createXhr();
       current = xhr;
       xhr.open('POST', request.url.startsWith('/') ? request.url : `/${request.url}`);

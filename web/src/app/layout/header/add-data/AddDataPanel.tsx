@@ -11,7 +11,8 @@ import { InventoryForm } from './InventoryForm';
 import { LocationForm } from './LocationForm';
 import { RoForm } from './RoForm';
 import { SkuForm } from './SkuForm';
-import { OrderForm, PalletForm } from './UnavailableForms';
+import { OrderForm } from './OrderForm';
+import { PalletForm } from './UnavailableForms';
 import { UploadProgressStack } from './UploadProgressStack';
 import './messages';
 import './add-data.css';
@@ -39,7 +40,7 @@ export default function AddDataPanel() {
 
   const form = (() => {
     switch (chosen) {
-      case 'orders': return <OrderForm />;
+      case 'orders': return <OrderForm onStarted={back} />;
       case 'ro': return <RoForm onStarted={back} />;
       case 'sku': return <SkuForm onStarted={back} />;
       case 'inventory': return <InventoryForm onStarted={back} />;

@@ -1,34 +1,13 @@
-import { DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
+import { Form, Input, InputNumber, Select, Space } from 'antd';
 import { selectProps } from '../../../../components/form/select-props';
 import { useT } from '../../../../lib/i18n/use-t';
-import { DOCUMENTS, FILE_LIMITS, SHEETS } from './file-rules';
+import { FILE_LIMITS, SHEETS } from './file-rules';
 import { FilePicker, FormFooter } from './panel-parts';
 
 /*
- * Orders and pallets have no module on the server yet (no orders, no pallet register). Their forms show the
- * spec's fields so the panel is complete, but the submit stays disabled with a notice: nothing is faked.
+ * Pallets have no module on the server yet (no pallet register). The form shows the spec's fields so the panel is
+ * complete, but the submit stays disabled with a notice: nothing is faked.
  */
-
-export function OrderForm() {
-  const t = useT();
-  return (
-    <Form layout="vertical" className="bolx-add-data-form">
-      <Form.Item name="orderType" label={t('addData.fields.orderType')} required>
-        <Select {...selectProps} options={['b2c', 'b2b', 'transfer'].map((k) => ({ value: k, label: t(`addData.orderTypes.${k}`) }))} />
-      </Form.Item>
-      <Form.Item name="orderDate" label={t('addData.fields.orderDate')} required>
-        <DatePicker style={{ width: '100%' }} format="YYYY-MM-DD" />
-      </Form.Item>
-      <Form.Item name="referenceNumber" label={t('addData.fields.referenceNumber')} required>
-        <Input maxLength={64} autoComplete="off" />
-      </Form.Item>
-      <Form.Item name="files" label={t('addData.fields.orderDocuments')} required>
-        <FilePicker max={FILE_LIMITS.orders} kinds={DOCUMENTS} />
-      </Form.Item>
-      <FormFooter label={t('addData.submit')} disabled notice={t('addData.unavailable.orders')} />
-    </Form>
-  );
-}
 
 export function PalletForm() {
   const t = useT();

@@ -6,8 +6,8 @@ export type CardKey = 'orders' | 'ro' | 'sku' | 'inventory' | 'locations' | 'pal
 
 /**
  * The access policies of what each card's form calls, as the server declares them on those routes; a card is
- * offered when any of its needs is met. Orders and pallets have no server module yet: their cards go to the
- * accounts that will hold those writes (orders: write on the Order Dashboard; pallets: staff moving pallets).
+ * offered when any of its needs is met. Pallets have no server module yet: the card goes to the accounts that
+ * will hold that write (staff moving pallets).
  */
 export const CARD_NEEDS: Record<CardKey, readonly AccessNeed[]> = {
   orders: [{ module: { key: 'OrderDashboard', permission: 'write' } }],
@@ -21,6 +21,7 @@ export const CARD_NEEDS: Record<CardKey, readonly AccessNeed[]> = {
 
 /** The sample templates' downloads (staff with read on the module). */
 export const TEMPLATE_NEEDS = {
+  orders: { module: { key: 'OrderDashboard', permission: 'write' } },
   ro: { roles: STAFF_ROLES, module: { key: 'InBound', permission: 'read' } },
   sku: { roles: STAFF_ROLES, module: { key: 'SKU', permission: 'read' } },
   inventory: { roles: STAFF_ROLES, module: { key: 'Adjustment', permission: 'read' } },
