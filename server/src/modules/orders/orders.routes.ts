@@ -1,7 +1,8 @@
 import {
   STAFF_ROLES, apiErrorSchema, createOrderInput, mutationResult, orderByIdQuery, orderDetail, orderIdInput, orderIntakeResult, orderListRequest,
-  orderListResponse, orderStatusCounts, orderStatusCountsRequest, orderSummary,
+  orderCarrierAccount, orderCarrierAccountsQuery, orderListResponse, orderStatusCounts, orderStatusCountsRequest, orderSummary,
 } from '@bolx/contracts';
+import { z } from 'zod';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, type RouteModule } from '../../http.js';
 
@@ -66,4 +67,12 @@ export const orderRoutes: RouteModule = (api, { orders }) => {
     schema: { tags, summary: 'Cancel an order picking has not started (a client account or key: one not yet released)', body: orderIdInput, response: { 200: mutationResult(orderSummary), ...errors }, security },
     config: { policy: keyWrite },
   }, (req) => orders.cancel(principalOf(req), req.body, actorOf(req)));
+
+  api.get(`${BASE}/GetCarrierAccounts`, {
+    schema: {
+      tags, summary: 'A client’s active carrier accounts, for the order form’s carrier choice', querystring: orderCarrierAccountsQuery,
+      response: { 200: z.array(orderCarrierAccount), ...authErrors },
+    },
+    config: { policy: read },
+  }, (req) => orders.carrierAccounts(principalOf(req), req.query.customerId));
 };

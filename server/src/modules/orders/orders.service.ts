@@ -1,5 +1,5 @@
 import {
-  ERROR_CODES, ORDER_PRIORITY_DEFAULT, ORDER_STATUSES, type CreateOrderInput, type HubEventMap, type OrderFilters, type OrderSource, type OrderStatus, type OrderSummary,
+  CLIENT_CANCELLABLE_ORDER_STATUSES, ERROR_CODES, ORDER_PRIORITY_DEFAULT, ORDER_STATUSES, type CreateOrderInput, type HubEventMap, type OrderFilters, type OrderSource, type OrderStatus, type OrderSummary,
 } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
@@ -48,7 +48,7 @@ const toHistory = (h: History) => ({ fromStatus: h.from_status, toStatus: h.to_s
 class RepeatedReference extends Error {}
 
 /** Statuses a client account may still cancel from: before the order is released to the floor. */
-const CLIENT_CANCELLABLE: OrderStatus[] = ['New', 'Allocated', 'Partially Allocated', 'Backordered', 'On Hold'];
+const CLIENT_CANCELLABLE: OrderStatus[] = [...CLIENT_CANCELLABLE_ORDER_STATUSES];
 
 /**
  * Outbound orders: intake (one method for the order form, the Add Data upload and the client API), the list, the
@@ -178,6 +178,12 @@ export class OrderService {
     const by = new Map(rows.map((r) => [r.status, n(r.n)]));
     const counts = ORDER_STATUSES.map((status) => ({ status, count: by.get(status) ?? 0 }));
     return { total: counts.reduce((s, c) => s + c.count, 0), counts };
+  }
+
+  /** The customer's active carrier accounts, for the order form (a customer outside the caller's scope: 403). */
+  async carrierAccounts(principal: Principal, customerId: number) {
+    principal.scope.assert({ customerId });
+    return (await repo.carrierAccounts(this.db, customerId)).map((a) => ({ carrierAccountId: n(a.id), accountName: a.account_name, carrierName: a.carrier_name }));
   }
 
   /** One order with its lines and its status history; 404 when there is none in the caller's scope. */
