@@ -1,0 +1,49 @@
+import { Badge, Skeleton } from 'antd';
+import { useIntl } from 'react-intl';
+import { ORDER_STATUSES, type OrderFilters, type OrderStatus } from '@bolx/contracts';
+import { documentStatusColour } from '../../../lib/status-actions';
+import { useT } from '../../../lib/i18n/use-t';
+import { useGetOrderStatusCountsQuery } from '../orders-api';
+import '../orders.css';
+
+/**
+ * The dashboard's top row: All and each status with how many orders it holds under the list's other filters.
+ * A click filters the list to that status (All clears it); the active one is marked. On a phone the row scrolls.
+ */
+export function StatusCounts({ filters, active, onPick }: { filters: Omit<OrderFilters, 'status'>; active: OrderStatus | undefined; onPick: (s: OrderStatus | undefined) => void }) {
+  const t = useT();
+  const intl = useIntl();
+  const { data } = useGetOrderStatusCountsQuery({ filters });
+  const count = (s: OrderStatus) => data?.counts.find((c) => c.status === s)?.count ?? 0;
+  const tile = (key: string, label: string, n: number | undefined, status: OrderStatus | undefined) => {
+    const isActive = active === status;
+    return (
+      <button
+        key={key}
+        type="button"
+        className={`bolx-order-counts__tile${isActive ? ' bolx-order-counts__tile--active' : ''}`}
+        aria-pressed={isActive}
+        data-status={status ?? 'all'}
+        onClick={() => onPick(isActive && status ? undefined : status)}
+      >
+        <span className="bolx-order-counts__label">
+          {status ? <Badge color={colourOf(status)} text={label} /> : label}
+        </span>
+        <span className="bolx-order-counts__value">{n === undefined ? <Skeleton.Button active size="small" /> : intl.formatNumber(n)}</span>
+      </button>
+    );
+  };
+  return (
+    <nav className="bolx-order-counts" aria-label={t('outbound.counts.region')}>
+      {tile('all', t('outbound.counts.all'), data?.total, undefined)}
+      {ORDER_STATUSES.map((s) => tile(s, t(`outbound.status.${s}`), data ? count(s) : undefined, s))}
+    </nav>
+  );
+}
+
+/** antd's preset tag colours as a badge dot (status names like 'processing' are not colours). */
+const PRESET: Record<string, string> = { default: '#bfbfbf', processing: '#1677ff', success: '#52c41a', warning: '#faad14', error: '#ff4d4f' };
+const colourOf = (s: OrderStatus) => {
+  const c = documentStatusColour('SALES_ORDER', s);
+  return PRESET[c] ?? c;
+};
