@@ -25,6 +25,8 @@ addMessages({
   'outbound.col.allocated': 'Allocated',
   'outbound.col.shipped': 'Shipped',
   'outbound.col.short': 'Short',
+  'outbound.col.allocatedOfOrdered': 'Allocated / Ordered',
+  'outbound.lineCount': '{count, plural, one {# line} other {# lines}}',
   'outbound.col.sku': 'SKU',
   'outbound.col.lot': 'Lot',
   'outbound.col.package': 'Package',

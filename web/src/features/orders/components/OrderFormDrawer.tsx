@@ -11,7 +11,7 @@ import { SkuSelect } from '../../../components/sku-select/SkuSelect';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useAppSelector } from '../../../lib/hooks';
 import { selectCustomerId, selectWarehouseId } from '../../../lib/state/selectors';
-import { notifyInfo } from '../../../lib/toast';
+import { notifyInfo, notifySuccess } from '../../../lib/toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { lotProblem, repeatedLine, toOrderLines, unitsPer, type OrderLineValues } from '../order-model';
 import { useCreateOrderMutation, useGetCarrierAccountsQuery, useGetSkuPackagesQuery } from '../orders-api';
@@ -91,7 +91,7 @@ export function OrderFormDrawer({ open, onClose, onCreated, clientAccount }: { o
     const done = await runMutation(create(body), { silentSuccess: true });
     if (!done) return undefined;
     if (done.data.duplicate) notifyInfo(t('outbound.form.duplicate', { reference: done.data.referenceNumber, so: done.data.soNumber }));
-    else notifyInfo(done.message);
+    else notifySuccess(done.message);
     onCreated(done.data.orderId);
     return done;
   };

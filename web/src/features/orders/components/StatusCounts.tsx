@@ -1,4 +1,4 @@
-import { Badge, Skeleton } from 'antd';
+import { Skeleton } from 'antd';
 import { useIntl } from 'react-intl';
 import { ORDER_STATUSES, type OrderFilters, type OrderStatus } from '@bolx/contracts';
 import { documentStatusColour } from '../../../lib/status-actions';
@@ -27,7 +27,8 @@ export function StatusCounts({ filters, active, onPick }: { filters: Omit<OrderF
         onClick={() => onPick(isActive && status ? undefined : status)}
       >
         <span className="bolx-order-counts__label">
-          {status ? <Badge color={colourOf(status)} text={label} /> : label}
+          {status && <span className="bolx-order-counts__dot" style={{ background: colourOf(status) }} aria-hidden />}
+          {label}
         </span>
         <span className="bolx-order-counts__value">{n === undefined ? <Skeleton.Button active size="small" /> : intl.formatNumber(n)}</span>
       </button>

@@ -64,20 +64,34 @@ export default function OrderDashboardPage() {
       <div className="bolx-order-two-lines"><div>{main}</div><Typography.Text type="secondary">{sub || '—'}</Typography.Text></div>
     );
     return [
-      { key: 'soNumber', dataIndex: 'soNumber', title: t('outbound.col.soNumber'), sorter: true, fixed: 'left', render: (v: string, o) => <Button type="link" size="small" className="bolx-link-cell" onClick={() => setOpenId(o.orderId)}>{v}</Button> },
+      {
+        // The order type under the number: most orders are sales orders, and a column of its own pushed the list past a laptop's width.
+        key: 'soNumber', title: t('outbound.col.soNumber'), sorter: true, fixed: 'left',
+        render: (_, o) => (
+          <div className="bolx-order-two-lines">
+            <Button type="link" size="small" className="bolx-order-open" onClick={() => setOpenId(o.orderId)}>{o.soNumber}</Button>
+            <div><Typography.Text type="secondary">{t(`outbound.type.${o.orderType}`)}</Typography.Text></div>
+          </div>
+        ),
+      },
       { key: 'status', dataIndex: 'status', title: t('outbound.col.status'), sorter: true, render: (s: OrderStatus) => <StatusTag kind="SALES_ORDER" status={s} /> },
       { key: 'referenceNumber', dataIndex: 'referenceNumber', title: t('outbound.col.referenceNumber'), sorter: true },
       { key: 'customerName', title: t('outbound.col.customerWarehouse'), sorter: true, render: (_, o) => twoLines(o.customerName, o.warehouseName) },
-      { key: 'orderType', dataIndex: 'orderType', title: t('outbound.col.orderType'), sorter: true, render: (v: string) => t(`outbound.type.${v}`) },
       { key: 'orderDate', title: t('outbound.col.orderDate'), sorter: true, render: (_, o) => twoLines(o.orderDate, o.requestedShipDate && `${t('outbound.col.requestedShipDate')} ${o.requestedShipDate}`) },
       { key: 'priority', dataIndex: 'priority', title: t('outbound.col.priority'), sorter: true, align: 'right' },
       { key: 'shipToName', title: t('outbound.col.shipTo'), sorter: true, render: (_, o) => twoLines(o.shipToName ?? '—', [o.shipToCity, o.shipToCountry].filter(Boolean).join(', ')) },
       { key: 'carrier', title: t('outbound.col.carrier'), render: (_, o) => twoLines(o.carrierName ?? '—', o.carrierService) },
-      { key: 'lineCount', dataIndex: 'lineCount', title: t('outbound.col.lines'), align: 'right' },
-      { key: 'orderedQuantity', dataIndex: 'orderedQuantity', title: t('outbound.col.ordered'), align: 'right', render: n },
       {
-        key: 'allocatedQuantity', title: t('outbound.col.allocated'), align: 'right',
-        render: (_, o) => (o.allocatedQuantity > 0 && o.allocatedQuantity < o.orderedQuantity ? <Typography.Text type="warning" strong>{n(o.allocatedQuantity)}</Typography.Text> : n(o.allocatedQuantity)),
+        // Allocated over ordered in one column, so the list fits a laptop beside the sticky Actions column.
+        key: 'quantities', title: t('outbound.col.allocatedOfOrdered'), align: 'right',
+        render: (_, o) => (
+          <div className="bolx-order-two-lines">
+            <Typography.Text type={o.allocatedQuantity > 0 && o.allocatedQuantity < o.orderedQuantity ? 'warning' : undefined} strong={o.allocatedQuantity > 0 && o.allocatedQuantity < o.orderedQuantity}>
+              {`${n(o.allocatedQuantity)} / ${n(o.orderedQuantity)}`}
+            </Typography.Text>
+            <div><Typography.Text type="secondary">{t('outbound.lineCount', { count: o.lineCount })}</Typography.Text></div>
+          </div>
+        ),
       },
       { key: 'actions', title: t('table.actions'), fixed: 'right', render: (_, o) => <Button type="link" size="small" onClick={() => setOpenId(o.orderId)}>{t('outbound.open')}</Button> },
     ];
