@@ -81,7 +81,7 @@ export interface OrderLineValues {
 }
 
 /** A SKU's package levels as the units rule takes them. */
-export const packageLevels = (packages: SkuPackage[]) =>
+const packageLevels = (packages: SkuPackage[]) =>
   packages.map((p) => ({ id: p.packageid, parentId: p.parentPackageId, quantity: p.quantity }));
 
 /** The units one of a SKU's package levels holds (1: no level). */

@@ -1,4 +1,4 @@
-import { Skeleton } from 'antd';
+import { Skeleton, theme, type GlobalToken } from 'antd';
 import { useIntl } from 'react-intl';
 import { ORDER_STATUSES, type OrderFilters, type OrderStatus } from '@bolx/contracts';
 import { documentStatusColour } from '../../../lib/status-actions';
@@ -13,6 +13,7 @@ import '../orders.css';
 export function StatusCounts({ filters, active, onPick }: { filters: Omit<OrderFilters, 'status'>; active: OrderStatus | undefined; onPick: (s: OrderStatus | undefined) => void }) {
   const t = useT();
   const intl = useIntl();
+  const { token } = theme.useToken();
   const { data } = useGetOrderStatusCountsQuery({ filters });
   const count = (s: OrderStatus) => data?.counts.find((c) => c.status === s)?.count ?? 0;
   const tile = (key: string, label: string, n: number | undefined, status: OrderStatus | undefined) => {
@@ -27,7 +28,7 @@ export function StatusCounts({ filters, active, onPick }: { filters: Omit<OrderF
         onClick={() => onPick(isActive && status ? undefined : status)}
       >
         <span className="bolx-order-counts__label">
-          {status && <span className="bolx-order-counts__dot" style={{ background: colourOf(status) }} aria-hidden />}
+          {status && <span className="bolx-order-counts__dot" style={{ background: colourOf(token, status) }} aria-hidden />}
           {label}
         </span>
         <span className="bolx-order-counts__value">{n === undefined ? <Skeleton.Button active size="small" /> : intl.formatNumber(n)}</span>
@@ -42,9 +43,10 @@ export function StatusCounts({ filters, active, onPick }: { filters: Omit<OrderF
   );
 }
 
-/** antd's preset tag colours as a badge dot (status names like 'processing' are not colours). */
-const PRESET: Record<string, string> = { default: '#bfbfbf', processing: '#1677ff', success: '#52c41a', warning: '#faad14', error: '#ff4d4f' };
-const colourOf = (s: OrderStatus) => {
+/** A status tag's colour as a CSS colour for the dot: antd's preset names (geekblue…) and status names from the theme. */
+const STATUS_TOKEN = { default: 'colorTextQuaternary', processing: 'colorInfo', success: 'colorSuccess', warning: 'colorWarning', error: 'colorError' } as const;
+function colourOf(token: GlobalToken, s: OrderStatus): string {
   const c = documentStatusColour('SALES_ORDER', s);
-  return PRESET[c] ?? c;
-};
+  const key = c in STATUS_TOKEN ? STATUS_TOKEN[c as keyof typeof STATUS_TOKEN] : c;
+  return String((token as unknown as Record<string, unknown>)[key] ?? c);
+}

@@ -47,7 +47,8 @@ export default function OrderDashboardPage() {
   /** The filter bar; the carrier filter lists the carriers of the client chosen (in the header or the filter). */
   const filters = (values: FilterValues): FilterLabel[] => {
     const customerId = headerCustomer || (values.customerId as number | undefined);
-    if (customerId !== carrierCustomer) queueMicrotask(() => setCarrierCustomer(customerId || undefined));
+    // The list's filter state lives in DataTablePage: the client it names is handed up after this render, to fetch its carriers.
+    if ((customerId || undefined) !== carrierCustomer) queueMicrotask(() => setCarrierCustomer(customerId || undefined));
     return [
       ...(headerCustomer || customerOptions.length < 2 ? [] : [{ key: 'customerId', label: t('outbound.filter.customer'), type: 'select' as const, options: customerOptions }]),
       { key: 'orderType', label: t('outbound.filter.orderType'), type: 'select', options: ORDER_TYPES.map((o) => ({ label: t(`outbound.type.${o}`), value: o })) },
