@@ -14,6 +14,9 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** The statuses a client account (or its API key) may still cancel an order from: before it is released to the floor. */
+export const CLIENT_CANCELLABLE_ORDER_STATUSES: readonly OrderStatus[] = ['New', 'Allocated', 'Partially Allocated', 'Backordered', 'On Hold'];
+
 /** The spec's order types: a purchase order (expected goods in), a sales order (goods out), a transfer (warehouse to warehouse). */
 export const ORDER_TYPES = ['Purchase', 'Sales', 'Transfer'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
@@ -362,3 +365,13 @@ export const uploadOrdersResult = z.object({
   })),
 });
 export type UploadOrdersResult = z.infer<typeof uploadOrdersResult>;
+
+/** The order form's carrier choices: a customer's active carrier accounts (no secrets), read under the Order Dashboard. */
+export const orderCarrierAccountsQuery = z.object({ customerId: field.idParam() });
+export const orderCarrierAccount = z.object({
+  carrierAccountId: z.number().int(),
+  accountName: z.string(),
+  /** The carrier (integration type), e.g. UPS. */
+  carrierName: z.string(),
+});
+export type OrderCarrierAccount = z.infer<typeof orderCarrierAccount>;

@@ -70,3 +70,27 @@ export type ScanLocation = z.infer<typeof scanLocation>;
 export type ScanPallet = z.infer<typeof scanPallet>;
 export type ScanMatch = z.infer<typeof scanMatch>;
 export type ScanResolveResponse = z.infer<typeof scanResolveResponse>;
+
+/** A SKU's package level as the units rule needs it. */
+export interface PackageLevel { id: number; parentId: number | null; quantity: number }
+
+/**
+ * The units one scan of a package level stands for. A level's `quantity` is how many of it make one of its
+ * parent, so a level holds the product of the quantities down its chain of children (a case whose eaches say 12
+ * holds 12; a pallet of 40 such cases 480); the lowest level is one unit. A level alone (no parent, no
+ * children) can only mean its own quantity (a 'Case of 6' saved with quantity 6). With several children, the
+ * first one made counts. A broken chain (a cycle) stops at 100 levels.
+ */
+export function unitsOfPackage(levels: PackageLevel[], packageId: number): number {
+  const level = levels.find((l) => l.id === packageId);
+  if (!level) return 1;
+  const firstChild = (id: number) => levels.filter((l) => l.parentId === id).sort((a, b) => a.id - b.id)[0];
+  let child = firstChild(level.id);
+  if (!child) return level.parentId == null ? Math.max(1, level.quantity) : 1;
+  let units = 1;
+  for (let depth = 0; child && depth < 100; depth++) {
+    units *= Math.max(1, child.quantity);
+    child = firstChild(child.id);
+  }
+  return units;
+}

@@ -1,13 +1,16 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../../platform/scope.js';
-import type { ReceivingStatus } from '@bolx/contracts';
+import type { OrderStatus, ReceivingStatus } from '@bolx/contracts';
 import { positionCounts } from '../locations/position-counts.js';
 
 type Filter = { warehouseId: number; customerId: number };
 
 /** RO statuses (modules/receiving) that count as an open receipt on the dashboard. */
 export const OPEN_RO_STATUSES = ['Open', 'Receiving', 'Received'] as const satisfies readonly ReceivingStatus[];
+
+/** Order statuses (modules/orders) that no longer count as open: shipped, or cancelled. */
+export const CLOSED_ORDER_STATUSES = ['Shipped', 'Cancelled'] as const satisfies readonly OrderStatus[];
 
 export const dashboardRepository = {
   stockTotals(db: Executor, scope: Scope, f: Filter) {
@@ -44,6 +47,14 @@ export const dashboardRepository = {
   openReceiptCount(db: Executor, scope: Scope, f: Filter) {
     return db.selectFrom('receiving_order as o').select(sql<number>`count(*)`.as('n'))
       .where('o.status', 'in', [...OPEN_RO_STATUSES])
+      .where(scope.where({ warehouse: 'o.warehouse_id', customer: 'o.customer_id' }, f))
+      .executeTakeFirstOrThrow().then((r) => Number(r.n));
+  },
+
+  /** Outbound orders still to be shipped: every status but Shipped and Cancelled. */
+  openOrderCount(db: Executor, scope: Scope, f: Filter) {
+    return db.selectFrom('sales_order as o').select(sql<number>`count(*)`.as('n'))
+      .where('o.status', 'not in', [...CLOSED_ORDER_STATUSES])
       .where(scope.where({ warehouse: 'o.warehouse_id', customer: 'o.customer_id' }, f))
       .executeTakeFirstOrThrow().then((r) => Number(r.n));
   },

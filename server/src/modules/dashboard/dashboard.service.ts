@@ -14,13 +14,14 @@ export class DashboardService {
   async get(principal: Principal, filter: { warehouseId: number; customerId: number }) {
     const scope = principal.scope;
     scope.assert(filter);
-    const [totals, skuCount, positions, byWarehouse, byCustomer, openReceipts] = await Promise.all([
+    const [totals, skuCount, positions, byWarehouse, byCustomer, openReceipts, openOrders] = await Promise.all([
       repo.stockTotals(this.db, scope, filter),
       repo.skuCount(this.db, scope, filter),
       repo.locationOccupancy(this.db, scope, filter),
       repo.stockByWarehouse(this.db, scope, filter),
       repo.stockByCustomer(this.db, scope, filter),
       repo.openReceiptCount(this.db, scope, filter),
+      repo.openOrderCount(this.db, scope, filter),
     ]);
     const { used: locationsUsed, total: locationsTotal } = sumPositions(positions);
     return {
@@ -29,8 +30,7 @@ export class DashboardService {
       locationsUsed,
       locationsTotal,
       occupancy: occupancyPercent(locationsUsed, locationsTotal),
-      // Orders arrive with the outbound module.
-      openOrders: null,
+      openOrders,
       openReceipts,
       stockByWarehouse: byWarehouse.map((r) => ({ warehouseName: r.warehouseName, units: Number(r.units) })),
       stockByCustomer: byCustomer.map((r) => ({ customerName: r.customerName, units: Number(r.units) })),

@@ -57,3 +57,44 @@ describe('dashboard open receipts', () => {
     expect((await session.get(`/Warehouse/Dashboard/GetDashboard?customerId=${cust}`)).statusCode).toBe(403);
   });
 });
+
+/** An outbound order in a given status, as the orders module leaves it. */
+async function salesOrder(warehouseId: number, customerId: number, status: string) {
+  const now = new Date().toISOString();
+  await t.database.db.insertInto('sales_order').values({
+    so_number: `SO-T-${Math.random().toString(36).slice(2, 10)}`, warehouse_id: warehouseId, customer_id: customerId, order_type: 'Sales',
+    reference_number: `REF-${Math.random().toString(36).slice(2, 10)}`, order_date: '2026-12-01', requested_ship_date: null, priority: 5,
+    ship_to_name: null, ship_to_address1: null, ship_to_address2: null, ship_to_city: null, ship_to_state: null, ship_to_zip: null,
+    ship_to_country: null, ship_to_phone: null, ship_to_email: null, carrier_account_id: null, carrier_service: null, notes: null,
+    status, source: 'screen', created_by: null, created_at: now, updated_at: now,
+  }).execute();
+}
+
+describe('dashboard open orders', () => {
+  const openOrders = async (warehouseId: number, customerId: number, session = admin) =>
+    (await tiles(warehouseId, customerId, session) as unknown as { openOrders: number | null }).openOrders;
+
+  it('counts orders not yet shipped or cancelled, in the chosen warehouse and customer', async () => {
+    expect(await openOrders(wh, cust)).toBe(0);
+    const created = await admin.post('/Warehouse/Order/CreateOrder', {
+      warehouseId: wh, customerId: cust, orderType: 'Sales', referenceNumber: 'DASH-1', orderDate: '2026-12-01', lines: [{ skuId: sku, quantity: 2 }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(await openOrders(wh, cust)).toBe(1);
+
+    for (const status of ['Allocated', 'Backordered', 'On Hold', 'Packed', 'Shipped', 'Cancelled']) await salesOrder(wh, cust, status);
+    expect(await openOrders(wh, cust)).toBe(5);
+
+    await salesOrder(otherWh, cust, 'New');
+    await salesOrder(wh, otherCust, 'Released');
+    expect(await openOrders(wh, cust)).toBe(5);
+    expect(await openOrders(otherWh, cust)).toBe(1);
+    expect(await openOrders(wh, 0)).toBe(6);
+  });
+
+  it('shows a client account only its own customer’s orders', async () => {
+    const client = await makeUser(t.database, { role: 'Client', customerId: otherCust, modules: { Dashboard: 'read' } });
+    const session = as(t.app, await login(t.app, client.username, client.password));
+    expect(await openOrders(0, 0, session)).toBe(1);
+  });
+});

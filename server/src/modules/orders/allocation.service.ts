@@ -1,3 +1,4 @@
+import { CLIENT_CANCELLABLE_ORDER_STATUSES } from '@bolx/contracts';
 import type { AllocationResult, OrderBatchInput, OrderBatchResult, OrderStatus, OrderSummary, ShortReason } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
@@ -20,7 +21,7 @@ const n = (v: unknown) => Number(v);
 /** The statuses allocation runs from: an order not yet allocated, or one still short. */
 const ALLOCATABLE: OrderStatus[] = ['New', 'Partially Allocated', 'Backordered'];
 /** Statuses a client account may still cancel from: before the order is released to the floor. */
-const CLIENT_CANCELLABLE: OrderStatus[] = ['New', 'Allocated', 'Partially Allocated', 'Backordered', 'On Hold'];
+const CLIENT_CANCELLABLE: OrderStatus[] = [...CLIENT_CANCELLABLE_ORDER_STATUSES];
 
 /** A reservation's owner: the order line (document SO, its number, the line id). */
 const ownerOf = (soNumber: string, lineId: number) => ({ documentType: 'SO', documentId: soNumber, documentLine: String(lineId) });

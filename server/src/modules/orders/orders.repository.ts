@@ -160,5 +160,11 @@ export const orderRepository = {
     return db.selectFrom('customer_integration').select(['id', 'account_name']).where('id', '=', id).where('customer_id', '=', customerId)
       .where('kind', '=', 'carrier').where('is_active', '=', 1).executeTakeFirst();
   },
-};
 
+  /** A customer's active carrier accounts with their carrier's name (the order form's choices). */
+  carrierAccounts(db: Executor, customerId: number) {
+    return db.selectFrom('customer_integration as ci').innerJoin('integration_type as it', 'it.id', 'ci.integration_type_id')
+      .select(['ci.id', 'ci.account_name', 'it.name as carrier_name']).where('ci.customer_id', '=', customerId)
+      .where('ci.kind', '=', 'carrier').where('ci.is_active', '=', 1).orderBy('ci.account_name').orderBy('ci.id').execute();
+  },
+};

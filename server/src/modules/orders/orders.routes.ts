@@ -4,7 +4,7 @@ import {
   uploadOrdersFields, uploadOrdersResult,
   STAFF_ROLES, allocationResult, apiErrorSchema, backorderListRequest, backorderListResponse, createOrderInput, mutationResult, orderBatchInput,
   orderBatchResult, orderByIdQuery, orderDetail, orderIdInput, orderIntakeResult, orderListRequest, orderListResponse, orderStatusCounts,
-  orderStatusCountsRequest, orderSummary,
+  orderStatusCountsRequest, orderSummary, orderCarrierAccount, orderCarrierAccountsQuery,
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, sendXlsx, type RouteModule } from '../../http.js';
@@ -160,4 +160,12 @@ export const orderRoutes: RouteModule = (api, { orders, allocation, backorders, 
     schema: { tags, summary: 'An order’s document (a client account or key: its own customer’s only)', querystring: orderDocumentQuery, response: { 200: file('the stored file'), ...authErrors }, security },
     config: { policy: keyRead },
   }, async (req, reply) => sendStoredFile(reply, await orderDocuments.file(principalOf(req), req.query.documentId)));
+
+  api.get(`${BASE}/GetCarrierAccounts`, {
+    schema: {
+      tags, summary: 'A client’s active carrier accounts, for the order form’s carrier choice', querystring: orderCarrierAccountsQuery,
+      response: { 200: z.array(orderCarrierAccount), ...authErrors },
+    },
+    config: { policy: read },
+  }, (req) => orders.carrierAccounts(principalOf(req), req.query.customerId));
 };

@@ -222,6 +222,12 @@ export class OrderService {
     return { total: counts.reduce((s, c) => s + c.count, 0), counts };
   }
 
+  /** The customer's active carrier accounts, for the order form (a customer outside the caller's scope: 403). */
+  async carrierAccounts(principal: Principal, customerId: number) {
+    principal.scope.assert({ customerId });
+    return (await repo.carrierAccounts(this.db, customerId)).map((a) => ({ carrierAccountId: n(a.id), accountName: a.account_name, carrierName: a.carrier_name }));
+  }
+
   /** One order with its lines and its status history; 404 when there is none in the caller's scope. */
   async get(principal: Principal, orderId: number) {
     return this.detail(this.db, principal.scope, orderId);

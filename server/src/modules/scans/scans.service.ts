@@ -1,6 +1,6 @@
 import type { ScanMatch, ScanPallet, ScanResolveRequest, ScanResolveResponse } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
-import { ERROR_CODES } from '@bolx/contracts';
+import { ERROR_CODES, unitsOfPackage } from '@bolx/contracts';
 import { AppError, forbidden } from '../../platform/errors.js';
 import { hasModule, type Principal } from '../../platform/principal.js';
 import { scanRepository as repo, type ScanHitRow } from './scans.repository.js';
@@ -8,28 +8,8 @@ import { scanRepository as repo, type ScanHitRow } from './scans.repository.js';
 /** The screens a scan serves: a caller holding any of them may resolve codes (in their scope). */
 export const SCAN_MODULES = ['Move', 'MovePallet', 'Adjustment', 'CycleCount', 'ProductReplenishment', 'InBound'] as const;
 
-export interface PackageLevel { id: number; parentId: number | null; quantity: number }
-
-/**
- * The units one scan of a package level stands for. A level's `quantity` is how many of it make one of its
- * parent, so a level holds the product of the quantities down its chain of children (a case whose eaches say 12
- * holds 12; a pallet of 40 such cases 480); the lowest level is one unit. A level alone (no parent, no
- * children) can only mean its own quantity (a 'Case of 6' saved with quantity 6). With several children, the
- * first one made counts. A broken chain (a cycle) stops at 100 levels.
- */
-export function unitsOfPackage(levels: PackageLevel[], packageId: number): number {
-  const level = levels.find((l) => l.id === packageId);
-  if (!level) return 1;
-  const firstChild = (id: number) => levels.filter((l) => l.parentId === id).sort((a, b) => a.id - b.id)[0];
-  let child = firstChild(level.id);
-  if (!child) return level.parentId == null ? Math.max(1, level.quantity) : 1;
-  let units = 1;
-  for (let depth = 0; child && depth < 100; depth++) {
-    units *= Math.max(1, child.quantity);
-    child = firstChild(child.id);
-  }
-  return units;
-}
+// The package rule is shared with the web's order form (contracts); re-exported for the server's callers.
+export { unitsOfPackage, type PackageLevel } from '@bolx/contracts';
 
 const n = (v: unknown) => Number(v);
 

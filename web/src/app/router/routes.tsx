@@ -43,6 +43,8 @@ const ROReportPage = lazyScreen(() => import('../../features/inbound/pages/RORep
 const ROReportDetailsPage = lazyScreen(() => import('../../features/inbound/pages/ROReportDetailsPage'));
 const ROInwardPage = lazyScreen(() => import('../../features/inbound/pages/ROInwardPage'));
 const InboundReportsPage = lazyScreen(() => import('../../features/inbound/pages/InboundReportsPage'));
+const OrderDashboardPage = lazyScreen(() => import('../../features/orders/pages/OrderDashboardPage'));
+const BackordersPage = lazyScreen(() => import('../../features/orders/pages/BackordersPage'));
 const KitDashboardPage = lazyScreen(() => import('../../features/kits/pages/KitDashboardPage'));
 
 /** Spec section 2, the app routes (all need the role 'user'). Those without a screen yet show coming-soon. */
@@ -83,6 +85,8 @@ const BUILT_SCREENS: Record<string, ReactNode> = {
   '/ROReportDetails': <ROReportDetailsPage />,
   '/ROInward': <ROInwardPage />,
   '/InboundReports': <InboundReportsPage />,
+  '/OrderDashboard': <OrderDashboardPage />,
+  '/BKO': <BackordersPage />,
   '/KitDashboard': <KitDashboardPage />,
 };
 

@@ -9,7 +9,7 @@ import type { DownloadRequest } from '../../lib/api/download';
 import { FilterBar } from './FilterBar';
 import { BatchBar } from './BatchBar';
 import { NO_SELECTION, batchReducer, batchTarget, matchingKey, type BatchAction, type BatchSelection } from './batch-selection';
-import { PAGE_SIZE_OPTIONS, pageRange, type FilterValue, type ListPage, type ListRequest, type SortOrder } from './list-args';
+import { PAGE_SIZE_OPTIONS, pageRange, type FilterValue, type FilterValues, type ListPage, type ListRequest, type SortOrder } from './list-args';
 import { useListState, type ListStateOptions } from './use-list-state';
 import { markTextColumns } from './text-columns';
 import './data-table.css';
@@ -46,8 +46,11 @@ export interface DataTablePageProps<T extends object, D extends ListPage<T> = Li
   rowKey: string | ((row: T) => Key);
   /** The RTK Query list hook of the screen's `features/<area>/<area>-api.ts`. */
   useList: ListQueryHook<T, D>;
-  /** The filter bar's filters, e.g. the data of a `…FiltersLabels` query. */
-  filters?: FilterLabel[];
+  /**
+   * The filter bar's filters, e.g. the data of a `…FiltersLabels` query; as a function it gets the filters set
+   * now (one filter's options that depend on another's value: a client's carriers).
+   */
+  filters?: FilterLabel[] | ((values: FilterValues) => FilterLabel[]);
   /** The search box reads 'Search {searchPlaceholder}'; no search box without it. */
   searchPlaceholder?: string;
   excel?: ExcelDownload;
@@ -88,12 +91,13 @@ export interface ListControls {
  * loading placeholder, following the header's warehouse and customer.
  */
 export function DataTablePage<T extends object, D extends ListPage<T> = ListPage<T>>(props: DataTablePageProps<T, D>) {
-  const { title, subtitle, columns: columnsProp, rowKey, useList, filters = [], searchPlaceholder, excel, onAdd, addLabel, actions, skip, tableProps, children, toolbar, batchActions } = props;
+  const { title, subtitle, columns: columnsProp, rowKey, useList, filters: filtersProp = [], searchPlaceholder, excel, onAdd, addLabel, actions, skip, tableProps, children, toolbar, batchActions } = props;
   const t = useT();
   const { state, dispatch, args } = useListState({ scopeFilters: props.scopeFilters, initial: props.initial });
   const { data, isLoading, isFetching, isError, refetch } = useList(args, { skip });
   const [download, downloading] = useDownload();
   const columns = useMemo(() => (typeof columnsProp === 'function' ? columnsProp(data) : columnsProp), [columnsProp, data]);
+  const filters = typeof filtersProp === 'function' ? filtersProp(state.filters) : filtersProp;
 
   const onSearch = useCallback((searchQuery: string) => dispatch({ type: 'search', searchQuery }), [dispatch]);
   const onFilter = useCallback((key: string, value: FilterValue | undefined) => dispatch({ type: 'filter', key, value }), [dispatch]);

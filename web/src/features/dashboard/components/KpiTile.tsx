@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Card } from 'antd';
+import { Link } from 'react-router';
 
 interface KpiTileProps {
   label: string;
@@ -8,11 +9,13 @@ interface KpiTileProps {
   accent: string;
   hint?: ReactNode;
   loading?: boolean;
+  /** The screen the tile's figure comes from: the whole tile links there. */
+  to?: string;
 }
 
-export function KpiTile({ label, value, icon, accent, hint, loading }: KpiTileProps) {
-  return (
-    <Card className="bolx-kpi" loading={loading}>
+export function KpiTile({ label, value, icon, accent, hint, loading, to }: KpiTileProps) {
+  const card = (
+    <Card className="bolx-kpi" loading={loading} hoverable={Boolean(to)}>
       <div className="bolx-kpi__body">
         <div>
           <div className="bolx-kpi__label">{label}</div>
@@ -25,4 +28,5 @@ export function KpiTile({ label, value, icon, accent, hint, loading }: KpiTilePr
       </div>
     </Card>
   );
+  return to ? <Link to={to} className="bolx-kpi__link">{card}</Link> : card;
 }

@@ -5,6 +5,7 @@ import { useAppSelector } from '../../../lib/hooks';
 import { selectWarehouseId } from '../../../lib/state/selectors';
 import { themePresetById } from '../../../lib/theme/presets';
 import { useT } from '../../../lib/i18n/use-t';
+import { useMayAccess } from '../../../lib/use-access';
 import { formatPercent, occupancyColor } from '../../../lib/occupancy';
 import { StockBarChart } from '../components/StockBarChart';
 import { KpiTile } from '../components/KpiTile';
@@ -17,6 +18,7 @@ type Dimension = 'warehouse' | 'customer';
 export default function DashboardPage() {
   const t = useT();
   const { token } = theme.useToken();
+  const mayAccess = useMayAccess();
   const warehouseId = useAppSelector(selectWarehouseId) ?? 0;
   const customerId = useAppSelector((s) => s.header.clientsSelectedIDs);
   const customerName = useAppSelector((s) => s.header.customerName);
@@ -81,6 +83,7 @@ export default function DashboardPage() {
             icon={<ShoppingCartOutlined />}
             accent="#fa8c16"
             hint={data && data.openOrders === null ? t('dashboard.kpi.notYet') : undefined}
+            to={mayAccess({ module: { key: 'OrderDashboard', permission: 'read' } }) ? '/OrderDashboard' : undefined}
           />
         </Col>
         <Col xs={24} sm={24} xl={12} xxl={4}>

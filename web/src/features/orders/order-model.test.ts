@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { AllocationResult, OrderBatchResult, SkuPackage } from '@bolx/contracts';
+import { eligibleOrders, lotProblem, machineHas, mayMakeMove, orderActions, repeatedLine, summarizeBatch, toOrderLines, unitsPer } from './order-model';
+
+const staff = { staff: true, canWrite: true, isClient: false };
+const client = { staff: false, canWrite: true, isClient: true };
+const reader = { staff: false, canWrite: false, isClient: true };
+
+describe('orderActions (what an order offers to whom)', () => {
+  it('offers staff the moves the status machine allows from the status', () => {
+    expect(orderActions('New', staff)).toEqual(expect.arrayContaining(['hold', 'cancel']));
+    expect(orderActions('New', staff)).not.toContain('releaseHold');
+    expect(orderActions('On Hold', staff)).toEqual(expect.arrayContaining(['releaseHold', 'cancel']));
+    expect(orderActions('On Hold', staff)).not.toContain('hold');
+    expect(orderActions('Picking', staff)).toEqual([]);
+    expect(orderActions('Shipped', staff)).toEqual([]);
+  });
+
+  it('never offers a client account the staff-only moves, and cancel only before release', () => {
+    for (const status of ['New', 'On Hold', 'Backordered'] as const) {
+      expect(orderActions(status, client)).toEqual(['cancel']);
+    }
+    expect(orderActions('Released', staff)).toContain('cancel');
+    expect(orderActions('Released', client)).toEqual([]);
+    expect(orderActions('New', reader)).toEqual([]);
+  });
+
+  it('offers allocate and unallocate only once the status machine has them, and only to staff', () => {
+    expect(mayMakeMove('allocate', staff)).toBe(machineHas('allocate'));
+    expect(mayMakeMove('allocate', client)).toBe(false);
+    expect(mayMakeMove('hold', client)).toBe(false);
+    expect(mayMakeMove('cancel', client)).toBe(true);
+    expect(mayMakeMove('cancel', reader)).toBe(false);
+  });
+
+  it('sends a bulk move only the selected orders whose status allows it', () => {
+    const rows = [{ orderId: 1, status: 'New' as const }, { orderId: 2, status: 'On Hold' as const }, { orderId: 3, status: 'Shipped' as const }];
+    expect(eligibleOrders(rows, 'hold', staff).map((r) => r.orderId)).toEqual([1]);
+    expect(eligibleOrders(rows, 'releaseHold', staff).map((r) => r.orderId)).toEqual([2]);
+    expect(eligibleOrders(rows, 'cancel', staff).map((r) => r.orderId)).toEqual([1, 2]);
+    expect(eligibleOrders(rows, 'hold', client)).toEqual([]);
+  });
+});
+
+describe('summarizeBatch (a bulk move’s answer)', () => {
+  it('counts the done and lists each refusal with its order', () => {
+    const result: OrderBatchResult = {
+      done: [{ orderId: 1, soNumber: 'SO-1', status: 'On Hold' }],
+      refused: [{ orderId: 2, soNumber: 'SO-2', message: 'Picking has started' }, { orderId: 9, soNumber: null, message: 'Order not found' }],
+    };
+    expect(summarizeBatch(result)).toEqual({
+      done: 1, shortLines: [],
+      refused: [{ soNumber: 'SO-2', message: 'Picking has started' }, { soNumber: '#9', message: 'Order not found' }],
+    });
+  });
+
+  it('gives allocation’s outcome and its short lines by reason, most first, leaving out reasons with none', () => {
+    const result: AllocationResult = {
+      done: [{ orderId: 1, soNumber: 'SO-1', status: 'Allocated' }, { orderId: 2, soNumber: 'SO-2', status: 'Backordered' }],
+      refused: [],
+      orders: [],
+      summary: { orders: 2, allocated: 1, partiallyAllocated: 0, backordered: 1, refused: 0, shortLinesByReason: { 'expired-only': 1, 'no-stock': 3, 'in-quarantine': 0 } },
+    };
+    const s = summarizeBatch(result);
+    expect(s.allocation).toEqual({ allocated: 1, partiallyAllocated: 0, backordered: 1 });
+    expect(s.shortLines).toEqual([{ reason: 'no-stock', count: 3 }, { reason: 'expired-only', count: 1 }]);
+  });
+});
+
+describe('the order form’s lines', () => {
+  const pkg = (packageid: number, parentPackageId: number | null, quantity: number, packageName = 'Case') =>
+    ({ packageid, parentPackageId, quantity, packageName }) as SkuPackage;
+  // A pallet of 40 cases of 12 eaches.
+  const packages = [pkg(1, null, 1, 'Pallet'), pkg(2, 1, 40, 'Case'), pkg(3, 2, 12, 'Each')];
+
+  it('counts a package level in the units it holds (the server’s rule)', () => {
+    expect(unitsPer(packages, 2)).toBe(12);
+    expect(unitsPer(packages, 1)).toBe(480);
+    expect(unitsPer(packages, undefined)).toBe(1);
+    expect(unitsPer(undefined, 2)).toBe(1);
+  });
+
+  it('sends quantity in units — a whole number of packages — and the lot only when one is asked for', () => {
+    expect(toOrderLines([
+      { skuId: 7, count: 3, packageId: 2, unitsPerPackage: 12, lot: '  ' },
+      { skuId: 8, count: 5, lot: ' L-42 ' },
+      { skuId: 9, count: 2, unitsPerPackage: 12 },
+    ])).toEqual([
+      { skuId: 7, quantity: 36, packageId: 2 },
+      { skuId: 8, quantity: 5, lot: 'L-42' },
+      { skuId: 9, quantity: 2 },
+    ]);
+  });
+
+  it('refuses a lot on a SKU that does not track lots, before sending', () => {
+    expect(lotProblem({ skuId: 1, lot: 'L1', lotTracked: false })).toBe('lotNotTracked');
+    expect(lotProblem({ skuId: 1, lot: 'L1', lotTracked: true })).toBeUndefined();
+    expect(lotProblem({ skuId: 1, lot: ' ', lotTracked: false })).toBeUndefined();
+  });
+
+  it('names the earlier line a line repeats (same SKU, level and lot)', () => {
+    const lines = [{ skuId: 1, lot: 'A' }, { skuId: 2 }, { skuId: 1, lot: 'A ' }, { skuId: 1, lot: 'B' }, { skuId: 2, packageId: 5 }];
+    expect(lines.map((_, i) => repeatedLine(lines, i))).toEqual([undefined, undefined, 1, undefined, undefined]);
+  });
+});
