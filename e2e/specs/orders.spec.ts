@@ -97,4 +97,62 @@ describe('orders: the Order Dashboard', () => {
     expect(await client.getByRole('button', { name: 'New Order' }).count()).toBe(0);
     await shot(client, 'orders-dashboard-client-390');
   });
+
+  it('allocates an order from the dashboard; what is short waits on /BKO and is filled when stock arrives', async () => {
+    const page = await demo.newPage({ viewport: { width: 1440, height: 900 } });
+    await signIn(page, ...DEMO.staff);
+    await landOnDashboard(page);
+    const login = await page.request.post('/Common/Auth/login', { data: { username: DEMO.staff[0], password: DEMO.staff[1] } });
+    const headers = { authorization: `Bearer ${(await login.json()).accesstoken}` };
+    const api = async (path: string, data: unknown) => {
+      const res = await page.request.post(path, { headers, data });
+      expect(res.status(), await res.text()).toBe(200);
+      return res.json();
+    };
+    const skus = await api('/warehouse/Sku/GetAllSkus', { filters: {}, searchQuery: 'FJE-1002', pageNumber: 1, pageSize: 1 });
+    const sku = skus.items[0] as { skuId: number; customerId: number };
+    // The warehouse that serves the client and holds the SKU's stock (the first the staff account has for it).
+    const { customerData } = await (await page.request.get('/Common/UserModule/GetWarehouseClient', { headers })).json();
+    const warehouseId = (customerData as { customerId: number; warehouseId: number }[]).find((c) => c.customerId === sku.customerId)!.warehouseId;
+    const order = (referenceNumber: string, quantity: number) => api('/Warehouse/Order/CreateOrder', {
+      warehouseId, customerId: sku.customerId, orderType: 'Sales', referenceNumber, orderDate: '2026-11-20', lines: [{ skuId: sku.skuId, quantity }],
+    });
+
+    // What is free of the SKU, and where: a probe order takes it all, is read and cancelled (giving it back).
+    const probe = (await order('PO-E2E-PROBE', 90000)).data;
+    await api('/Warehouse/Order/AllocateOrders', { orderIds: [probe.orderId] });
+    const probed = await (await page.request.get(`/Warehouse/Order/GetOrder?orderId=${probe.orderId}`, { headers })).json();
+    const free = probed.lines[0].allocatedQuantity as number;
+    const locationId = probed.lines[0].allocations[0].locationId as number;
+    await api('/Warehouse/Order/CancelOrder', { orderId: probe.orderId });
+
+    // An order for three more than is free, allocated from the dashboard's bulk action: Backordered.
+    const wanted = (await order('PO-E2E-BKO', free + 3)).data;
+    await page.goto('/OrderDashboard');
+    await listed(page);
+    const row = rows(page).filter({ hasText: 'PO-E2E-BKO' });
+    await row.locator('.ant-checkbox-input').check();
+    await page.locator('.bolx-table__batch').getByRole('button', { name: /^Allocate/ }).click();
+    await page.locator('.ant-modal-content').waitFor();
+    await shot(page, 'orders-allocate-answer-1440');
+    await page.keyboard.press('Escape');
+    await row.locator('.ant-tag[data-status="Backordered"]').waitFor();
+
+    // /BKO lists the line, three short.
+    await page.goto('/BKO');
+    await listed(page);
+    const waiting = rows(page).filter({ hasText: 'PO-E2E-BKO' });
+    await waiting.waitFor();
+    await shot(page, 'backorders-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'backorders-390');
+
+    // Three found at the place the stock is: the backorder is filled by itself, and the order is Allocated.
+    await api('/Warehouse/Adjustment/CreateAdjustment', { warehouseId, customerId: sku.customerId, skuId: sku.skuId, locationId, lot: '', quantityChange: 3, reasonCode: 'FOUND' });
+    await expect.poll(async () => (await (await page.request.get(`/Warehouse/Order/GetOrder?orderId=${wanted.orderId}`, { headers })).json()).status, { timeout: 20_000 }).toBe('Allocated');
+    await page.reload();
+    await listed(page).catch(() => undefined);
+    expect(await rows(page).filter({ hasText: 'PO-E2E-BKO' }).count()).toBe(0);
+  });
 });
+
