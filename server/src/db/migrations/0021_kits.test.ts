@@ -21,6 +21,7 @@ import * as m0016 from './0016_jobs.js';
 import * as m0017 from './0017_orders.js';
 import * as m0018 from './0018_api_keys.js';
 import * as m0021 from './0021_kits.js';
+import { widenStockVocabularies } from '../stock-vocabularies.js';
 
 const schemaOf = async (db: Kysely<any>, name: string) =>
   (await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE name = ${name}`.execute(db)).rows[0].sql;
@@ -58,7 +59,7 @@ describe('migration 0021 on an existing SQLite database', () => {
     expect(await schemaOf(db, 'inventory_txn_types_insert')).toContain("'kit_consume'");
     // Run again (a later migration widening once more): nothing changes.
     const before = await schemaOf(db, 'stock_reservation');
-    await m0021.widenStockVocabularies(db, d);
+    await widenStockVocabularies(db, d);
     expect(await schemaOf(db, 'stock_reservation')).toBe(before);
     await db.destroy();
   });

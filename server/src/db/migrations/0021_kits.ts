@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { STOCK_DOCUMENT_TYPES, STOCK_TXN_TYPES, WORK_ORDER_STATUSES, WORK_ORDER_TYPES } from '@bolx/contracts';
+import { WORK_ORDER_STATUSES, WORK_ORDER_TYPES } from '@bolx/contracts';
 import type { Dialect } from '../dialect.js';
+import { widenStockVocabularies } from '../stock-vocabularies.js';
 
 const list = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
@@ -45,42 +46,4 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .execute();
 
   await widenStockVocabularies(db, d);
-}
-
-/**
- * Makes the database accept today's stock vocabularies (contracts/src/stock.ts) on a database migrated before
- * they grew: migration 0014 wrote the lists of its day into CHECKs (PostgreSQL), triggers (SQLite) and the
- * reservation table's column CHECK. Idempotent; a later migration that grows a list calls it again.
- */
-export async function widenStockVocabularies(db: Kysely<any>, d: Dialect) {
-  if (d.engine === 'postgres') {
-    await sql`ALTER TABLE inventory_txn DROP CONSTRAINT IF EXISTS inventory_txn_txn_type`.execute(db);
-    await sql`ALTER TABLE inventory_txn ADD CONSTRAINT inventory_txn_txn_type CHECK (txn_type IN (${list(STOCK_TXN_TYPES)}))`.execute(db);
-    await sql`ALTER TABLE inventory_txn DROP CONSTRAINT IF EXISTS inventory_txn_document_type`.execute(db);
-    await sql`ALTER TABLE inventory_txn ADD CONSTRAINT inventory_txn_document_type CHECK (document_type IS NOT NULL AND document_type IN (${list(STOCK_DOCUMENT_TYPES)}))`.execute(db);
-    await sql`ALTER TABLE stock_reservation DROP CONSTRAINT IF EXISTS stock_reservation_document_type_check`.execute(db);
-    await sql`ALTER TABLE stock_reservation ADD CONSTRAINT stock_reservation_document_type_check CHECK (document_type IN (${list(STOCK_DOCUMENT_TYPES)}))`.execute(db);
-    return;
-  }
-  for (const event of ['INSERT', 'UPDATE']) {
-    await sql.raw(`DROP TRIGGER IF EXISTS inventory_txn_types_${event.toLowerCase()}`).execute(db);
-    await sql.raw(`CREATE TRIGGER inventory_txn_types_${event.toLowerCase()} BEFORE ${event} ON inventory_txn
-      WHEN NEW.txn_type NOT IN (${STOCK_TXN_TYPES.map((v) => `'${v}'`).join(', ')})
-        OR NEW.document_type IS NULL OR NEW.document_type NOT IN (${STOCK_DOCUMENT_TYPES.map((v) => `'${v}'`).join(', ')})
-      BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: inventory_txn type'); END`).execute(db);
-  }
-  // SQLite cannot change a column's CHECK: the reservation table is rebuilt from its own definition with today's list.
-  const table = (await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'stock_reservation'`.execute(db)).rows[0];
-  const widened = table.sql.replace(/"?document_type"? varchar\(32\) not null check \(document_type IN \([^)]*\)\)/i,
-    `"document_type" varchar(32) not null check (document_type IN (${STOCK_DOCUMENT_TYPES.map((v) => `'${v}'`).join(', ')}))`);
-  if (widened === table.sql) {
-    if (!STOCK_DOCUMENT_TYPES.every((v) => table.sql.includes(`'${v}'`))) throw new Error('stock_reservation: its document_type CHECK was not found');
-    return;
-  }
-  const indexes = (await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stock_reservation' AND sql IS NOT NULL`.execute(db)).rows;
-  await sql.raw(widened.replace(/^CREATE TABLE "?stock_reservation"?/i, 'CREATE TABLE "stock_reservation_widened"')).execute(db);
-  await sql`INSERT INTO stock_reservation_widened SELECT * FROM stock_reservation`.execute(db);
-  await sql`DROP TABLE stock_reservation`.execute(db);
-  await sql`ALTER TABLE stock_reservation_widened RENAME TO stock_reservation`.execute(db);
-  for (const index of indexes) await sql.raw(index.sql).execute(db);
 }
