@@ -297,7 +297,8 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
       await page.keyboard.type('CPS-1004');
       await page.keyboard.press('Enter');
     }
-    await expect.poll(() => postedReceipts()).toEqual([...firstFour, ...Array(3).fill('CPS-1004 L-BURST 2027-08-31')]);
+    // Three receipts post one after another: give them more than the poll's default second on a busy machine.
+    await expect.poll(() => postedReceipts(), { timeout: 15_000 }).toEqual([...firstFour, ...Array(3).fill('CPS-1004 L-BURST 2027-08-31')]);
     await expect.poll(() => page.getByTestId('scans-waiting').count()).toBe(0);
     expect(await scan.inputValue()).toBe('');
     await page.close();
