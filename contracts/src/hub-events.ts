@@ -40,10 +40,14 @@ export interface HubEventMap {
   };
   /** Outbound orders: taken in, and each status change (held, hold released, cancelled…); payload is the order summary. */
   ReceiveOrderData: {
-    subEvent: 'AddOrder' | 'HoldOrder' | 'ReleaseHold' | 'CancelOrder' | 'UpdateOrder' | 'AllocateOrder' | 'UnallocateOrder';
+    subEvent:
+      | 'AddOrder' | 'HoldOrder' | 'ReleaseHold' | 'CancelOrder' | 'UpdateOrder' | 'AllocateOrder' | 'UnallocateOrder'
+      | 'ReleaseOrder' | 'PickOrder' | 'PackOrder' | 'ShipOrder';
     payload: unknown;
     detail?: Record<string, unknown>;
   };
+  /** The floor: waves released, cancelled or done; pick jobs assigned, taken, progressed, finished (payload: the wave or job summary). */
+  ReceiveWaveData: { subEvent: 'AddWave' | 'UpdateWave' | 'UpdateJob'; payload: unknown };
   /** Kit work orders: created, completed (built or unbuilt through the ledger), cancelled; payload is the work order summary. */
   ReceiveKitData: { subEvent: 'AddWorkOrder' | 'CompleteWorkOrder' | 'CancelWorkOrder'; payload: unknown };
   /**

@@ -23,6 +23,7 @@ export * from './inventory-operations.js';
 export * from './receiving.js';
 export * from './orders.js';
 export * from './kits.js';
+export * from './floor.js';
 export * from './status.js';
 export * from './jobs.js';
 export * from './api-keys.js';

@@ -2,6 +2,7 @@ import { ADJUSTMENT_STATUSES, CYCLE_COUNT_STATUSES, REPLENISHMENT_TASK_STATUSES 
 import { RO_STATUSES } from './receiving.js';
 import { ORDER_STATUSES } from './orders.js';
 import { WORK_ORDER_STATUSES } from './kits.js';
+import { PICK_JOB_STATUSES, WAVE_STATUSES } from './floor.js';
 
 /**
  * Every document's statuses as data: per kind, each status with the statuses it may move to next, its tag colour
@@ -84,8 +85,9 @@ export const STATUS_MACHINES = {
     statuses: {
       New: { colour: 'blue', next: ['Allocated', 'Partially Allocated', 'Backordered', 'On Hold', 'Cancelled'] },
       Allocated: { colour: 'cyan', next: ['Released', 'Partially Allocated', 'New', 'On Hold', 'Cancelled'] },
-      'Partially Allocated': { colour: 'gold', next: ['Allocated', 'Backordered', 'New', 'On Hold', 'Cancelled'] },
-      Backordered: { colour: 'orange', next: ['Allocated', 'Partially Allocated', 'New', 'On Hold', 'Cancelled'] },
+      // Released from Partially Allocated or Backordered only for a customer that allows backorders (the service checks).
+      'Partially Allocated': { colour: 'gold', next: ['Allocated', 'Backordered', 'Released', 'New', 'On Hold', 'Cancelled'] },
+      Backordered: { colour: 'orange', next: ['Allocated', 'Partially Allocated', 'Released', 'New', 'On Hold', 'Cancelled'] },
       'On Hold': { colour: 'magenta', next: ['New', 'Cancelled'] },
       Released: { colour: 'geekblue', next: ['Picking', 'Allocated', 'On Hold', 'Cancelled'] },
       Picking: { colour: 'processing', next: ['Picked'] },
@@ -95,12 +97,39 @@ export const STATUS_MACHINES = {
       Cancelled: { colour: 'default', next: [] },
     },
     // allocate may end in Allocated, Partially Allocated or Backordered (what the stock allows); 'Allocated' names it.
-    actions: { allocate: 'Allocated', unallocate: 'New', hold: 'On Hold', releaseHold: 'New', cancel: 'Cancelled' },
+    actions: { allocate: 'Allocated', unallocate: 'New', hold: 'On Hold', releaseHold: 'New', cancel: 'Cancelled', release: 'Released' },
     actionSources: {
       allocate: ['New', 'Partially Allocated', 'Backordered'],
       unallocate: ['Allocated', 'Partially Allocated', 'Backordered'],
       releaseHold: ['On Hold'],
     },
+  }),
+  /** A wave of released orders: In Progress from its first pick, Done when every job is Done or Short; Cancelled gives its orders back (Allocated). */
+  WAVE: table(WAVE_STATUSES, {
+    initial: ['Open'],
+    statuses: {
+      Open: { colour: 'blue', next: ['In Progress', 'Done', 'Cancelled'] },
+      'In Progress': { colour: 'processing', next: ['Done'] },
+      Done: { colour: 'success', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { cancel: 'Cancelled' },
+  }),
+  /**
+   * A pick job: assigned to a picker (or taken by the first), In Progress from its first scan, Done when every task
+   * is picked, Short when it finished with short picks. Cancelled only before picking starts.
+   */
+  PICK_JOB: table(PICK_JOB_STATUSES, {
+    initial: ['Open'],
+    statuses: {
+      Open: { colour: 'blue', next: ['Assigned', 'In Progress', 'Cancelled'] },
+      Assigned: { colour: 'cyan', next: ['Open', 'Assigned', 'In Progress', 'Cancelled'] },
+      'In Progress': { colour: 'processing', next: ['Done', 'Short'] },
+      Short: { colour: 'orange', next: [] },
+      Done: { colour: 'success', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { assign: 'Assigned', unassign: 'Open', cancel: 'Cancelled' },
   }),
   /** Kit work orders: open while their components are reserved; completing posts the build (or unbuild) to the ledger. */
   KIT_WORK_ORDER: table(WORK_ORDER_STATUSES, {

@@ -8,6 +8,8 @@ export const STOCK_TXN_TYPES = [
   'receive', 'receive_damaged', 'putaway_out', 'putaway_in', 'move_out', 'move_in', 'adjust', 'count', 'opening', 'reverse',
   // A kit work order: what it uses up (components on a build, kits on an unbuild) and what it makes.
   'kit_consume', 'kit_produce',
+  // The floor: bin to tote (pick), tote to pack station (pack), out of the building (ship).
+  'pick_out', 'pick_in', 'pack_out', 'pack_in', 'ship',
 ] as const;
 export type StockTxnType = (typeof STOCK_TXN_TYPES)[number];
 
@@ -18,6 +20,8 @@ export type StockTxnType = (typeof STOCK_TXN_TYPES)[number];
  */
 export const STOCK_DOCUMENT_TYPES = [
   'RECEIPT', 'PUTAWAY', 'MOVE', 'PALLET_MOVE', 'ADJUSTMENT', 'IMPORT', 'CYCLE_COUNT', 'REPLENISHMENT', 'DEMO', 'BENCH', 'SO', 'WO',
+  // The floor's postings: PICK (document: the job number, line: the task), PACK (the carton number), SHIP (the SO number).
+  'PICK', 'PACK', 'SHIP',
 ] as const;
 export type StockDocumentType = (typeof STOCK_DOCUMENT_TYPES)[number];
 

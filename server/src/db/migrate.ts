@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018_api_keys.js';
 import * as m0020 from './migrations/0020_allocation.js';
 import * as m0021 from './migrations/0021_kits.js';
 import * as m0022 from './migrations/0022_order_intake.js';
+import * as m0023 from './migrations/0023_floor.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -46,6 +47,7 @@ const STEPS: Record<string, Step> = {
   '0020_allocation': m0020,
   '0021_kits': m0021,
   '0022_order_intake': m0022,
+  '0023_floor': m0023,
 };
 
 class StaticProvider implements MigrationProvider {

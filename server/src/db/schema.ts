@@ -11,6 +11,7 @@ import type { StockTables } from './tables/stock.js';
 import type { OrderTables } from './tables/orders.js';
 import type { ApiKeyTables } from './tables/api-keys.js';
 import type { KitTables } from './tables/kits.js';
+import type { FloorTables } from './tables/floor.js';
 
 
 export interface AppTable { id: number; key: string; name: string; description: string; sort: number }
@@ -92,7 +93,7 @@ export interface InventoryTxnTable {
 
 /** Every table. The foundation's are listed here; each area adds its own through its tables file. */
 export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables,
-  StockTables, DocumentTables, JobTables, OrderTables, ApiKeyTables, KitTables {
+  StockTables, DocumentTables, JobTables, OrderTables, ApiKeyTables, KitTables, FloorTables {
   app: AppTable;
   module: ModuleTable;
   country: CountryTable;

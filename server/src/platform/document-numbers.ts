@@ -17,6 +17,7 @@ export const NUMBERING = {
   BOL: { prefix: 'BOL-', pad: 6, gapFree: false },
   RMA: { prefix: 'RMA-', pad: 6, gapFree: false },
   WO: { prefix: 'WO-', pad: 6, gapFree: false },
+  CTN: { prefix: 'CTN-', pad: 8, gapFree: false },
   INV: { prefix: 'INV-', pad: 6, gapFree: true },
   // SSCC serial references: the bare number, which the label code wraps with its company prefix and check digit.
   SSCC: { prefix: '', pad: 0, gapFree: false },

@@ -58,6 +58,16 @@ async function documentOf(kind: DocumentKind, status: string): Promise<number> {
         wo_number: `T-${tag}`, warehouse_id: wh, customer_id: cust, type: 'Build', kit_sku_id: sku, quantity: 1, location_id: loc,
         component_location_id: null, status, notes: null, order_line_id: null, created_by: null, created_at: at, updated_at: at, completed_by: null, completed_at: null,
       }).returning('id').executeTakeFirstOrThrow()).id;
+    case 'WAVE':
+      return (await db.insertInto('wave').values({
+        wave_number: `T-${tag}`, warehouse_id: wh, strategy: 'discrete', status, rule_id: null, created_by: null, created_at: at, updated_at: at,
+      }).returning('id').executeTakeFirstOrThrow()).id;
+    case 'PICK_JOB': {
+      const wave = await documentOf('WAVE', 'Open');
+      return (await db.insertInto('pick_job').values({
+        job_number: `T-${tag}`, wave_id: wave, warehouse_id: wh, strategy: 'discrete', zone: null, status, assigned_to: null, created_at: at, updated_at: at,
+      }).returning('id').executeTakeFirstOrThrow()).id;
+    }
   }
 }
 
@@ -73,7 +83,7 @@ const history = (kind: DocumentKind, id: number) =>
   t.database.db.selectFrom('document_status_history').select(['from_status', 'to_status', 'username', 'reason']).where('kind', '=', kind)
     .where('document_id', '=', id).orderBy('id').execute();
 const statusOf = async (kind: DocumentKind, id: number) => {
-  const tables = { RECEIVING_ORDER: 'receiving_order', CYCLE_COUNT: 'cycle_count', ADJUSTMENT: 'adjustment_request', REPLENISHMENT_TASK: 'replenishment_task', SALES_ORDER: 'sales_order', KIT_WORK_ORDER: 'kit_work_order' } as const;
+  const tables = { RECEIVING_ORDER: 'receiving_order', CYCLE_COUNT: 'cycle_count', ADJUSTMENT: 'adjustment_request', REPLENISHMENT_TASK: 'replenishment_task', SALES_ORDER: 'sales_order', KIT_WORK_ORDER: 'kit_work_order', WAVE: 'wave', PICK_JOB: 'pick_job' } as const;
   return (await t.database.db.selectFrom(tables[kind]).select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 };
 const caught = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal'); }, (e: unknown) => e as AppError);
@@ -118,7 +128,9 @@ describe('the status machine', () => {
     }
     expect(await statusOf(kind, id)).toBe(to);
     expect(await history(kind, id)).toEqual([{ from_status: from, to_status: to, username: 'status test', reason: 'because' }]);
-    expect(raised).toEqual([{ kind, documentId: id, from, to, warehouseId: wh, customerId: cust }]);
+    // Waves and pick jobs are a warehouse's, not one customer's.
+    const customerId = kind === 'WAVE' || kind === 'PICK_JOB' ? undefined : cust;
+    expect(raised).toEqual([{ kind, documentId: id, from, to, warehouseId: wh, customerId }]);
   });
 
   it('holds a document already in the target status without a history row, and moves one that is not', async () => {

@@ -15,6 +15,8 @@ export const DOCUMENT_TABLES: { [K in DocumentKind]: { table: keyof DB & string;
   REPLENISHMENT_TASK: { table: 'replenishment_task', label: 'Replenishment task' },
   SALES_ORDER: { table: 'sales_order', label: 'Order' },
   KIT_WORK_ORDER: { table: 'kit_work_order', label: 'Work order' },
+  WAVE: { table: 'wave', label: 'Wave' },
+  PICK_JOB: { table: 'pick_job', label: 'Pick job' },
 };
 
 type Row = Record<string, unknown>;

@@ -23,4 +23,6 @@ export const STATUS_LABEL_PREFIX: Record<DocumentKind, string> = {
   REPLENISHMENT_TASK: 'inventory.status',
   SALES_ORDER: 'outbound.status',
   KIT_WORK_ORDER: 'kits.status',
+  WAVE: 'floor.waveStatus',
+  PICK_JOB: 'floor.jobStatus',
 };

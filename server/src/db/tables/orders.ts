@@ -15,6 +15,8 @@ export interface SalesOrderTable {
   status: string; source: string; created_by: number | null; created_at: CreatedAt; updated_at: Timestamp;
   /** A Transfer's destination, and the expected RO a Transfer or Purchase order made (migration 0022). */
   to_warehouse_id: Generated<number | null>; receiving_order_id: Generated<number | null>;
+  /** The floor (migration 0023): the wave it was released in, the day it shipped, and the order a partial shipment's remainder went to. */
+  wave_id: Generated<number | null>; ship_date: Generated<string | null>; shipped_at: Generated<Timestamp | null>; backorder_of_id: Generated<number | null>;
 }
 /**
  * One order line: quantity in the SKU's units; package_id / units_per_package the package level it was ordered in
@@ -25,6 +27,8 @@ export interface SalesOrderLineTable {
   lot: string; allocated_qty: Generated<number>; shipped_qty: Generated<number>; notes: string | null;
   /** Why it holds less than its quantity (migration 0020; contracts' SHORT_REASONS), NULL when whole or not allocated. */
   short_reason: Generated<string | null>;
+  /** Units picked into totes, and packed into cartons (migration 0023). */
+  picked_qty: Generated<number>; packed_qty: Generated<number>;
 }
 
 /** A file kept with an order (migration 0022); the bytes are the stored_file's. */
