@@ -8,6 +8,7 @@ import { WarehouseTimeZones } from './platform/business-day.js';
 import { StockEngine } from './platform/stock/stock-engine.js';
 import { Mailer } from './platform/mail.js';
 import { AccessTokens } from './platform/tokens.js';
+import { FloorEvents } from './platform/floor-events.js';
 import type { ServiceDeps } from './platform/service-deps.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { UserModuleService } from './modules/user-module/user-module.service.js';
@@ -48,6 +49,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const deps: ServiceDeps = { db, dialect, events, recorder: new ChangeRecorder(events, domainEvents), domainEvents, timeZones: new WarehouseTimeZones(db), mailer, tokens, config, log };
   // The one stock engine: every module that changes stock is handed this instance.
   const stock = new StockEngine(deps);
+  // The floor's event log (picks, packs, ships): labour and billing read it.
+  const floorEvents = new FloorEvents(deps.timeZones);
   // Background jobs and schedules: handlers register below; the worker starts in main.ts (tests start it on demand).
   const jobs = new Jobs({ db, dialect, events, log });
   const schedules = new Schedules({ db, jobs, timeZones: deps.timeZones, log });
@@ -60,6 +63,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     mailer,
     events,
     stock,
+    floorEvents,
     timeZones: deps.timeZones,
     recorder: deps.recorder,
     domainEvents,
