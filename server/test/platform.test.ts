@@ -124,6 +124,12 @@ describe('audit log', () => {
     expect(body.items[0].requestId).toBeTruthy();
     const page = await as(t.app, s).post('/Common/Audit/GetAuditLogs', { pageNumber: 1, pageSize: 2 });
     expect(page.json().items).toHaveLength(2);
+    // The list's one shape (listRows): a sort by a named column, the search box over user name and record id.
+    const oldestFirst = (await as(t.app, s).post('/Common/Audit/GetAuditLogs', { pageNumber: 1, pageSize: 50, sort: { field: 'at', order: 'ascend' } })).json().items as { at: string }[];
+    expect(oldestFirst.map((r) => r.at)).toEqual([...oldestFirst.map((r) => r.at)].sort());
+    const searched = (await as(t.app, s).post('/Common/Audit/GetAuditLogs', { searchQuery: 'ADMIN', pageNumber: 1, pageSize: 50 })).json();
+    expect(searched.totalCount).toBeGreaterThanOrEqual(1);
+    expect(searched.items.every((r: { username: string | null; entityId: string | null }) => /admin/i.test(`${r.username} ${r.entityId}`))).toBe(true);
     const u = await makeUser(t.database, { role: 'WarehouseManager' });
     const refused = await as(t.app, await login(t.app, u.username, u.password)).post('/Common/Audit/GetAuditLogs', {});
     expect(refused.statusCode).toBe(403);
@@ -140,6 +146,8 @@ describe('audit log', () => {
     const s = await login(t.app, ADMIN.username, ADMIN.password);
     const res = await as(t.app, s).post('/Common/Mail/GetOutbox', { pageNumber: 1, pageSize: 5 });
     expect(res.json().items[0]).toMatchObject({ to: 'admin@localhost', subject: 'Reset your BOLX-WMS password', sentAt: null });
+    const none = await as(t.app, s).post('/Common/Mail/GetOutbox', { searchQuery: 'no such subject', pageNumber: 1, pageSize: 5 });
+    expect(none.json()).toEqual({ items: [], totalCount: 0 });
   });
 });
 

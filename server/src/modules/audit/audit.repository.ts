@@ -1,33 +1,37 @@
-import { sql } from 'kysely';
+import type { Dialect } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
+import { listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 
-export interface AuditQuery {
-  entity?: string; action?: string; userId?: number; from?: string; to?: string;
-  search?: string; offset: number; limit: number; ascending: boolean;
-}
+export interface AuditFilters { entity?: string; action?: string; userId?: number; from?: string; to?: string }
+
+/** The trail newest first by default; the search box looks in the user name and the record's id. */
+const AUDIT_LIST: ListSpec = {
+  sortable: { at: 'at', id: 'id', username: 'username', entity: 'entity', action: 'action' },
+  defaultSort: { column: 'id', direction: 'desc' },
+  searchable: ['username', 'entity_id'],
+  tieBreaker: 'id',
+};
+const OUTBOX_LIST: ListSpec = {
+  sortable: { createdAt: 'created_at', id: 'id', to: 'to_address', subject: 'subject' },
+  defaultSort: { column: 'id', direction: 'desc' },
+  searchable: ['to_address', 'subject'],
+  tieBreaker: 'id',
+};
 
 export const auditRepository = {
   /** One page and the total in two statements, whatever the page size. */
-  async list(db: Executor, q: AuditQuery, ilike: (col: any, pattern: string) => any) {
+  list(db: Executor, dialect: Dialect, req: ListRequest<AuditFilters>) {
+    const f = req.filters ?? {};
     let base = db.selectFrom('audit_log');
-    if (q.entity) base = base.where('entity', '=', q.entity);
-    if (q.action) base = base.where('action', '=', q.action);
-    if (q.userId) base = base.where('user_id', '=', q.userId);
-    if (q.from) base = base.where('at', '>=', q.from);
-    if (q.to) base = base.where('at', '<=', q.to);
-    if (q.search) base = base.where((eb) => eb.or([ilike(eb.ref('username'), q.search!), ilike(eb.ref('entity_id'), q.search!)]));
-    const [items, total] = await Promise.all([
-      base.selectAll().orderBy('id', q.ascending ? 'asc' : 'desc').limit(q.limit).offset(q.offset).execute(),
-      base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, totalCount: Number(total.n) };
+    if (f.entity) base = base.where('entity', '=', f.entity);
+    if (f.action) base = base.where('action', '=', f.action);
+    if (f.userId) base = base.where('user_id', '=', f.userId);
+    if (f.from) base = base.where('at', '>=', f.from);
+    if (f.to) base = base.where('at', '<=', f.to);
+    return listRows(dialect, base, (qb) => qb.selectAll(), req, AUDIT_LIST);
   },
 
-  async listOutbox(db: Executor, offset: number, limit: number) {
-    const [items, total] = await Promise.all([
-      db.selectFrom('mail_outbox').selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-      db.selectFrom('mail_outbox').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, totalCount: Number(total.n) };
+  listOutbox(db: Executor, dialect: Dialect, req: ListRequest<unknown>) {
+    return listRows(dialect, db.selectFrom('mail_outbox'), (qb) => qb.selectAll(), req, OUTBOX_LIST);
   },
 };

@@ -13,5 +13,5 @@ export const auditRoutes: RouteModule = (api, { audit }) => {
   api.post('/Common/Mail/GetOutbox', {
     schema: { tags: ['Audit'], summary: 'Mail written by the system (the outbox when no SMTP server is set)', body: listRequest(z.object({})), response: { 200: outboxListResponse, ...authErrors } },
     config: { policy: adminsOnly },
-  }, (req) => audit.outbox(req.body.pageNumber, req.body.pageSize));
+  }, (req) => audit.outbox(req.body));
 };
