@@ -14,6 +14,7 @@ import { useResolveLocation } from './use-resolve-location';
 import { ScanField } from '../../../components/scan/ScanField';
 import { quantityAfterScan, type MatchOf } from '../../../components/scan/scan-match';
 import { skuLabel } from '../../../components/sku-select/SkuSelect';
+import { adjustmentFields, type SkuTracking } from '../adjustment-fields';
 
 type AdjustmentValues = PlaceValues & { quantityChange: number; reasonCode: ReasonCode; expiryDate?: Dayjs; note?: string };
 
@@ -31,6 +32,14 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
   const formCustomerId = Form.useWatch('customerId', form) as number | undefined;
   // The scanned SKU's label, shown by the SKU dropdown until a search lists it.
   const [scannedSku, setScannedSku] = useState<string>();
+  // What the chosen SKU tracks: the server refuses a lot or expiry on a SKU that tracks neither, so they are offered only then.
+  const [tracking, setTracking] = useState<SkuTracking>();
+  const offered = adjustmentFields(tracking, Form.useWatch('quantityChange', form) as number | undefined);
+  const chooseTracking = (next: SkuTracking | undefined) => {
+    setTracking(next);
+    if (next && !next.lot) form.setFieldsValue({ lot: undefined });
+    if (next && !next.expiry) form.setFieldsValue({ expiryDate: undefined });
+  };
 
   /**
    * A scan fills the form: a SKU (or a package level of it) sets the client and SKU and adds the units it
@@ -41,6 +50,7 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
       const same = form.getFieldValue('skuId') === m.skuId;
       form.setFieldsValue({ customerId: m.customerId, skuId: m.skuId, quantityChange: quantityAfterScan(form.getFieldValue('quantityChange'), m.unitsPerScan, same) });
       setScannedSku(skuLabel(m));
+      chooseTracking({ lot: m.isLotTracked, expiry: m.isExpiryTracked });
     } else if (m.kind === 'location') {
       form.setFields([{ name: 'locationCode', value: m.locationCode, errors: [] }]);
     } else {
@@ -58,7 +68,7 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
     const result = await act('adjustment', (idempotencyKey) => create({
       idempotencyKey, warehouseId: v.warehouseId, customerId: v.customerId, skuId: v.skuId, locationId: location.locationId,
       lot: v.lot?.trim() ?? '', pallet: v.pallet?.trim() ?? '', quantityChange: v.quantityChange, reasonCode: v.reasonCode,
-      expiryDate: v.expiryDate?.format('YYYY-MM-DD'), note: v.note || undefined,
+      expiryDate: v.quantityChange > 0 ? v.expiryDate?.format('YYYY-MM-DD') : undefined, note: v.note || undefined,
     }), { silentSuccess: true });
     // Held for approval is not a failure, but nothing moved yet: say so in an info toast, not a success one.
     if (result) (result.data.status === 'Pending' ? notifyInfo : notifySuccess)(result.message);
@@ -76,7 +86,8 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
     >
       <ScanField warehouseId={formWarehouseId} customerId={formCustomerId} want={['sku', 'location', 'pallet'] as const}
         placeholder={t('inventory.adjustment.scanPlaceholder')} onMatch={onScan} autoFocus />
-      <PlaceFields form={form} skuLabel={scannedSku} />
+      <PlaceFields form={form} skuLabel={scannedSku} tracksLot={offered.lot}
+        onSkuChange={(sku) => chooseTracking(sku && { lot: sku.isLotTracked, expiry: sku.isExpiryTracked })} />
       <Form.Item name="quantityChange" label={t('inventory.fields.quantityChange')} rules={[
         rules(t).required('quantity'),
         { validator: (_, v) => (v === 0 ? Promise.reject(new Error(t('inventory.adjustment.notZero'))) : Promise.resolve()) },
@@ -86,9 +97,11 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
       <Form.Item name="reasonCode" label={t('inventory.fields.reason')} rules={[rules(t).required('reason')]}>
         <Select {...selectProps} options={reasons.map((x) => ({ value: x.code, label: x.name }))} />
       </Form.Item>
-      <Form.Item name="expiryDate" label={t('inventory.fields.expiryDate')}>
-        <DatePicker style={{ width: '100%' }} format="YYYY-MM-DD" />
-      </Form.Item>
+      {offered.expiry && (
+        <Form.Item name="expiryDate" label={t('inventory.fields.expiryDate')}>
+          <DatePicker style={{ width: '100%' }} format="YYYY-MM-DD" />
+        </Form.Item>
+      )}
       <Form.Item name="note" label={t('inventory.fields.note')}>
         <Input.TextArea rows={2} maxLength={255} />
       </Form.Item>

@@ -5,6 +5,7 @@ import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
 import { useInventoryScope } from '../use-inventory-scope';
 import { SkuSelect } from '../../../components/sku-select/SkuSelect';
+import type { Sku } from '@bolx/contracts';
 
 export interface PlaceValues { warehouseId: number; customerId: number; skuId: number; locationCode: string; lot?: string; pallet?: string }
 
@@ -12,8 +13,12 @@ export interface PlaceValues { warehouseId: number; customerId: number; skuId: n
  * Where a stock change happens: warehouse and client (from the header's choices), SKU, the location as a typed or
  * scanned code, and optionally lot and pallet. The form resolves the code on submit.
  */
-export function PlaceFields({ form, lotAndPallet = true, skuLabel }: {
+export function PlaceFields({ form, lotAndPallet = true, skuLabel, tracksLot = true, onSkuChange }: {
   form: FormInstance; lotAndPallet?: boolean;
+  /** The chosen SKU tracks lots (the lot field is offered only then; unknown: offered). */
+  tracksLot?: boolean;
+  /** The SKU chosen from the dropdown (undefined when cleared). */
+  onSkuChange?: (sku: Sku | undefined) => void;
   /** The chosen SKU's '{code} — {description}' when editing: until a search lists it, the dropdown would show its bare id. */
   skuLabel?: string;
 }) {
@@ -40,7 +45,7 @@ export function PlaceFields({ form, lotAndPallet = true, skuLabel }: {
         </Col>
       </Row>
       <Form.Item name="skuId" label={t('inventory.fields.sku')} rules={[rules(t).required('sku')]}>
-        <SkuSelect customerId={customerId} requireCustomer initialLabel={skuLabel} />
+        <SkuSelect customerId={customerId} requireCustomer initialLabel={skuLabel} onChange={(_, sku) => onSkuChange?.(sku)} />
       </Form.Item>
       <Form.Item name="locationCode" label={t('inventory.fields.location')} rules={[r.required('location')]} extra={t('inventory.scanHint')}>
         <Input autoComplete="off" placeholder={t('inventory.fields.locationPlaceholder')}
@@ -48,9 +53,11 @@ export function PlaceFields({ form, lotAndPallet = true, skuLabel }: {
       </Form.Item>
       {lotAndPallet && (
         <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Form.Item name="lot" label={t('inventory.fields.lot')}><Input maxLength={64} autoComplete="off" /></Form.Item>
-          </Col>
+          {tracksLot && (
+            <Col xs={24} md={12}>
+              <Form.Item name="lot" label={t('inventory.fields.lot')}><Input maxLength={64} autoComplete="off" /></Form.Item>
+            </Col>
+          )}
           <Col xs={24} md={12}>
             <Form.Item name="pallet" label={t('inventory.fields.pallet')}><Input maxLength={64} autoComplete="off" /></Form.Item>
           </Col>
