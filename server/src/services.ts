@@ -38,6 +38,8 @@ import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js'
 import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
+import { PackingService } from './modules/packing/packing.service.js';
+import { ShipConfirmService } from './modules/ship-confirm/ship-confirm.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -58,6 +60,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const receiving = new ReceivingService(deps, stock);
   const orders = new OrderService(deps, new OrderReceipts(receiving));
   const orderDocuments = new OrderDocumentService(deps);
+  const scans = new ScanService(deps);
+  const allocation = new OrderAllocationService(deps, stock);
   const services = {
     tokens,
     mailer,
@@ -72,7 +76,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     dashboard: new DashboardService(deps),
     audit: new AuditService(deps),
     health: new HealthService(deps),
-    scans: new ScanService(deps),
+    scans,
     warehouses: new WarehouseService(deps),
     users: new UserService(deps),
     customers: new CustomerService(deps),
@@ -88,9 +92,11 @@ export function createServices(config: Config, database: Database, log: FastifyB
     orders,
     orderDocuments,
     orderUploads: new OrderUploadService(deps, orders, orderDocuments),
-    allocation: new OrderAllocationService(deps, stock),
+    allocation,
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),
+    packing: new PackingService(deps, { stock, floorEvents, orders, scans }),
+    shipConfirm: new ShipConfirmService(deps, { stock, floorEvents, orders, allocation }),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),
