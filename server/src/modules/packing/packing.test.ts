@@ -76,6 +76,14 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
+/** Whether the hub delivered an order event of this kind (after commit; on PostgreSQL a moment later). */
+async function heard(events: ReturnType<typeof recordEvents>, subEvent: string) {
+  const deadline = Date.now() + 3000;
+  const found = () => events.seen.some((e) => e.target === 'ReceiveOrderData' && (e.payload as { subEvent: string }).subEvent === subEvent);
+  while (!found() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return found();
+}
+
 describe('carton types', () => {
   it('are saved by a manager (code upper case), listed by warehouse, and changed', async () => {
     const list = await staff.post(`${P}/GetCartonTypes`, { filters: { warehouseId: wh }, pageNumber: 1, pageSize: 50 });
@@ -132,6 +140,25 @@ describe('OpenPack', () => {
     expect(cancelled.json().message).toBe(`Order ${allocated.soNumber} is Cancelled: it cannot be packed`);
     expect((await staff.post(`${P}/OpenCarton`, { orderId: allocated.orderId, cartonTypeId: small })).statusCode).toBe(409);
     expect((await staff.post(`${P}/OpenPack`, { warehouseId: wh, code: 'NO-SUCH-THING' })).statusCode).toBe(404);
+  });
+});
+
+describe('access', () => {
+  it('keeps packing to staff: a client account is refused (403) on every pack route', async () => {
+    const c = await makeUser(t.database, { role: 'Client', customerId: cust, modules: { BatchJob: 'write' } });
+    const client = as(t.app, await login(t.app, c.username, c.password));
+    expect((await client.post(`${P}/GetCartonTypes`, { pageNumber: 1, pageSize: 10 })).statusCode).toBe(403);
+    expect((await client.post(`${P}/OpenPack`, { warehouseId: wh, code: 'X' })).statusCode).toBe(403);
+    expect((await client.post(`${P}/PackItem`, { cartonId: 1, code: 'X' })).statusCode).toBe(403);
+    expect((await client.post('/Warehouse/Ship/ConfirmShipment', { warehouseId: wh, orderIds: [1] })).statusCode).toBe(403);
+  });
+
+  it('opens a carton only of an active carton type of the order’s warehouse (422)', async () => {
+    const o = await picked([{ quantity: 1 }]);
+    const elsewhere = await manager.post(`${P}/SaveCartonType`, { warehouseId: otherWh, code: 'FAR', name: 'Far', lengthCm: 1, widthCm: 1, heightCm: 1, tareWeightKg: 0 });
+    const res = await staff.post(`${P}/OpenCarton`, { orderId: o.orderId, cartonTypeId: elsewhere.json().data.cartonTypeId });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toMatchObject({ cartonTypeId: 'Not an active carton type of this warehouse' });
   });
 });
 
@@ -275,8 +302,7 @@ describe('CloseCarton', () => {
     expect(await ledgerBalanced(t, wh)).toBe(true);
     const kinds = await db().selectFrom('floor_event').select(['kind']).where('order_id', '=', o.orderId).where('kind', '=', 'close-carton').execute();
     expect(kinds).toHaveLength(2);
-    const seen = await events.until(1);
-    expect(seen.some((e) => e.target === 'ReceiveOrderData' && (e.payload as { subEvent: string }).subEvent === 'PackOrder')).toBe(true);
+    expect(await heard(events, 'PackOrder')).toBe(true);
   });
 
   it('asks for a station when the warehouse has neither staging nor dock', async () => {
