@@ -91,7 +91,8 @@ export const STATUS_MACHINES = {
       'On Hold': { colour: 'magenta', next: ['New', 'Cancelled'] },
       Released: { colour: 'geekblue', next: ['Picking', 'Allocated', 'On Hold', 'Cancelled'] },
       Picking: { colour: 'processing', next: ['Picked'] },
-      Picked: { colour: 'purple', next: ['Packed'] },
+      // Back to Picking when a pick is undone (UndoPick) before the order is packed.
+      Picked: { colour: 'purple', next: ['Packed', 'Picking'] },
       Packed: { colour: 'lime', next: ['Shipped'] },
       Shipped: { colour: 'success', next: [] },
       Cancelled: { colour: 'default', next: [] },

@@ -31,6 +31,7 @@ import { OrderService } from './modules/orders/orders.service.js';
 import { OrderAllocationService } from './modules/orders/allocation.service.js';
 import { BackorderService, registerBackorderFilling } from './modules/orders/backorders.service.js';
 import { KitService } from './modules/kits/kits.service.js';
+import { PickingService } from './modules/picking/picking.service.js';
 import { OrderReceipts } from './modules/orders/order-receipts.js';
 import { OrderDocumentService } from './modules/orders/order-documents.service.js';
 import { OrderUploadService } from './modules/orders/order-upload.service.js';
@@ -58,6 +59,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const receiving = new ReceivingService(deps, stock);
   const orders = new OrderService(deps, new OrderReceipts(receiving));
   const orderDocuments = new OrderDocumentService(deps);
+  const scans = new ScanService(deps);
+  const cycleCounts = new CycleCountService(deps, stock);
   const services = {
     tokens,
     mailer,
@@ -72,7 +75,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     dashboard: new DashboardService(deps),
     audit: new AuditService(deps),
     health: new HealthService(deps),
-    scans: new ScanService(deps),
+    scans,
     warehouses: new WarehouseService(deps),
     users: new UserService(deps),
     customers: new CustomerService(deps),
@@ -81,7 +84,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     locations: new LocationService(deps),
     inventory: new InventoryService(deps, stock),
     adjustments: new AdjustmentService(deps, stock),
-    cycleCounts: new CycleCountService(deps, stock),
+    cycleCounts,
     replenishment: new ReplenishmentService(deps, stock),
     inventoryReports: new InventoryReportService(deps),
     receiving,
@@ -91,6 +94,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     allocation: new OrderAllocationService(deps, stock),
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),
+    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders }),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),
