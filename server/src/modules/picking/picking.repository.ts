@@ -132,28 +132,4 @@ export const pickingRepository = {
     const rows = await db.selectFrom('location').select(['id', 'code']).where('id', 'in', ids).execute();
     return new Map(rows.map((r) => [r.id, r.code]));
   },
-
-  /** The job's orders by slot, with their totes. */
-  totes(db: Executor, jobId: number) {
-    return db.selectFrom('pick_job_order as jo')
-      .innerJoin('sales_order as o', 'o.id', 'jo.order_id')
-      .innerJoin('customer as c', 'c.id', 'o.customer_id')
-      .leftJoin('location as tl', 'tl.id', 'jo.tote_location_id')
-      .select(['jo.slot', 'jo.order_id', 'o.so_number', 'c.name as customer_name', 'jo.tote_location_id', 'tl.code as tote_code'])
-      .where('jo.job_id', '=', jobId).orderBy('jo.slot').execute();
-  },
-
-  /** Every task of the job in path order, with its place, SKU and the lot's expiry at that place. */
-  tasks(db: Executor, jobId: number) {
-    return db.selectFrom('pick_task as t')
-      .innerJoin('location as l', 'l.id', 't.location_id')
-      .innerJoin('sku as s', 's.id', 't.sku_id')
-      .innerJoin('sales_order as o', 'o.id', 't.order_id')
-      .innerJoin('pick_job_order as jo', (j) => j.onRef('jo.job_id', '=', 't.job_id').onRef('jo.order_id', '=', 't.order_id'))
-      .leftJoin('location as tl', 'tl.id', 'jo.tote_location_id')
-      .select(['t.id', 't.seq', 't.order_id', 't.order_line_id', 't.sku_id', 't.location_id', 't.lot', 't.quantity', 't.picked_qty', 't.short_qty', 't.status',
-        'l.code as location_code', 'l.zone', 's.sku_code', 's.description as sku_description', 's.is_lot_tracked', 'o.so_number', 'jo.slot', 'tl.code as tote_code',
-        sql<string | null>`(select min(b.expiry_date) from inventory_balance b where b.location_id = t.location_id and b.sku_id = t.sku_id and b.lot = t.lot)`.as('expiry_date')])
-      .where('t.job_id', '=', jobId).orderBy('t.seq').orderBy('t.id').execute();
-  },
 };

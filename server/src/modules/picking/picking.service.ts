@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { CheckPickScanResult, PickJobDetail, PickJobSummary, PickScanStep, PickStop, ShortReason } from '@bolx/contracts';
+import type { CheckPickScanResult, PickJobDetail, PickJobSummary, PickScanStep, ShortReason } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import type { WarehouseTimeZones } from '../../platform/business-day.js';
@@ -15,6 +15,9 @@ import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { CycleCountService } from '../cycle-counts/cycle-counts.service.js';
 import type { OrderService } from '../orders/orders.service.js';
 import type { ScanService } from '../scans/scans.service.js';
+import { readJobDetail } from '../waves/waves.repository.js';
+import { jobChange } from '../waves/wave-views.js';
+import { Scope } from '../../platform/scope.js';
 import { checkScan, expectationOf } from './pick-scans.js';
 import { FINISHED_JOB_STATUSES, pickingRepository as repo, type StopTask } from './picking.repository.js';
 
@@ -171,10 +174,7 @@ export class PickingService {
       if (claimed.previous_status !== 'In Progress') await this.startWave(uow, actor, job);
       const message = await step(uow, current);
       const detail = await this.detailOf(uow.tx, job.id, principal.userId);
-      await this.recorder.record(uow, actor, {
-        audit: { action: opts.undo ? 'unpick' : 'pick', entity: 'pick_job', entityId: job.id, warehouseId: job.warehouse_id, after: { status: detail.status, message } },
-        events: { target: 'ReceiveWaveData', payload: { subEvent: 'UpdateJob', payload: summaryOf(detail) }, warehouseId: job.warehouse_id },
-      });
+      await this.recorder.record(uow, actor, jobChange(summaryOf(detail), opts.undo ? 'unpick' : 'pick', { status: job.status }, { message }));
       return { message, job: detail };
     });
   }
@@ -336,40 +336,14 @@ export class PickingService {
     };
   }
 
-  /** The job as pickJobDetail: its summary, totes by slot, stops in path order with their tasks, and the user's last pick. */
+  /**
+   * The job as the job screens read it (waves' readJobDetail), its last pick being the one the caller's UndoPick
+   * would take back (picks and unpicks of the caller as a stack: several picks may be undone one after another).
+   */
   private async detailOf(db: Executor, jobId: number, userId: number): Promise<PickJobDetail> {
-    const [job, totes, tasks, events] = [await repo.job(db, jobId), await repo.totes(db, jobId), await repo.tasks(db, jobId), await repo.pickEvents(db, jobId, userId)];
-    const row = job!;
-    const stops: PickStop[] = [];
-    for (const t of tasks) {
-      let stop = stops.at(-1);
-      if (!stop || stop.seq !== t.seq) {
-        stop = {
-          seq: t.seq, locationId: t.location_id, locationCode: t.location_code, zone: t.zone, skuId: t.sku_id, skuCode: t.sku_code,
-          skuDescription: t.sku_description, lot: t.lot, expiryDate: t.expiry_date, tracksLot: n(t.is_lot_tracked) === 1,
-          quantity: 0, pickedQuantity: 0, shortQuantity: 0, tasks: [],
-        };
-        stops.push(stop);
-      }
-      stop.quantity += n(t.quantity);
-      stop.pickedQuantity += n(t.picked_qty);
-      stop.shortQuantity += n(t.short_qty);
-      stop.tasks.push({
-        taskId: t.id, orderId: t.order_id, soNumber: t.so_number, orderLineId: t.order_line_id, slot: t.slot, toteCode: t.tote_code,
-        quantity: n(t.quantity), pickedQuantity: n(t.picked_qty), shortQuantity: n(t.short_qty), status: t.status as PickStop['tasks'][number]['status'],
-      });
-    }
-    const last = lastPickOf(events);
-    return {
-      uniqueid: row.id, jobId: row.id, jobNumber: row.job_number, waveId: row.wave_id, waveNumber: row.wave_number, warehouseId: row.warehouse_id,
-      strategy: row.strategy as PickJobSummary['strategy'], zone: row.zone, status: row.status as PickJobSummary['status'],
-      assignedTo: row.assigned_to, assignedToName: row.assigned_to_name, orderCount: totes.length, stopCount: stops.length,
-      units: stops.reduce((s, x) => s + x.quantity, 0), pickedUnits: stops.reduce((s, x) => s + x.pickedQuantity, 0),
-      shortUnits: stops.reduce((s, x) => s + x.shortQuantity, 0), startedAt: row.started_at, finishedAt: row.finished_at, createdAt: row.created_at,
-      totes: totes.map((t) => ({ slot: t.slot, orderId: t.order_id, soNumber: t.so_number, customerName: t.customer_name, toteLocationId: t.tote_location_id, toteCode: t.tote_code })),
-      stops,
-      lastPick: last ? { eventId: last.id, taskId: n(last.task_id), quantity: n(last.quantity), at: last.at } : null,
-    };
+    const detail = (await readJobDetail(db, Scope.everything, jobId))!;
+    const last = lastPickOf(await repo.pickEvents(db, jobId, userId));
+    return { ...detail, lastPick: last ? { eventId: n(last.id), taskId: n(last.task_id), quantity: n(last.quantity), at: last.at } : null };
   }
 }
 
