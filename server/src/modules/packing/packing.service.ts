@@ -19,7 +19,6 @@ import type { ReservedMove, StockEngine } from '../../platform/stock/stock-engin
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import { count } from '../../platform/plural.js';
 import type { OrderService } from '../orders/orders.service.js';
-import { orderChange } from '../orders/order-changes.js';
 import type { ScanService } from '../scans/scans.service.js';
 import { packingRepository as repo, type CartonTypeRow } from './packing.repository.js';
 
@@ -146,7 +145,7 @@ export class PackingService {
     const done = await inTransaction(this.db, async (uow) => {
       await this.holdPicked(uow, carton.order_id, carton.so_number);
       await this.assertOpen(uow.tx, carton);
-      const skus = await this.parts.scans.skusOf(uow.tx, carton.warehouse_id, input.code);
+      const skus = await this.parts.scans.skuMatches(uow.tx, carton.warehouse_id, input.code);
       const own = skus.filter((s) => s.customerId === carton.customer_id);
       if (own.length === 0) {
         const message = skus.length ? `${input.code} is another client's item: it is not on order ${carton.so_number}` : `No item matches '${input.code}' in this warehouse`;
@@ -244,8 +243,7 @@ export class PackingService {
       });
       if (!(await repo.allPackedAndClosed(uow.tx, carton.order_id))) return false;
       await this.statuses.transition(uow, actor, { kind: 'SALES_ORDER', id: carton.order_id, to: 'Packed', from: ['Picked'], set: { updated_at: at } });
-      const after = await this.parts.orders.summaryOf(uow.tx, carton.order_id);
-      await this.recorder.record(uow, actor, orderChange(after, { action: 'pack', subEvent: 'PackOrder', before: { status: 'Picked' } }));
+      await this.parts.orders.recordFloorChange(uow, actor, carton.order_id, { action: 'pack', subEvent: 'PackOrder', before: { status: 'Picked' } });
       return true;
     });
     const message = packedOrder ? `Carton ${carton.carton_number} closed: order ${carton.so_number} is Packed` : `Carton ${carton.carton_number} closed`;
