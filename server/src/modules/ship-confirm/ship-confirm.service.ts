@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import type { Db } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import type { WarehouseTimeZones } from '../../platform/business-day.js';
-import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { AppError, conflict } from '../../platform/errors.js';
 import type { FloorEvent, FloorEvents } from '../../platform/floor-events.js';
 import { count } from '../../platform/plural.js';
@@ -41,7 +40,6 @@ interface OrderRow {
  */
 export class ShipConfirmService {
   private readonly db: Db;
-  private readonly recorder: ChangeRecorder;
   private readonly timeZones: WarehouseTimeZones;
   private readonly statuses: StatusMachine;
 
@@ -49,7 +47,6 @@ export class ShipConfirmService {
     stock: StockEngine; floorEvents: FloorEvents; orders: OrderService; allocation: OrderAllocationService;
   }) {
     this.db = deps.db;
-    this.recorder = deps.recorder;
     this.timeZones = deps.timeZones;
     this.statuses = new StatusMachine(deps);
   }
