@@ -176,6 +176,10 @@ export const pickJobSummary = z.object({
 });
 export type PickJobSummary = z.infer<typeof pickJobSummary>;
 
+/** GetWave: one wave with its pick jobs. */
+export const waveDetail = waveSummary.extend({ jobs: z.array(pickJobSummary) });
+export type WaveDetail = z.infer<typeof waveDetail>;
+
 /** One order of a job and the tote its units go into (null until the picker scans one). */
 export const pickJobTote = z.object({
   slot: z.number().int(),
@@ -297,6 +301,8 @@ export const shortPickInput = confirmPickInput.omit({ quantity: true }).extend({
   reason: field.text(255).trim().optional(),
 });
 export const pickResult = z.object({ message: z.string(), job: pickJobDetail });
+/** UndoPick: takes back the caller's last confirmed pick of the job (tote back to bin), while the job is not finished. */
+export const undoPickInput = z.object({ jobId: id });
 
 // ---- Packing (pack station) ----
 

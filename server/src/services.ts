@@ -31,6 +31,7 @@ import { OrderService } from './modules/orders/orders.service.js';
 import { OrderAllocationService } from './modules/orders/allocation.service.js';
 import { BackorderService, registerBackorderFilling } from './modules/orders/backorders.service.js';
 import { KitService } from './modules/kits/kits.service.js';
+import { PickingService } from './modules/picking/picking.service.js';
 import { OrderReceipts } from './modules/orders/order-receipts.js';
 import { OrderDocumentService } from './modules/orders/order-documents.service.js';
 import { OrderUploadService } from './modules/orders/order-upload.service.js';
@@ -38,6 +39,10 @@ import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js'
 import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
+import { WaveService } from './modules/waves/waves.service.js';
+import { PickJobService } from './modules/waves/pick-jobs.service.js';
+import { PackingService } from './modules/packing/packing.service.js';
+import { ShipConfirmService } from './modules/ship-confirm/ship-confirm.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -58,6 +63,11 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const receiving = new ReceivingService(deps, stock);
   const orders = new OrderService(deps, new OrderReceipts(receiving));
   const orderDocuments = new OrderDocumentService(deps);
+  // The floor: waves release orders into pick jobs; jobs give their orders back through the same release.
+  const waves = new WaveService(deps, orders);
+  const scans = new ScanService(deps);
+  const cycleCounts = new CycleCountService(deps, stock);
+  const allocation = new OrderAllocationService(deps, stock);
   const services = {
     tokens,
     mailer,
@@ -72,7 +82,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     dashboard: new DashboardService(deps),
     audit: new AuditService(deps),
     health: new HealthService(deps),
-    scans: new ScanService(deps),
+    scans,
     warehouses: new WarehouseService(deps),
     users: new UserService(deps),
     customers: new CustomerService(deps),
@@ -81,16 +91,21 @@ export function createServices(config: Config, database: Database, log: FastifyB
     locations: new LocationService(deps),
     inventory: new InventoryService(deps, stock),
     adjustments: new AdjustmentService(deps, stock),
-    cycleCounts: new CycleCountService(deps, stock),
+    cycleCounts,
     replenishment: new ReplenishmentService(deps, stock),
     inventoryReports: new InventoryReportService(deps),
     receiving,
     orders,
     orderDocuments,
     orderUploads: new OrderUploadService(deps, orders, orderDocuments),
-    allocation: new OrderAllocationService(deps, stock),
+    allocation,
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),
+    waves,
+    pickJobs: new PickJobService(deps, waves.release),
+    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders }),
+    packing: new PackingService(deps, { stock, floorEvents, orders, scans }),
+    shipConfirm: new ShipConfirmService(deps, { stock, floorEvents, orders, allocation }),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

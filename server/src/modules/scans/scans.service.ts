@@ -1,5 +1,6 @@
 import type { ScanMatch, ScanPallet, ScanResolveRequest, ScanResolveResponse } from '@bolx/contracts';
-import type { Db } from '../../db/schema.js';
+import { sql, type SqlBool } from 'kysely';
+import type { Db, Executor } from '../../db/schema.js';
 import { ERROR_CODES, unitsOfPackage } from '@bolx/contracts';
 import { AppError, forbidden } from '../../platform/errors.js';
 import { hasModule, type Principal } from '../../platform/principal.js';
@@ -34,7 +35,21 @@ export class ScanService {
     if (matches.length === 0) throw new AppError(404, ERROR_CODES.NOT_FOUND, `No SKU, location or pallet matches '${code}' in this warehouse`, { code: 'Unknown code' });
     return { code, kind: matches.length === 1 ? matches[0].kind : 'ambiguous', matches };
   }
+
+  /**
+   * The SKUs a scanned code is in a warehouse, of every client it serves (the floor checks a scan against the SKU
+   * it expects and must tell "another client's item" apart from "no such item"; the caller never shows whose).
+   * Each with the units one scan counts (a package GTIN: its units). In the caller's transaction; one statement.
+   */
+  async skuMatches(tx: Executor, warehouseId: number, code: string): Promise<ScanSkuMatch[]> {
+    const trimmed = code.trim();
+    const hits = await repo.hits(tx, { warehouseId, code: trimmed, customers: () => sql<SqlBool>`1 = 1`, ownLocationsOnly: false });
+    return toMatches(hits, warehouseId, trimmed).filter((m): m is ScanSkuMatch => m.kind === 'sku');
+  }
 }
+
+/** A SKU match of a scan (contracts' scanSku). */
+export type ScanSkuMatch = Extract<ScanMatch, { kind: 'sku' }>;
 
 /** The statement's rows as matches: one per SKU (its best way of matching), location, and pallet place. */
 export function toMatches(hits: ScanHitRow[], warehouseId: number, code: string): ScanMatch[] {
