@@ -77,6 +77,8 @@ addMessages({
   'outbound.drawer.created': 'Created by {by} · {source}',
   'outbound.drawer.historyEntry': '{from} → {to}',
   'outbound.drawer.noHistory': 'No status changes yet',
+  'outbound.drawer.buildKits': 'Build kits',
+  'outbound.drawer.workOrderMade': 'Work order {wo}',
   'outbound.source.screen': 'order form',
   'outbound.source.upload': 'upload',
   'outbound.source.api': 'client API',

@@ -19,6 +19,8 @@ export interface OrderActor {
   /** Write on the Order Dashboard in any role: create and cancel (a Client account its own, before release). */
   canWrite: boolean;
   isClient: boolean;
+  /** Staff with write on the Kit Dashboard: may raise a kit build for an order's kit line. */
+  buildsKits?: boolean;
 }
 
 /** Moves only the warehouse makes (the routes are staff-only). */
@@ -37,6 +39,18 @@ export function mayMakeMove(action: OrderAction, who: OrderActor): boolean {
 export function orderActions(status: OrderStatus, who: OrderActor): OrderAction[] {
   const offered = new Set<string>(offeredActions('SALES_ORDER', status));
   return ORDER_ACTIONS.filter((a) => offered.has(a) && mayMakeMove(a, who) && !(a === 'cancel' && who.isClient && !CLIENT_CANCELLABLE_ORDER_STATUSES.includes(status)));
+}
+
+/** Statuses in which an order still waits for stock, so building kits for it helps (not yet released to the floor). */
+const WAITING_FOR_STOCK: ReadonlySet<OrderStatus> = new Set(['New', 'Partially Allocated', 'Backordered', 'On Hold']);
+
+/**
+ * Whether the drawer offers "Build kits" on a line: a kit SKU's line that holds fewer kits than it asks for, on an
+ * order still waiting for stock, to staff who build kits (CreateWorkOrderForOrderLine's policy). The server works
+ * out how many to build (beyond the built kits still free) and refuses when none are missing.
+ */
+export function offersKitBuild(status: OrderStatus, line: { isKit: boolean; quantity: number; allocatedQuantity: number }, who: OrderActor): boolean {
+  return !!who.buildsKits && line.isKit && line.allocatedQuantity < line.quantity && WAITING_FOR_STOCK.has(status);
 }
 
 /** The selected orders a bulk move would act on (the others would only be refused). */
