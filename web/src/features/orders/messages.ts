@@ -59,6 +59,7 @@ addMessages({
   'outbound.action.cancel': 'Cancel Order',
   'outbound.action.confirmCancel': 'Cancel {count, plural, one {this order} other {these # orders}}? Stock held for {count, plural, one {it} other {them}} is released.',
   'outbound.action.noneEligible': 'None of the selected orders can be moved this way in its status',
+  'outbound.action.tooManyMatching': 'More than {max, number} orders match: narrow the filters',
   'outbound.action.notInStatus': 'Not sent: an order in status {status} cannot be moved this way',
   'outbound.action.reason': 'Reason (optional)',
   'outbound.open': 'Open',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AllocationResult, OrderBatchResult, SkuPackage } from '@bolx/contracts';
-import { eligibleOrders, lotProblem, machineHas, mayMakeMove, offersKitBuild, orderActions, repeatedLine, summarizeBatch, toOrderLines, unitsPer } from './order-model';
+import { eligibleOrders, lotProblem, machineHas, matchingBatch, mayMakeMove, offersKitBuild, orderActions, tooManyMatching, repeatedLine, summarizeBatch, toOrderLines, unitsPer } from './order-model';
 
 const staff = { staff: true, canWrite: true, isClient: false };
 const client = { staff: false, canWrite: true, isClient: true };
@@ -20,6 +20,19 @@ describe('offersKitBuild (the drawer\'s "Build kits" on a line)', () => {
     for (const status of ['Allocated', 'Released', 'Picking', 'Shipped', 'Cancelled'] as const) expect(offersKitBuild(status, shortKit, kitBuilder)).toBe(false);
     expect(offersKitBuild('Backordered', shortKit, staff)).toBe(false);
     expect(offersKitBuild('Backordered', shortKit, { ...client, buildsKits: false })).toBe(false);
+  });
+});
+
+describe('bulk moves on all orders matching the filters', () => {
+  it('send the list\'s filters (unset ones left out) and search, not ids', () => {
+    expect(matchingBatch({ filters: { warehouseId: 3, customerId: undefined, status: 'New', fromDate: '', priority: 2 }, searchQuery: ' acme ' }))
+      .toEqual({ filters: { warehouseId: 3, status: 'New', priority: 2 }, searchQuery: 'acme' });
+    expect(matchingBatch({ filters: {}, searchQuery: '' })).toEqual({ filters: {}, searchQuery: '' });
+  });
+
+  it('are not offered past the server\'s bound of 5,000 orders', () => {
+    expect(tooManyMatching(5000)).toBe(false);
+    expect(tooManyMatching(5001)).toBe(true);
   });
 });
 

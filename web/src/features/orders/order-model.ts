@@ -1,6 +1,6 @@
 import {
-  CLIENT_CANCELLABLE_ORDER_STATUSES, STATUS_MACHINES, SHORT_REASONS, offeredActions, unitsOfPackage,
-  type AllocationResult, type OrderBatchResult, type OrderLineInput, type OrderStatus, type ShortReason, type SkuPackage,
+  CLIENT_CANCELLABLE_ORDER_STATUSES, ORDER_BATCH_MATCHING_MAX, STATUS_MACHINES, SHORT_REASONS, offeredActions, unitsOfPackage,
+  type AllocationResult, type OrderBatchResult, type OrderFilters, type OrderLineInput, type OrderStatus, type ShortReason, type SkuPackage,
 } from '@bolx/contracts';
 
 /**
@@ -57,6 +57,17 @@ export function offersKitBuild(status: OrderStatus, line: { isKit: boolean; quan
 export function eligibleOrders<T extends { orderId: number; status: OrderStatus }>(rows: T[], action: OrderAction, who: OrderActor): T[] {
   return rows.filter((r) => orderActions(r.status, who).includes(action));
 }
+
+/** A bulk move on "all orders matching the filters": the list's filters (unset ones left out) and search, as the batch routes take them. */
+export interface MatchingBatch { filters: OrderFilters; searchQuery: string }
+
+export function matchingBatch(request: { filters: Record<string, unknown>; searchQuery: string }): MatchingBatch {
+  const filters = Object.fromEntries(Object.entries(request.filters).filter(([, v]) => v !== undefined && v !== null && v !== '')) as OrderFilters;
+  return { filters, searchQuery: request.searchQuery.trim() };
+}
+
+/** Whether the server would refuse a bulk move on this many matching orders (it takes at most ORDER_BATCH_MATCHING_MAX). */
+export const tooManyMatching = (total: number): boolean => total > ORDER_BATCH_MATCHING_MAX;
 
 /** A bulk action's answer as the screen shows it. */
 export interface BatchSummary {

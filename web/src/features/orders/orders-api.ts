@@ -17,8 +17,8 @@ type Done<T> = { message: string; data: T };
 const LIST = { type: 'Order', id: 'LIST' } as const;
 const BACKORDERS = { type: 'Order', id: 'BACKORDERS' } as const;
 const one = (id: number) => ({ type: 'Order' as const, id });
-/** A batch moves the orders' rows, the counts and /BKO, and each order's drawer. */
-const batchChanged = (arg: OrderBatchInput) => [LIST, BACKORDERS, ...arg.orderIds.map(one)];
+/** A batch moves the orders' rows, the counts and /BKO, and each order's drawer (by filters: any order's). */
+const batchChanged = (arg: OrderBatchInput) => (arg.orderIds ? [LIST, BACKORDERS, ...arg.orderIds.map(one)] : ['Order' as const]);
 
 const orderIdOf = (payload: unknown) => Number((payload as { orderId?: unknown } | null)?.orderId);
 
