@@ -15,11 +15,12 @@ import type { LocationService } from '../locations/locations.service.js';
 import type { ReceivingService } from '../receiving/receiving.service.js';
 import type { InventoryService } from '../inventory/inventory.service.js';
 import type { OrderUploadService } from '../orders/order-upload.service.js';
+import type { ApiKeyService } from '../api-keys/api-keys.service.js';
 
 /**
  * Large uploads run as background jobs: the route keeps the file (stored_file, so a restart finds it) and answers
  * 202 with the job at once; the job calls the same service method the route calls for a small upload, as the user
- * who sent it, with their access as it is when it runs. Small uploads keep their answer in the response.
+ * (or the customer's API key) who sent it, with their access as it is when it runs. Small uploads keep their answer in the response.
  */
 export const UPLOAD_JOBS = {
   skus: 'upload.skus',
@@ -35,14 +36,31 @@ const uploadJobPayload = z.object({
   fileName: z.string(),
   fields: z.record(z.string(), z.string()),
   actor: z.object({ userId: z.number().nullable(), username: z.string().nullable(), ip: z.string().nullable(), requestId: z.string().nullable() }),
+  /** Sent with a customer's API key: the job runs as that key (its one customer), not as the user who created it. */
+  apiKeyId: z.number().int().positive().optional(),
 });
 type UploadJobPayload = z.infer<typeof uploadJobPayload>;
 
 type Work = (principal: Principal, upload: { fields: Record<string, string>; file: { fileName: string; bytes: Buffer } }, actor: Actor) => Promise<unknown>;
 
 export function registerUploadJobs(jobs: Jobs, database: Pick<Database, 'db' | 'dialect'>, services: {
-  auth: AuthService; skus: SkuService; locations: LocationService; receiving: ReceivingService; inventory: InventoryService; orderUploads: OrderUploadService;
+  auth: AuthService; apiKeys: ApiKeyService; skus: SkuService; locations: LocationService; receiving: ReceivingService; inventory: InventoryService;
+  orderUploads: OrderUploadService;
 }): void {
+  /**
+   * Who the job runs as, read afresh: the API key that sent the upload (its customer alone; refused once revoked),
+   * else the user who sent it (their access as it is now). A key's job never runs as the key's creator.
+   */
+  const principalOfJob = async (payload: UploadJobPayload, ctx: { jobId: number; ownerUserId: number | null }): Promise<Principal> => {
+    if (payload.apiKeyId !== undefined) {
+      const key = await services.apiKeys.principalOfKey(payload.apiKeyId);
+      if (!key) throw forbidden('The API key that sent this upload has been revoked');
+      return key;
+    }
+    const user = ctx.ownerUserId ? await services.auth.principalOfUser(ctx.ownerUserId, `job:${ctx.jobId}`) : null;
+    if (!user) throw forbidden('The user who sent this upload can no longer sign in');
+    return user;
+  };
   const works: Record<UploadJobName, Work> = {
     [UPLOAD_JOBS.skus]: (p, u, a) => services.skus.upload(p, u, a),
     [UPLOAD_JOBS.locations]: (p, u, a) => services.locations.upload(p, { warehouseId: Number(u.fields.warehouseId), fileName: u.file.fileName, content: u.file.bytes }, a),
@@ -65,8 +83,7 @@ export function registerUploadJobs(jobs: Jobs, database: Pick<Database, 'db' | '
           const result = await exactlyOnce(database, { id: ctx.jobId, name, ownerUserId: ctx.ownerUserId }, async () => {
             const file = await readStoredFile(database.db, payload.fileId);
             if (!file) throw unprocessable('The uploaded file is no longer kept; please upload it again');
-            const principal = ctx.ownerUserId ? await services.auth.principalOfUser(ctx.ownerUserId, `job:${ctx.jobId}`) : null;
-            if (!principal) throw forbidden('The user who sent this upload can no longer sign in');
+            const principal = await principalOfJob(payload, ctx);
             const answer = await work(principal, { fields: payload.fields, file: { fileName: payload.fileName, bytes: file.bytes } }, payload.actor);
             // The kept file goes with the work's own commit: done means nothing is left behind.
             await inTransaction(database.db, ({ tx }) => deleteStoredFile(tx, payload.fileId));
@@ -105,7 +122,8 @@ export async function uploadNowOrQueued<T>(
   await checkSheet(file, job.maxBytes);
   const queued = await inTransaction(deps.db, async (uow) => {
     const stored = await storeFile(uow.tx, { fileName: file.fileName, mimeType: 'application/octet-stream', bytes: file.bytes, createdBy: principal.userId });
-    return deps.jobs.enqueue(uow, job.name, { fileId: stored.id, fileName: file.fileName, fields: job.upload.fields, actor }, {
+    const payload: UploadJobPayload = { fileId: stored.id, fileName: file.fileName, fields: job.upload.fields, actor, ...(principal.apiKey ? { apiKeyId: principal.apiKey.id } : {}) };
+    return deps.jobs.enqueue(uow, job.name, payload, {
       ownerUserId: principal.userId, warehouseId: scope.warehouseId ?? null, customerId: scope.customerId ?? null,
     });
   });
