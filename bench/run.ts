@@ -1,6 +1,7 @@
 // `npm run bench`: the real app against a bare node:http server running the same SQL through the same driver,
 // on SQLite and on PostgreSQL, plus startup time, the stock-on-hand list over a large ledger and the real-time
-// hub under 500 clients, and the SKU and user lists over 100,000 SKUs and 10,000 users. Ratios are taken within one run on one machine, so they mean something where absolute
+// hub under 500 clients, the SKU and user lists over 100,000 SKUs and 10,000 users, and the orders' allocation batch and
+// single order create+allocate. Ratios are taken within one run on one machine, so they mean something where absolute
 // req/s would not. Settings: lib/settings.ts (BENCH_* variables).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import type { Engine } from './lib/sql-capture.js';
 import { measureStartup } from './lib/startup.js';
 import { seedMasterdata } from './lib/masterdata-seed.js';
 import { seedLargeLedger } from './lib/stock-seed.js';
+import type { OrderFigures, OrdersBenchResult } from './lib/orders-bench.js';
 import { traceKey, type Captured, type CapturedRequests } from './lib/trace.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -109,12 +111,28 @@ async function measureOnce(name: string, app: RunningChild, bare: RunningChild, 
       if (res.status !== 200) { failures++; log(`    ${side}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`); }
     }
   }
-  const figures = (ms: number[], f: number): LoadFigures => {
-    const sorted = [...ms].sort((a, b) => a - b);
-    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-    return { reqPerSec: sorted.length ? 1000 / at(0.5) : 0, p50: at(0.5), p99: sorted[sorted.length - 1] ?? 0, requests: sorted.length, failures: f };
-  };
-  return { server: figures(times.server, failures), bare: figures(times.bare, 0), roundRatios: times.server.map((t, i) => times.bare[i] / t) };
+  return { server: timesFigures(times.server, failures), bare: timesFigures(times.bare, 0), roundRatios: times.server.map((t, i) => times.bare[i] / t) };
+}
+
+/** Figures of work measured one at a time (ms each): the rate is that of the median, p99 the slowest. */
+function timesFigures(ms: number[], failures: number): LoadFigures {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { reqPerSec: sorted.length ? 1000 / at(0.5) : 0, p50: at(0.5), p99: sorted[sorted.length - 1] ?? 0, requests: sorted.length, failures };
+}
+
+/**
+ * Issue 12's order figures (lib/orders-bench.ts), on the database the load cases left: the batch allocation in
+ * seconds against its target, and one order's create+allocate as a ratio to the replay of its statements.
+ */
+async function benchOrders(report: BenchReport, engine: Engine, base: Omit<ChildConfig, 'logLevel'>, file: string): Promise<void> {
+  const o = settings.orders;
+  log(`${engine}: orders — allocating ${o.batchOrders.toLocaleString('en-US')} orders × ${o.batchLines} lines (${o.orderRounds} rounds), then ${o.orderRuns} single orders; each against a raw replay of its statements`);
+  await runChildToEnd('orders bench', 'orders-bench.ts', { ...base, capturedFile: file, logLevel: 'silent' }, 600_000);
+  const { batch, single } = JSON.parse(readFileSync(file, 'utf8')) as OrdersBenchResult;
+  const pairs = (f: OrderFigures): Measured => ({ server: timesFigures(f.appMs, 0), bare: timesFigures(f.rawMs, 0), roundRatios: f.appMs.map((t, i) => f.rawMs[i] / t) });
+  record(report, engine, `AllocateOrders ${(o.batchOrders * o.batchLines).toLocaleString('en-US')} lines`, pairs(batch), null, settings.targets.allocationBatchMs, batch.note, String(batch.statements));
+  record(report, engine, 'CreateOrder+AllocateOrders', pairs(single), settings.targets.orderRatio, undefined, single.note, String(single.statements));
 }
 
 /** `target` is a ratio to the bare server; `p99TargetMs` (the stock list) a latency the app must keep instead. */
@@ -227,13 +245,15 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
     await stopBare();
     await stopApp();
   }
+  // Last: it adds SKUs, stock and orders the other cases' figures should not see.
+  if (settings.cases.includes('orders') && !stopping()) await benchOrders(report, engine, base, join(db.dataDir, 'orders.json'));
 }
 
 async function main(): Promise<number> {
   guardRun(settings.timeoutSeconds);
   const report = newReport({ ...settings, user: settings.user.username });
   try {
-    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'hub'];
+    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'hub'];
     const unknown = settings.cases.filter((c) => !known.includes(c));
     if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
     if (settings.cases.includes('startup')) {
@@ -241,7 +261,7 @@ async function main(): Promise<number> {
       const ok = startup.medianMs <= settings.targets.startupMs;
       report.startup = { ...startup, targetMs: settings.targets.startupMs, verdict: ok ? 'PASS' : 'FAIL' };
     }
-    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'asexpected', 'masterdata'].includes(c));
+    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders'].includes(c));
     for (const engine of settings.engines) {
       if (stopping()) break;
       if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);

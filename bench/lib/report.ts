@@ -53,8 +53,10 @@ export function formatTable(report: BenchReport): string {
   const head = ['engine', 'case', 'server req/s', 'bare req/s', 'ratio', 'stmts/req', 'rounds', 'server p50/p99 ms', 'bare p50/p99 ms', 'target', 'result'];
   const pct = (r: number) => `${fmt(r * 100)}%`;
   const spread = (rs: number[]) => (rs.length > 1 ? `${pct(Math.min(...rs))}–${pct(Math.max(...rs))}` : '-');
+  // A case of one long request a run (the allocation batch) has rates below 1/s: show them with decimals.
+  const rate = (r: number) => fmt(r, r < 10 ? 2 : 0);
   const rows = report.cases.map((c) => [
-    c.engine, c.case, fmt(c.server.reqPerSec), fmt(c.bare.reqPerSec), pct(c.ratio), c.statements ?? '-', spread(c.roundRatios), lat(c.server), lat(c.bare),
+    c.engine, c.case, rate(c.server.reqPerSec), rate(c.bare.reqPerSec), pct(c.ratio), c.statements ?? '-', spread(c.roundRatios), lat(c.server), lat(c.bare),
     c.p99TargetMs != null ? `p99 ≤ ${fmt(c.p99TargetMs)} ms` : c.target == null ? '-' : `≥ ${fmt(c.target * 100)}%`, c.note ? `${c.verdict} (${c.note})` : c.verdict,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -25,7 +25,7 @@ export const settings = {
   /** Runs of the startup measurement; the median is reported. */
   startupRuns: num('BENCH_STARTUP_RUNS', 5),
   /** The whole run is stopped (and cleaned up) after this long, whatever happens. */
-  timeoutSeconds: num('BENCH_TIMEOUT_SECONDS', 900),
+  timeoutSeconds: num('BENCH_TIMEOUT_SECONDS', 1200),
   /** The app's log level under load; `info` is what `npm start` runs with (one line per request). */
   appLogLevel: process.env.BENCH_LOG_LEVEL || 'info',
   /** Pool size for both servers on PostgreSQL (the server's default DB_POOL_SIZE). */
@@ -35,9 +35,9 @@ export const settings = {
    * Which cases to run: read (GetWarehouseClient), login, startup, receive (ReceiveItem + Putaway), move
    * (MoveItems), soh (GetStockOnHand over a large ledger), masterdata (GetAllSkus and GetUsers over a large
    * catalogue and user base), hub (real-time clients), asexpected (ReceiveAsExpected of a large order, created to
-   * closed in one request).
+   * closed in one request), orders (issue 12's allocation batch and single order create+allocate).
    */
-  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,asexpected,masterdata,hub'),
+  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,asexpected,masterdata,orders,hub'),
   /** The receive-as-expected case: lines per order, and orders received (each once) per server. */
   asExpectedLines: Math.round(num('BENCH_ASEXPECTED_LINES', 750)),
   asExpectedRuns: Math.round(num('BENCH_ASEXPECTED_RUNS', 5)),
@@ -57,12 +57,23 @@ export const settings = {
   masterdataUsers: Math.round(num('BENCH_MASTERDATA_USERS', 10_000)),
   /** Admin screens open at once on the SKU or user list. */
   masterdataConnections: num('BENCH_MASTERDATA_CONNECTIONS', 4),
+  /**
+   * The orders case: a batch of `batchOrders` orders × `batchLines` lines over `batchSkus` SKUs allocated in one
+   * request, `orderRounds` times; then `orderRuns` single orders created and allocated one at a time.
+   */
+  orders: {
+    batchOrders: Math.round(num('BENCH_ORDERS_BATCH_ORDERS', 1000)),
+    batchLines: Math.round(num('BENCH_ORDERS_BATCH_LINES', 5)),
+    batchSkus: Math.round(num('BENCH_ORDERS_BATCH_SKUS', 2000)),
+    orderRounds: Math.round(num('BENCH_ORDERS_ROUNDS', 2)),
+    orderRuns: Math.round(num('BENCH_ORDERS_RUNS', 20)),
+  },
   /** PostgreSQL server to use; the bench makes and drops its own schema there. */
   pgUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   ci: !!process.env.CI,
   /** The demo user of the authenticated read: not a Super Administrator, so the scope queries run. */
   user: { username: 'manager', password: 'bolx-demo-manager' },
-  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 25, masterdataP99Ms: 50, hubP99Ms: 250, asExpectedMs: 750 },
+  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 25, masterdataP99Ms: 50, hubP99Ms: 250, asExpectedMs: 750, allocationBatchMs: 5000, orderRatio: 0.4 },
 };
 
 export type Settings = typeof settings;

@@ -234,11 +234,20 @@ export const orderStatusCounts = z.object({
   counts: z.array(z.object({ status: z.enum(ORDER_STATUSES), count: z.number().int() })),
 });
 
-/** A batch of orders for the dashboard's bulk actions (allocate, unallocate, hold, release hold, cancel). */
+/** The most orders a bulk action takes by filters ("all orders matching the filters"); more answers 422. */
+export const ORDER_BATCH_MATCHING_MAX = 5000;
+
+/**
+ * A batch of orders for the dashboard's bulk actions (allocate, unallocate, hold, release hold, cancel): the
+ * picked orders (`orderIds`), or every order the list's `filters` and `searchQuery` match in the caller's scope
+ * (at most ORDER_BATCH_MATCHING_MAX). One of the two.
+ */
 export const orderBatchInput = z.object({
-  orderIds: z.array(id, { error: 'Select at least one order' }).min(1, 'Select at least one order').max(1000, 'At most 1,000 orders at once'),
+  orderIds: z.array(id, { error: 'Select at least one order' }).min(1, 'Select at least one order').max(1000, 'At most 1,000 orders at once').optional(),
+  filters: orderFilters.optional(),
+  searchQuery: field.text(200).optional(),
   reason: text(255).optional(),
-});
+}).refine((b) => (b.orderIds === undefined) !== (b.filters === undefined), { message: 'Select orders, or send the filters they match (not both)', path: ['orderIds'] });
 export type OrderBatchInput = z.infer<typeof orderBatchInput>;
 
 /**

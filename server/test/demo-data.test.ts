@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { as, buildTestApp, login, type TestApp } from './helpers.js';
 import { DEMO_USERS } from '../src/db/seed/demo.js';
+import { DEMO_TOTES } from '../src/db/seed/demo-floor.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await buildTestApp({ demo: true }); });
@@ -11,11 +12,11 @@ const count = async (table: 'warehouse' | 'customer' | 'sku' | 'location' | 'app
   Number((await t.database.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
 
 describe('demo data', () => {
-  it('has 3 warehouses with capacities, 6 customers, about 200 SKUs and 1,000 locations', async () => {
+  it('has 3 warehouses with capacities, 6 customers, about 200 SKUs and 1,000 locations (and the floor’s totes and pack stations)', async () => {
     expect(await count('warehouse')).toBe(3);
     expect(await count('customer')).toBe(6);
     expect(await count('sku')).toBeGreaterThanOrEqual(190);
-    expect(await count('location')).toBe(1000);
+    expect(await count('location')).toBe(1000 + 3 * (DEMO_TOTES + 1));
     const caps = await t.database.db.selectFrom('warehouse').select('capacity').execute();
     expect(caps.every((w) => w.capacity > 0)).toBe(true);
   });
@@ -89,6 +90,42 @@ describe('demo data', () => {
     expect(await onHand(task.toLocationId)).toBe(pickBefore + task.quantity);
     expect(await onHand(task.fromLocationId)).toBe(bulkBefore - task.quantity);
     expect((await admin.get(`/Warehouse/Inventory/Reconcile?warehouseId=${nj.id}`)).json().balanced).toBe(true);
+  });
+
+  it('each warehouse has 20 totes (not pickable), a pack station and three carton types, so the floor screens work', async () => {
+    const warehouses = await t.database.db.selectFrom('warehouse').select('id').execute();
+    for (const { id } of warehouses) {
+      const totes = await t.database.db.selectFrom('location').select(['code', 'is_pickable']).where('warehouse_id', '=', id).where('type', '=', 'tote').orderBy('code').execute();
+      expect(totes.map((l) => l.code)).toEqual(Array.from({ length: 20 }, (_, i) => `TOTE-${String(i + 1).padStart(3, '0')}`));
+      expect(totes.every((l) => Number(l.is_pickable) === 0)).toBe(true);
+      const pack = await t.database.db.selectFrom('location').select(['type']).where('warehouse_id', '=', id).where('code', '=', 'PACK-01').execute();
+      expect(pack).toEqual([{ type: 'staging' }]);
+      const cartons = await t.database.db.selectFrom('carton_type').select(['code', 'length_cm', 'width_cm', 'height_cm', 'tare_weight_kg']).where('warehouse_id', '=', id).orderBy('id').execute();
+      expect(cartons.map((c) => c.code)).toEqual(['SMALL', 'MEDIUM', 'LARGE']);
+      expect(cartons.map((c) => [c.length_cm, c.width_cm, c.height_cm, c.tare_weight_kg].map(Number))).toEqual([[30, 20, 15, 0.2], [40, 30, 25, 0.35], [60, 40, 40, 0.6]]);
+    }
+    // Totes are no storage: the demo's occupancy is the storage grid's alone.
+    const stored = await sql<{ n: number }>`select count(*) as n from inventory_balance b join location l on l.id = b.location_id where l.type = 'tote'`.execute(t.database.db);
+    expect(Number(stored.rows[0].n)).toBe(0);
+  });
+
+  it('the demo client account creates its own customer’s orders; the warehouse’s moves stay refused', async () => {
+    const client = as(t.app, await login(t.app, DEMO_USERS.client.username, DEMO_USERS.client.password));
+    const fje = await t.database.db.selectFrom('customer').select('id').where('code', '=', 'FJE').executeTakeFirstOrThrow();
+    const ca = await t.database.db.selectFrom('warehouse').select('id').where('code', '=', 'CA1').executeTakeFirstOrThrow();
+    const sku = await t.database.db.selectFrom('sku').select('id').where('sku_code', '=', 'FJE-1001').executeTakeFirstOrThrow();
+    const res = await client.post('/Warehouse/Order/CreateOrder', {
+      warehouseId: ca.id, customerId: fje.id, orderType: 'Sales', referenceNumber: 'DEMO-CLIENT-1', orderDate: '2030-06-01', lines: [{ skuId: sku.id, quantity: 1 }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { orderId } = res.json().data;
+    expect((await client.post('/Warehouse/Order/AllocateOrders', { orderIds: [orderId] })).statusCode).toBe(403);
+    const acme = await t.database.db.selectFrom('customer').select('id').where('code', '=', 'ACME').executeTakeFirstOrThrow();
+    const acmeSku = await t.database.db.selectFrom('sku').select('id').where('sku_code', '=', 'ACME-1001').executeTakeFirstOrThrow();
+    const nj = await t.database.db.selectFrom('warehouse').select('id').where('code', '=', 'NJ1').executeTakeFirstOrThrow();
+    expect((await client.post('/Warehouse/Order/CreateOrder', {
+      warehouseId: nj.id, customerId: acme.id, orderType: 'Sales', referenceNumber: 'DEMO-CLIENT-2', orderDate: '2030-06-01', lines: [{ skuId: acmeSku.id, quantity: 1 }],
+    })).statusCode).toBe(403);
   });
 
   it('the database refuses negative stock', async () => {

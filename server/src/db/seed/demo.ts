@@ -2,6 +2,7 @@ import type { Db, Executor } from '../schema.js';
 import { insertUser } from './users.js';
 import { seedReceivingOrders } from './demo-receiving.js';
 import { REPLENISHMENT_BAYS, seedReplenishment } from './demo-replenishment.js';
+import { seedFloor } from './demo-floor.js';
 import { postDemoStock, type DemoLeg } from './demo-stock.js';
 import type { StockEngine } from '../../platform/stock/stock-engine.js';
 
@@ -141,6 +142,8 @@ export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
         warehouseId, warehouseCode: w.code, customerId: served[0].id, lots: served[0].c.lots, at: now, legs, skuIds: ownSkus.slice(-REPLENISHMENT_BAYS),
       });
       await postDemoStock(tx, stock, legs);
+      // The floor: totes, a pack station and carton types (outside the storage grid: they hold no stock at rest).
+      await seedFloor(tx, { warehouseId, at: now });
     }
 
     const [nj, tx1, ca] = warehouseIds;
@@ -168,7 +171,8 @@ export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
       ...DEMO_USERS.client, email: 'client@fje.example.com', firstName: 'Casey', lastName: 'Client', role: 'Client',
       customerId: fjord, defaultAppId: 1,
       modules: {
-        Dashboard: 'read', SKU: 'read', Location: 'read', InBound: 'read', OrderDashboard: 'read', KitDashboard: 'read', ShippingDashboard: 'read', RMA: 'read',
+        // A client takes in and cancels its own orders (issue 12); the warehouse's moves stay staff-only.
+        Dashboard: 'read', SKU: 'read', Location: 'read', InBound: 'read', OrderDashboard: 'write', KitDashboard: 'read', ShippingDashboard: 'read', RMA: 'read',
         InventoryReports: 'read', OrderReports: 'read', Billing: 'read', BillingSummary: 'read', SERVICE: 'write',
       },
     });

@@ -5,6 +5,15 @@ const LISTED = [
   'creator.username as created_by_name', 'revoker.username as revoked_by_name',
 ] as const;
 
+/** A key with its customer and the warehouses serving it (one row per warehouse; none: one row, null warehouse). */
+function keyWithCustomer(db: Executor) {
+  return db.selectFrom('customer_api_key as k')
+    .innerJoin('customer as c', 'c.id', 'k.customer_id')
+    .leftJoin('customer_warehouse as cw', 'cw.customer_id', 'k.customer_id')
+    .select(['k.id', 'k.customer_id', 'k.name', 'k.key_prefix', 'k.key_hash', 'k.created_by', 'k.last_used_at', 'k.revoked_at',
+      'c.is_active as customer_active', 'cw.warehouse_id']);
+}
+
 /** Every statement of the customer_api_key table. The hash is read only to authenticate, never to list. */
 export const apiKeyRepository = {
   insert(db: Executor, row: { customerId: number; name: string; prefix: string; hash: string; createdBy: number; at: string }) {
@@ -39,14 +48,12 @@ export const apiKeyRepository = {
    * (one row per warehouse; a customer served by none gives one row with a null warehouse).
    */
   forAuthentication(db: Executor, prefix: string) {
-    return db.selectFrom('customer_api_key as k')
-      .innerJoin('customer as c', 'c.id', 'k.customer_id')
-      .leftJoin('customer_warehouse as cw', 'cw.customer_id', 'k.customer_id')
-      .select(['k.id', 'k.customer_id', 'k.name', 'k.key_prefix', 'k.key_hash', 'k.created_by', 'k.last_used_at', 'k.revoked_at',
-        'c.is_active as customer_active', 'cw.warehouse_id'])
-      .where('k.key_prefix', '=', prefix)
-      .orderBy('cw.warehouse_id')
-      .execute();
+    return keyWithCustomer(db).where('k.key_prefix', '=', prefix).orderBy('cw.warehouse_id').execute();
+  },
+
+  /** The same by the key's id: a job queued by a key runs as the key as it is when the job runs. */
+  forJob(db: Executor, id: number) {
+    return keyWithCustomer(db).where('k.id', '=', id).orderBy('cw.warehouse_id').execute();
   },
 
   /** Marks a key used, at most once a minute: one conditional statement that does nothing within the minute. */

@@ -118,18 +118,18 @@ export class ApiKeyService {
     if (!row.last_used_at || Date.parse(row.last_used_at) <= now - API_KEY_RULES.touchEveryMs) {
       await repo.touch(this.db, Number(row.id), new Date(now).toISOString(), new Date(now - API_KEY_RULES.touchEveryMs).toISOString());
     }
-    const customerId = Number(row.customer_id);
-    const warehouses = rows.filter((r) => r.warehouse_id != null).map((r) => Number(r.warehouse_id));
-    return {
-      userId: row.created_by == null ? 0 : Number(row.created_by),
-      username: `api-key:${row.key_prefix}`,
-      role: 'Client',
-      sessionId: `api-key:${row.id}`,
-      customerId,
-      scope: new Scope(warehouses, [customerId]),
-      modules: API_KEY_MODULES,
-      apiKey: { id: Number(row.id), prefix: shown(row.key_prefix), name: row.name },
-    };
+    return keyPrincipal(rows);
+  }
+
+  /**
+   * The Principal a job queued by a key runs as: the key as it is now (its customer's warehouses today), never its
+   * creator, who may see far more. Null when the key is gone, revoked or its client inactive: the job must not run.
+   */
+  async principalOfKey(apiKeyId: number): Promise<Principal | null> {
+    const rows = await repo.forJob(this.db, apiKeyId);
+    const row = rows[0];
+    if (!row || row.revoked_at || row.customer_active !== 1) return null;
+    return keyPrincipal(rows);
   }
 
   /** Who the caller is: an API key's (or a Client account's) customer and warehouses; a filter outside them is 403. */
@@ -146,4 +146,23 @@ export class ApiKeyService {
       modules,
     };
   }
+}
+
+type KeyRows = Awaited<ReturnType<typeof repo.forJob>>;
+
+/** A key's rows (one per warehouse serving its customer) as the Principal its work runs as: a Client account of that customer. */
+function keyPrincipal(rows: KeyRows): Principal {
+  const row = rows[0];
+  const customerId = Number(row.customer_id);
+  const warehouses = rows.filter((r) => r.warehouse_id != null).map((r) => Number(r.warehouse_id));
+  return {
+    userId: row.created_by == null ? 0 : Number(row.created_by),
+    username: `api-key:${row.key_prefix}`,
+    role: 'Client',
+    sessionId: `api-key:${row.id}`,
+    customerId,
+    scope: new Scope(warehouses, [customerId]),
+    modules: API_KEY_MODULES,
+    apiKey: { id: Number(row.id), prefix: shown(row.key_prefix), name: row.name },
+  };
 }

@@ -1,10 +1,10 @@
-import { CLIENT_CANCELLABLE_ORDER_STATUSES } from '@bolx/contracts';
+import { CLIENT_CANCELLABLE_ORDER_STATUSES, ORDER_BATCH_MATCHING_MAX } from '@bolx/contracts';
 import type { AllocationResult, OrderBatchInput, OrderBatchResult, OrderStatus, OrderSummary, ShortReason } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { domainEvent } from '../../platform/domain-events.js';
-import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { AppError, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
@@ -56,10 +56,12 @@ interface Move {
  */
 export class OrderAllocationService {
   private readonly db: Db;
+  private readonly dialect: ServiceDeps['dialect'];
   private readonly recorder: ChangeRecorder;
   private readonly statuses: StatusMachine;
   constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
     this.db = deps.db;
+    this.dialect = deps.dialect;
     this.recorder = deps.recorder;
     this.statuses = new StatusMachine(deps);
   }
@@ -67,7 +69,8 @@ export class OrderAllocationService {
   /** Allocates each order's short lines from free pickable stock (FEFO/FIFO, the engine's rules) and sets its status. */
   async allocate(principal: Principal, input: OrderBatchInput, actor: Actor): Promise<AllocationResult> {
     const outcomes: OrderOutcome[] = [];
-    const batch = await this.eachOrder(principal, input.orderIds, async (order) => {
+    const orderIds = await this.batchIds(principal, input);
+    const batch = await this.eachOrder(principal, orderIds, async (order) => {
       if (order.order_type === 'Purchase') throw conflict(`Order ${order.so_number} is a purchase order: it brings goods in, nothing is allocated to it`);
       const outcome = await inTransaction(this.db, (uow) => this.allocateOrder(uow, actor, order.id, 'AllocateOrder'));
       outcomes.push(outcome!);
@@ -79,7 +82,7 @@ export class OrderAllocationService {
     return {
       ...batch, orders: outcomes,
       summary: {
-        orders: input.orderIds.length, allocated: counted('Allocated'), partiallyAllocated: counted('Partially Allocated'), backordered: counted('Backordered'),
+        orders: orderIds.length, allocated: counted('Allocated'), partiallyAllocated: counted('Partially Allocated'), backordered: counted('Backordered'),
         refused: batch.refused.length, shortLinesByReason,
       },
     };
@@ -200,7 +203,7 @@ export class OrderAllocationService {
   }
 
   private async batch(principal: Principal, input: OrderBatchInput, actor: Actor, move: Move): Promise<OrderBatchResult> {
-    return this.eachOrder(principal, input.orderIds, async (order) =>
+    return this.eachOrder(principal, await this.batchIds(principal, input), async (order) =>
       (await inTransaction(this.db, (uow) => this.moveOrder(uow, actor, order, move, input.reason))).status);
   }
 
@@ -221,6 +224,20 @@ export class OrderAllocationService {
       if (n(line.allocated_qty) > 0) await this.stock.release(uow, ownerOf(soNumber, line.id));
     }
     await alloc.clearLines(uow.tx, orderId);
+  }
+
+  /**
+   * The orders a batch names: the picked ids, or every order its filters and search match in the caller's scope —
+   * at most ORDER_BATCH_MATCHING_MAX, else 422 and nothing done (a bulk action must not run for minutes unseen).
+   */
+  private async batchIds(principal: Principal, input: OrderBatchInput): Promise<number[]> {
+    if (input.orderIds) return input.orderIds;
+    const ids = await orders.matchingIds(this.db, this.dialect, principal.scope, input.filters ?? {}, input.searchQuery ?? '', ORDER_BATCH_MATCHING_MAX + 1);
+    if (ids.length > ORDER_BATCH_MATCHING_MAX) {
+      const why = `More than ${ORDER_BATCH_MATCHING_MAX.toLocaleString('en-US')} orders match the filters: narrow them`;
+      throw unprocessable(why, { filters: why });
+    }
+    return ids;
   }
 
   /**

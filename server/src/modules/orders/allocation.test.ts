@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import {
   ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, recordEvents, type TestApp,
 } from '../../../test/helpers.js';
+import { ORDER_BATCH_MATCHING_MAX } from '@bolx/contracts';
 import { systemActor } from '../../platform/actor.js';
 import { Scope } from '../../platform/scope.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
@@ -219,6 +220,64 @@ describe('giving stock back', () => {
     const after = await getOrder(o.orderId);
     expect(after.history).toEqual(before.history);
     expect(after.updatedAt).toBe(before.updatedAt);
+  });
+});
+
+describe('bulk actions on all orders matching the filters', () => {
+  it('allocate, hold and cancel take every order the filters and search match in the caller’s scope, oldest first, and nothing else', async () => {
+    const s = await sku();
+    await put(cust, s, pick, 50);
+    const tag = `MATCH-${++seq}-${Date.now()}`;
+    const mine = [];
+    for (let i = 0; i < 3; i++) mine.push(await create([{ skuId: s, quantity: 2 }], { referenceNumber: `${tag}-${i}` }));
+    const unmatched = await create([{ skuId: s, quantity: 2 }]);
+    const os = await sku(otherCust);
+    await put(otherCust, os, pick, 5);
+    const theirs = (await admin.post(`${C}/CreateOrder`, {
+      warehouseId: wh, customerId: otherCust, orderType: 'Sales', referenceNumber: `${tag}-other`, orderDate: '2030-03-01', lines: [{ skuId: os, quantity: 1 }],
+    })).json().data as { orderId: number };
+
+    const allocated = await staff.post(`${C}/AllocateOrders`, { filters: { warehouseId: wh }, searchQuery: tag });
+    expect(allocated.statusCode, allocated.body).toBe(200);
+    expect(allocated.json().done.map((d: { orderId: number }) => d.orderId)).toEqual(mine.map((o) => o.orderId));
+    expect(allocated.json().summary).toMatchObject({ orders: 3, allocated: 3, refused: 0 });
+    expect(await allocatedOf(s)).toBe(6);
+    expect(await statusOf(unmatched.orderId)).toBe('New');
+    expect(await statusOf(theirs.orderId)).toBe('New');
+    expect(await allocatedOf(os)).toBe(0);
+
+    // A status filter narrows the set like the list's: only the allocated ones are held.
+    await staff.post(`${C}/AllocateOrders`, { orderIds: [unmatched.orderId] });
+    const held = (await staff.post(`${C}/HoldOrders`, { filters: { customerId: cust, status: 'Allocated' }, searchQuery: tag })).json();
+    expect(held.done.map((d: { status: string }) => d.status)).toEqual(['On Hold', 'On Hold', 'On Hold']);
+    expect(await statusOf(unmatched.orderId)).toBe('Allocated');
+    expect(await allocatedOf(s)).toBe(2);
+
+    // A client account's "cancel all matching" reaches its own customer's orders only.
+    const cancelled = (await client.post(`${C}/CancelOrders`, { filters: {}, searchQuery: tag })).json();
+    expect(cancelled.done.map((d: { orderId: number }) => d.orderId)).toEqual(mine.map((o) => o.orderId));
+    expect(await statusOf(theirs.orderId)).toBe('New');
+    expect(await reconciled()).toBe(true);
+  });
+
+  it('refuses ids and filters together or neither (400), and more matching orders than the bound (422, nothing done)', async () => {
+    expect((await staff.post(`${C}/AllocateOrders`, { orderIds: [1], filters: {} })).statusCode).toBe(400);
+    expect((await staff.post(`${C}/HoldOrders`, { reason: 'x' })).statusCode).toBe(400);
+    const tag = `MANY-${++seq}-${Date.now()}`;
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: ORDER_BATCH_MATCHING_MAX + 1 }, (_, i) => ({
+      so_number: `${tag}-${i}`.slice(-32), warehouse_id: wh, customer_id: strict, order_type: 'Sales', reference_number: `${tag}-${i}`, order_date: '2030-03-01',
+      requested_ship_date: null, priority: 3, ship_to_name: null, ship_to_address1: null, ship_to_address2: null, ship_to_city: null, ship_to_state: null,
+      ship_to_zip: null, ship_to_country: null, ship_to_phone: null, ship_to_email: null, carrier_account_id: null, carrier_service: null, notes: null,
+      status: 'New', source: 'screen', created_by: null, created_at: now, updated_at: now,
+    }));
+    for (let i = 0; i < rows.length; i += 500) await db().insertInto('sales_order').values(rows.slice(i, i + 500)).execute();
+    const res = await staff.post(`${C}/HoldOrders`, { filters: { customerId: strict }, searchQuery: tag });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().message).toMatch(/More than 5,000 orders match the filters/);
+    const held = await db().selectFrom('sales_order').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', strict).where('status', '=', 'On Hold').executeTakeFirstOrThrow();
+    expect(Number(held.n)).toBe(0);
+    await db().deleteFrom('sales_order').where('reference_number', 'like', `${tag}-%`).execute();
   });
 });
 

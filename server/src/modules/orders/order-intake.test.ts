@@ -345,4 +345,52 @@ describe('a large orders sheet', () => {
       await big.close();
     }
   });
+
+  it('keeps the documents sent with it and attaches them to each new order when the job runs; a wrong kind is refused at once', async () => {
+    const big = await buildTestApp({ config: { backgroundUploadBytes: 10 } });
+    try {
+      const w = await makeWarehouse(big.database);
+      const c = await makeCustomer(big.database, [w]);
+      const code = `JOBDOC-${Date.now()}`;
+      await makeSku(big.database, c, code);
+      const u = await makeUser(big.database, { role: 'WarehouseStaff', warehouseIds: [w], customerIds: [c], modules: { OrderDashboard: 'write' } });
+      const user = as(big.app, await login(big.app, u.username, u.password));
+      const filesKept = async () => Number((await big.database.db.selectFrom('stored_file').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const jobsQueued = async () => Number((await big.database.db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const sheet = { name: 'big-orders.csv', bytes: csv([['Reference Number', 'SKU', 'Quantity'], ['JOBDOC-1', code, '1'], ['JOBDOC-2', code, '2']]) };
+      const send = (documents: MultipartFile[]) => {
+        const body = multipartBody({ warehouseId: w, customerId: c, orderType: 'Sales', orderDate: '2030-05-01' }, [sheet, ...documents]);
+        return user.post(`${C}/UploadOrders`, body.payload, body.headers);
+      };
+
+      const [files0, jobs0] = [await filesKept(), await jobsQueued()];
+      const wrong = await send([{ name: 'setup.exe', bytes: EXE, field: 'documents' }]);
+      expect(wrong.statusCode, wrong.body).toBe(400);
+      expect([await filesKept(), await jobsQueued()]).toEqual([files0, jobs0]);
+
+      const res = await send([{ name: 'packing-slip.pdf', bytes: PDF, field: 'documents' }, { name: 'labels.csv', bytes: CSV_DOC, field: 'documents' }]);
+      expect(res.statusCode, res.body).toBe(202);
+      expect(await filesKept()).toBe(files0 + 3); // the sheet and its two documents, kept with the job
+      await big.app.services.jobs.start({ pollMs: 10, lockMs: 2000, concurrency: 1 });
+      let job: { status: string; result: { message: string } | null } = { status: 'queued', result: null };
+      for (let i = 0; i < 300 && !['succeeded', 'failed', 'cancelled'].includes(job.status); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        job = (await user.get(`/Common/Job/GetJob?jobId=${res.json().data.jobId}`)).json();
+      }
+      expect(job).toMatchObject({ status: 'succeeded', result: { message: '2 orders imported' } });
+      const orders = (await user.post(`${C}/GetOrders`, { searchQuery: 'JOBDOC-' })).json().items as { orderId: number }[];
+      expect(orders).toHaveLength(2);
+      for (const o of orders) {
+        const detail = (await user.get(`${C}/GetOrder?orderId=${o.orderId}`)).json();
+        expect(detail.documents.map((d: { fileName: string }) => d.fileName).sort()).toEqual(['labels.csv', 'packing-slip.pdf']);
+      }
+      const [doc] = (await user.get(`${C}/GetOrder?orderId=${orders[0].orderId}`)).json().documents;
+      const download = await user.get(`${C}/DownloadOrderDocument?documentId=${doc.id}`);
+      expect(download.statusCode).toBe(200);
+      // The job's own copies are gone; each document is kept once, linked to both orders.
+      expect(await filesKept()).toBe(files0 + 2);
+    } finally {
+      await big.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@ import type { OrderFilters } from '@bolx/contracts';
 import type { Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { SalesOrderLineTable, SalesOrderTable } from '../../db/tables/orders.js';
-import { listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
+import { listRows, searchCondition, type ListRequest, type ListSpec } from '../../platform/list.js';
 import type { Scope } from '../../platform/scope.js';
 
 export const ORDER_LIST: ListSpec = {
@@ -53,6 +53,17 @@ export type OrderRow = Awaited<ReturnType<ReturnType<typeof orderColumns>['execu
 export const orderRepository = {
   list(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<OrderFilters>) {
     return listRows(dialect, ordersQuery(db, scope, req.filters ?? {}), orderColumns, req, ORDER_LIST);
+  },
+
+  /**
+   * The ids of the orders the list's filters and search match in the caller's scope, oldest first (a bulk allocation
+   * serves the orders waiting longest first), at most `limit`: a bulk action "on all orders matching the filters".
+   */
+  async matchingIds(db: Executor, dialect: Dialect, scope: Scope, filters: OrderFilters, searchQuery: string, limit: number): Promise<number[]> {
+    const search = searchCondition(dialect, ORDER_LIST.searchable, searchQuery);
+    const base = ordersQuery(db, scope, filters);
+    const rows = await (search ? base.where(search) : base).select('o.id').orderBy('o.id', 'asc').limit(limit).execute();
+    return rows.map((r) => Number(r.id));
   },
 
   /** An order in the caller's scope, with its totals (undefined: none, or another's). */

@@ -119,7 +119,7 @@ export const orderRoutes: RouteModule = (api, { orders, allocation, backorders, 
       tags, consumes: ['multipart/form-data'], response: { 200: mutationResult(uploadOrdersResult), 202: mutationResult(queuedJobResult), ...errors },
       summary: 'Take orders in from one CSV or XLSX sheet (multipart: warehouseId, customerId, orderType, orderDate, referenceNumber, file; '
         + `optional documents: up to ${MAX_ORDER_DOCUMENTS} PDF/Excel/CSV files kept with each new order). Rows sharing a Reference Number make one order; `
-        + 'any bad row writes nothing (422 with every row’s errors); a reference already used answers its order (a duplicate). A large sheet without documents runs as a job (202)',
+        + 'any bad row writes nothing (422 with every row’s errors); a reference already used answers its order (a duplicate). A large sheet runs as a job (202), its documents kept with it',
     },
     config: { policy: write, uploadFields: uploadOrdersFields },
   }, async (req, reply) => {
@@ -131,10 +131,11 @@ export const orderRoutes: RouteModule = (api, { orders, allocation, backorders, 
     const upload = { fields: parts.fields, file: sheets[0] ? { fileName: sheets[0].fileName, bytes: sheets[0].bytes } : null };
     const [principal, actor] = [principalOf(req), actorOf(req)];
     const now = () => orderUploads.upload(principal, { ...upload, documents }, actor);
-    // Documents ride only with an upload answered now (a job keeps the one sheet).
-    if (documents.length) return now();
+    // Documents are checked now (a wrong kind answers at once); a large sheet's job keeps them and attaches them to its orders.
+    if (documents.length) orderDocuments.check(documents);
     return uploadNowOrQueued(uploadQueue, reply, principal, actor, {
       name: UPLOAD_JOBS.orders, upload, maxBytes: ORDER_UPLOAD_MAX_BYTES, scope: () => parseFields(uploadOrdersFields, upload.fields),
+      attachments: documents.map((d) => ({ fileName: d.fileName, bytes: d.bytes })),
     }, now);
   });
 

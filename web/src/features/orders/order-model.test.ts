@@ -1,10 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import type { AllocationResult, OrderBatchResult, SkuPackage } from '@bolx/contracts';
-import { eligibleOrders, lotProblem, machineHas, mayMakeMove, orderActions, repeatedLine, summarizeBatch, toOrderLines, unitsPer } from './order-model';
+import { eligibleOrders, lotProblem, machineHas, matchingBatch, mayMakeMove, offersKitBuild, orderActions, tooManyMatching, repeatedLine, summarizeBatch, toOrderLines, unitsPer } from './order-model';
 
 const staff = { staff: true, canWrite: true, isClient: false };
 const client = { staff: false, canWrite: true, isClient: true };
 const reader = { staff: false, canWrite: false, isClient: true };
+
+describe('offersKitBuild (the drawer\'s "Build kits" on a line)', () => {
+  const kitBuilder = { ...staff, buildsKits: true };
+  const shortKit = { isKit: true, quantity: 10, allocatedQuantity: 4 };
+
+  it('offers it on a kit line short of kits, to staff who build kits, while the order waits for stock', () => {
+    for (const status of ['New', 'Partially Allocated', 'Backordered', 'On Hold'] as const) expect(offersKitBuild(status, shortKit, kitBuilder)).toBe(true);
+  });
+
+  it('not on a whole line, a plain SKU, an order on the floor or closed, nor to anyone without Kit Dashboard write', () => {
+    expect(offersKitBuild('Partially Allocated', { ...shortKit, allocatedQuantity: 10 }, kitBuilder)).toBe(false);
+    expect(offersKitBuild('Partially Allocated', { ...shortKit, isKit: false }, kitBuilder)).toBe(false);
+    for (const status of ['Allocated', 'Released', 'Picking', 'Shipped', 'Cancelled'] as const) expect(offersKitBuild(status, shortKit, kitBuilder)).toBe(false);
+    expect(offersKitBuild('Backordered', shortKit, staff)).toBe(false);
+    expect(offersKitBuild('Backordered', shortKit, { ...client, buildsKits: false })).toBe(false);
+  });
+});
+
+describe('bulk moves on all orders matching the filters', () => {
+  it('send the list\'s filters (unset ones left out) and search, not ids', () => {
+    expect(matchingBatch({ filters: { warehouseId: 3, customerId: undefined, status: 'New', fromDate: '', priority: 2 }, searchQuery: ' acme ' }))
+      .toEqual({ filters: { warehouseId: 3, status: 'New', priority: 2 }, searchQuery: 'acme' });
+    expect(matchingBatch({ filters: {}, searchQuery: '' })).toEqual({ filters: {}, searchQuery: '' });
+  });
+
+  it('are not offered past the server\'s bound of 5,000 orders', () => {
+    expect(tooManyMatching(5000)).toBe(false);
+    expect(tooManyMatching(5001)).toBe(true);
+  });
+});
 
 describe('orderActions (what an order offers to whom)', () => {
   it('offers staff the moves the status machine allows from the status', () => {

@@ -1,6 +1,6 @@
 import {
-  CLIENT_CANCELLABLE_ORDER_STATUSES, STATUS_MACHINES, SHORT_REASONS, offeredActions, unitsOfPackage,
-  type AllocationResult, type OrderBatchResult, type OrderLineInput, type OrderStatus, type ShortReason, type SkuPackage,
+  CLIENT_CANCELLABLE_ORDER_STATUSES, ORDER_BATCH_MATCHING_MAX, STATUS_MACHINES, SHORT_REASONS, offeredActions, unitsOfPackage,
+  type AllocationResult, type OrderBatchResult, type OrderFilters, type OrderLineInput, type OrderStatus, type ShortReason, type SkuPackage,
 } from '@bolx/contracts';
 
 /**
@@ -19,6 +19,8 @@ export interface OrderActor {
   /** Write on the Order Dashboard in any role: create and cancel (a Client account its own, before release). */
   canWrite: boolean;
   isClient: boolean;
+  /** Staff with write on the Kit Dashboard: may raise a kit build for an order's kit line. */
+  buildsKits?: boolean;
 }
 
 /** Moves only the warehouse makes (the routes are staff-only). */
@@ -39,10 +41,33 @@ export function orderActions(status: OrderStatus, who: OrderActor): OrderAction[
   return ORDER_ACTIONS.filter((a) => offered.has(a) && mayMakeMove(a, who) && !(a === 'cancel' && who.isClient && !CLIENT_CANCELLABLE_ORDER_STATUSES.includes(status)));
 }
 
+/** Statuses in which an order still waits for stock, so building kits for it helps (not yet released to the floor). */
+const WAITING_FOR_STOCK: ReadonlySet<OrderStatus> = new Set(['New', 'Partially Allocated', 'Backordered', 'On Hold']);
+
+/**
+ * Whether the drawer offers "Build kits" on a line: a kit SKU's line that holds fewer kits than it asks for, on an
+ * order still waiting for stock, to staff who build kits (CreateWorkOrderForOrderLine's policy). The server works
+ * out how many to build (beyond the built kits still free) and refuses when none are missing.
+ */
+export function offersKitBuild(status: OrderStatus, line: { isKit: boolean; quantity: number; allocatedQuantity: number }, who: OrderActor): boolean {
+  return !!who.buildsKits && line.isKit && line.allocatedQuantity < line.quantity && WAITING_FOR_STOCK.has(status);
+}
+
 /** The selected orders a bulk move would act on (the others would only be refused). */
 export function eligibleOrders<T extends { orderId: number; status: OrderStatus }>(rows: T[], action: OrderAction, who: OrderActor): T[] {
   return rows.filter((r) => orderActions(r.status, who).includes(action));
 }
+
+/** A bulk move on "all orders matching the filters": the list's filters (unset ones left out) and search, as the batch routes take them. */
+export interface MatchingBatch { filters: OrderFilters; searchQuery: string }
+
+export function matchingBatch(request: { filters: Record<string, unknown>; searchQuery: string }): MatchingBatch {
+  const filters = Object.fromEntries(Object.entries(request.filters).filter(([, v]) => v !== undefined && v !== null && v !== '')) as OrderFilters;
+  return { filters, searchQuery: request.searchQuery.trim() };
+}
+
+/** Whether the server would refuse a bulk move on this many matching orders (it takes at most ORDER_BATCH_MATCHING_MAX). */
+export const tooManyMatching = (total: number): boolean => total > ORDER_BATCH_MATCHING_MAX;
 
 /** A bulk action's answer as the screen shows it. */
 export interface BatchSummary {

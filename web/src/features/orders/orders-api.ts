@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type {
-  AllocationResult, BackorderLine, CreateOrderInput, OrderBatchInput, OrderBatchResult, OrderCarrierAccount, OrderDetail, OrderFilters, OrderSummary,
+  AllocationResult, createWorkOrderForOrderLineInput, BackorderLine, CreateOrderInput, OrderBatchInput, OrderBatchResult, OrderCarrierAccount, OrderDetail, OrderFilters, OrderSummary,
   SkuPackage, orderIntakeResult, orderStatusCounts,
 } from '@bolx/contracts';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
@@ -17,8 +17,8 @@ type Done<T> = { message: string; data: T };
 const LIST = { type: 'Order', id: 'LIST' } as const;
 const BACKORDERS = { type: 'Order', id: 'BACKORDERS' } as const;
 const one = (id: number) => ({ type: 'Order' as const, id });
-/** A batch moves the orders' rows, the counts and /BKO, and each order's drawer. */
-const batchChanged = (arg: OrderBatchInput) => [LIST, BACKORDERS, ...arg.orderIds.map(one)];
+/** A batch moves the orders' rows, the counts and /BKO, and each order's drawer (by filters: any order's). */
+const batchChanged = (arg: OrderBatchInput) => (arg.orderIds ? [LIST, BACKORDERS, ...arg.orderIds.map(one)] : ['Order' as const]);
 
 const orderIdOf = (payload: unknown) => Number((payload as { orderId?: unknown } | null)?.orderId);
 
@@ -33,7 +33,7 @@ const liveOrder = liveList<'ReceiveOrderData', unknown, number>({
 });
 
 /** Every /Warehouse/Order call of the Order Dashboard and /BKO. */
-export const ordersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Order'] }).injectEndpoints({
+export const ordersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Order', 'Kit'] }).injectEndpoints({
   endpoints: (build) => ({
     getOrders: build.query<ListPage<OrderSummary>, ListRequest>({
       query: (body) => ({ url: `${O}/GetOrders`, method: 'POST', body }),
@@ -94,6 +94,11 @@ export const ordersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Order'] }).in
       query: (body) => ({ url: `${O}/CancelOrders`, method: 'POST', body }),
       invalidatesTags: (_r, _e, arg) => batchChanged(arg),
     }),
+    /** "Build kits" on an order's kit line: a Build work order for the kits it misses (the Kit Dashboard's route). */
+    createWorkOrderForOrderLine: build.mutation<Done<{ workOrderId: number; woNumber: string }>, z.infer<typeof createWorkOrderForOrderLineInput> & { orderId: number; idempotencyKey: string }>({
+      query: ({ orderId: _orderId, idempotencyKey, ...body }) => ({ url: 'Warehouse/Kit/CreateWorkOrderForOrderLine', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
+      invalidatesTags: (_r, _e, arg) => [one(arg.orderId), 'Kit', 'Dashboard'],
+    }),
     getBackorders: build.query<ListPage<BackorderLine>, ListRequest>({
       query: (body) => ({ url: `${O}/GetBackorders`, method: 'POST', body }),
       providesTags: [BACKORDERS],
@@ -106,4 +111,5 @@ export const {
   useGetOrdersQuery, useGetOrderStatusCountsQuery, useGetOrderQuery, useGetCarrierAccountsQuery, useGetSkuPackagesQuery, useCreateOrderMutation, useHoldOrderMutation, useReleaseHoldMutation,
   useCancelOrderMutation,
   useAllocateOrdersMutation, useUnallocateOrdersMutation, useHoldOrdersMutation, useReleaseHoldsMutation, useCancelOrdersMutation, useGetBackordersQuery,
+  useCreateWorkOrderForOrderLineMutation,
 } = ordersApi;

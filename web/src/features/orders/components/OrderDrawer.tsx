@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Button, Descriptions, Drawer, Empty, Grid, Popconfirm, Result, Skeleton, Space, Table, Tabs, Tag, Timeline, Typography } from 'antd';
 import { useIntl } from 'react-intl';
 import type { ColumnsType } from 'antd/es/table';
@@ -7,8 +7,8 @@ import { StatusTag } from '../../../components/StatusTag';
 import { useDownload } from '../../../components/download/use-download';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
-import { orderActions, type OrderAction, type OrderActor } from '../order-model';
-import { useCancelOrderMutation, useGetOrderQuery, useHoldOrderMutation, useReleaseHoldMutation } from '../orders-api';
+import { offersKitBuild, orderActions, type OrderAction, type OrderActor } from '../order-model';
+import { useCancelOrderMutation, useCreateWorkOrderForOrderLineMutation, useGetOrderQuery, useHoldOrderMutation, useReleaseHoldMutation } from '../orders-api';
 import type { MoveTarget } from './use-order-moves';
 
 /**
@@ -52,6 +52,7 @@ function OrderBody({ order, who, onBulk }: { order: OrderDetail; who: OrderActor
   const target: MoveTarget = { orderId: order.orderId, soNumber: order.soNumber, status: order.status };
   const documents = order.documents;
   const [download, downloading] = useDownload();
+  const buildKits = useKitBuild(order.orderId);
 
   const lineColumns = useMemo<ColumnsType<OrderLine>>(() => [
     { key: 'lineNo', dataIndex: 'lineNo', title: '#', width: 40 },
@@ -95,10 +96,18 @@ function OrderBody({ order, who, onBulk }: { order: OrderDetail; who: OrderActor
     },
     {
       key: 'short', title: t('outbound.col.reason'),
-      render: (_, l) => (l.shortReason ? <Tag color="orange" data-reason={l.shortReason}>{t(`outbound.short.${l.shortReason}`)}</Tag> : null),
+      render: (_, l) => (
+        <Space direction="vertical" size={4}>
+          {l.shortReason && <Tag color="orange" data-reason={l.shortReason}>{t(`outbound.short.${l.shortReason}`)}</Tag>}
+          {buildKits.made[l.lineId] && <Tag color="blue" data-work-order={buildKits.made[l.lineId]}>{t('outbound.drawer.workOrderMade', { wo: buildKits.made[l.lineId] })}</Tag>}
+          {offersKitBuild(order.status, l, who) && !buildKits.made[l.lineId] && (
+            <Button size="small" loading={buildKits.busy === l.lineId} onClick={() => void buildKits.build(l.lineId)}>{t('outbound.drawer.buildKits')}</Button>
+          )}
+        </Space>
+      ),
     },
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  ], [t, intl]);
+  ], [t, intl, order.status, who, buildKits.made, buildKits.busy]);
 
   const address = [order.shipToAddress1, order.shipToAddress2, [order.shipToZip, order.shipToCity].filter(Boolean).join(' '), order.shipToState, order.shipToCountry]
     .filter(Boolean).join(', ');
@@ -185,4 +194,28 @@ function OrderBody({ order, who, onBulk }: { order: OrderDetail; who: OrderActor
       />
     </>
   );
+}
+
+/**
+ * "Build kits" on a kit line: raises a Build work order for the kits the line misses and keeps its number to show
+ * on the line. A double click reuses the click's Idempotency-Key, so the server makes one work order.
+ */
+function useKitBuild(orderId: number) {
+  const [create] = useCreateWorkOrderForOrderLineMutation();
+  const [made, setMade] = useState<Record<number, string>>({});
+  const [busy, setBusy] = useState<number | null>(null);
+  const keys = useRef(new Map<number, string>()).current;
+  const build = async (orderLineId: number) => {
+    const idempotencyKey = keys.get(orderLineId) ?? `build-kits:${orderLineId}:${Date.now()}:${Math.random().toString(36).slice(2)}`;
+    keys.set(orderLineId, idempotencyKey);
+    setBusy(orderLineId);
+    try {
+      const answer = await runMutation(create({ orderId, orderLineId, idempotencyKey }));
+      if (answer) setMade((m) => ({ ...m, [orderLineId]: answer.data.woNumber }));
+    } finally {
+      keys.delete(orderLineId);
+      setBusy(null);
+    }
+  };
+  return { made, busy, build };
 }

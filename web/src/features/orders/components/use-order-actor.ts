@@ -12,5 +12,6 @@ export function useOrderActor(): OrderActor {
     staff: may({ roles: STAFF_ROLES, module: { key: MODULE, permission: 'write' } }),
     canWrite: may({ module: { key: MODULE, permission: 'write' } }),
     isClient: account?.role === 'Client',
+    buildsKits: may({ roles: STAFF_ROLES, module: { key: 'KitDashboard', permission: 'write' } }),
   };
 }

@@ -4,7 +4,7 @@ import type { AllocationResult, OrderBatchResult, OrderStatus } from '@bolx/cont
 import { toApiError, errorToastText } from '../../../lib/api/api-error';
 import { notifyError } from '../../../lib/toast';
 import { useT } from '../../../lib/i18n/use-t';
-import { summarizeBatch, type BatchSummary, type OrderAction } from '../order-model';
+import { summarizeBatch, type BatchSummary, type MatchingBatch, type OrderAction } from '../order-model';
 import {
   useAllocateOrdersMutation, useCancelOrdersMutation, useHoldOrdersMutation, useReleaseHoldsMutation, useUnallocateOrdersMutation,
 } from '../orders-api';
@@ -27,8 +27,7 @@ export function useOrderMoves() {
   const [answer, setAnswer] = useState<{ action: OrderAction; summary: BatchSummary }>();
   const [busy, setBusy] = useState(false);
 
-  const send = async (action: OrderAction, orders: MoveTarget[], skipped: MoveTarget[]) => {
-    const body = { orderIds: orders.map((o) => o.orderId) };
+  const send = async (action: OrderAction, body: { orderIds: number[] } | MatchingBatch, skipped: MoveTarget[] = []) => {
     const calls: Record<OrderAction, () => { unwrap(): Promise<OrderBatchResult | AllocationResult> }> = {
       allocate: () => allocate(body), unallocate: () => unallocate(body), hold: () => hold(body), releaseHold: () => releaseHolds(body), cancel: () => cancel(body),
     };
@@ -48,17 +47,33 @@ export function useOrderMoves() {
   const run = (action: OrderAction, eligible: MoveTarget[], selected: MoveTarget[] = eligible) => {
     const skipped = selected.filter((o) => !eligible.some((e) => e.orderId === o.orderId));
     if (!eligible.length) return;
-    if (action !== 'cancel') return send(action, eligible, skipped);
+    if (action !== 'cancel') return send(action, { orderIds: eligible.map((o) => o.orderId) }, skipped);
     Modal.confirm({
       title: t('outbound.action.cancel'),
       content: t('outbound.action.confirmCancel', { count: eligible.length }),
       okText: t('outbound.action.cancel'),
       okButtonProps: { danger: true },
       cancelText: t('form.close'),
-      onOk: () => send(action, eligible, skipped),
+      onOk: () => send(action, { orderIds: eligible.map((o) => o.orderId) }, skipped),
+    });
+  };
+
+  /**
+   * Runs the move on every order the list's filters and search match (`total` of them); the server refuses, per
+   * order, those the move does not apply to in their status.
+   */
+  const runMatching = (action: OrderAction, matching: MatchingBatch, total: number) => {
+    if (action !== 'cancel') return send(action, matching);
+    Modal.confirm({
+      title: t('outbound.action.cancel'),
+      content: t('outbound.action.confirmCancel', { count: total }),
+      okText: t('outbound.action.cancel'),
+      okButtonProps: { danger: true },
+      cancelText: t('form.close'),
+      onOk: () => send(action, matching),
     });
   };
 
   const modal = answer && <BatchResultModal action={answer.action} summary={answer.summary} onClose={() => setAnswer(undefined)} />;
-  return { run, busy, modal };
+  return { run, runMatching, busy, modal };
 }

@@ -3,7 +3,7 @@ import { Button, Typography } from 'antd';
 import { useIntl } from 'react-intl';
 import type { ColumnsType } from 'antd/es/table';
 import {
-  ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN, ORDER_TYPES, type FilterLabel, type OrderFilters, type OrderStatus, type OrderSummary,
+  ORDER_BATCH_MATCHING_MAX, ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN, ORDER_TYPES, type FilterLabel, type OrderFilters, type OrderStatus, type OrderSummary,
 } from '@bolx/contracts';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope, type FilterValues } from '../../../components/data-table/list-args';
@@ -18,7 +18,7 @@ import { OrderFormDrawer } from '../components/OrderFormDrawer';
 import { StatusCounts } from '../components/StatusCounts';
 import { useOrderActor } from '../components/use-order-actor';
 import { useOrderMoves } from '../components/use-order-moves';
-import { ORDER_ACTIONS, eligibleOrders, mayMakeMove } from '../order-model';
+import { ORDER_ACTIONS, eligibleOrders, matchingBatch, mayMakeMove, tooManyMatching } from '../order-model';
 import { useGetCarrierAccountsQuery, useGetOrdersQuery } from '../orders-api';
 
 /**
@@ -103,8 +103,14 @@ export default function OrderDashboardPage() {
     key: action,
     label: t(`outbound.action.${action}`),
     danger: action === 'cancel',
-    disabledReason: (target) => (target.kind === 'rows' && eligibleOrders(target.rows, action, who).length === 0 ? t('outbound.action.noneEligible') : undefined),
-    run: (target) => target.kind === 'rows' && moves.run(action, eligibleOrders(target.rows, action, who), target.rows),
+    // Every order the filters match too: the server takes the filters and answers per order.
+    allMatching: true,
+    disabledReason: (target) => (target.kind === 'rows'
+      ? (eligibleOrders(target.rows, action, who).length === 0 ? t('outbound.action.noneEligible') : undefined)
+      : (tooManyMatching(target.total) ? t('outbound.action.tooManyMatching', { max: ORDER_BATCH_MATCHING_MAX }) : undefined)),
+    run: (target) => (target.kind === 'rows'
+      ? moves.run(action, eligibleOrders(target.rows, action, who), target.rows)
+      : moves.runMatching(action, matchingBatch(target.request), target.total)),
   }));
 
   return (
