@@ -37,6 +37,7 @@ import { jobRoutes } from './modules/jobs/jobs.routes.js';
 import { orderRoutes } from './modules/orders/orders.routes.js';
 import { kitRoutes } from './modules/kits/kits.routes.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { batchPrintRoutes } from './modules/batch-print/batch-print.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -46,6 +47,7 @@ const ROUTE_MODULES: RouteModule[] = [
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
   jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes,
+  batchPrintRoutes,
 ];
 
 declare module 'fastify' {

@@ -38,6 +38,7 @@ import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js'
 import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
+import { BatchPrintService } from './modules/batch-print/batch-print.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -95,6 +96,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     schedules,
     jobStatus: new JobService({ jobs }),
     uploadQueue: { jobs, db, backgroundBytes: config.backgroundUploadBytes },
+    batchPrint: new BatchPrintService(deps),
   };
   registerUploadJobs(jobs, database, services);
   registerHousekeeping(jobs, schedules, db);
