@@ -38,6 +38,7 @@ import { orderRoutes } from './modules/orders/orders.routes.js';
 import { kitRoutes } from './modules/kits/kits.routes.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { batchPrintRoutes } from './modules/batch-print/batch-print.routes.js';
+import { waveRoutes } from './modules/waves/waves.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -46,7 +47,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes,
+  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes,
   batchPrintRoutes,
 ];
 
