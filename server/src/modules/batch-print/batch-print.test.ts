@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { systemActor } from '../../platform/actor.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
+import { floor } from '../../../test/floor-fixtures.js';
 import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
@@ -196,6 +197,41 @@ withTools('PickLists', () => {
     expect(text.match(/\(continued\)/g)).toHaveLength(pages - 1);
     for (const code of [codes[0], codes[499], codes[999]]) expect(text).toContain(code);
     expect(text).toContain('1000 (1000 units)');
+  });
+});
+
+withTools('a wave released by CreateWave', () => {
+  it('prints its cluster job’s pick list in the job’s pick path, and its orders’ packing slips by wave, with their barcodes', async () => {
+    const f = await floor(t);
+    const at = (aisle: string, rack: string) => f.place({ zone: 'PR', aisle, rack, level: '1', bin: '1' });
+    const far = await at('02', '01');
+    const near = await at('01', '01');
+    const [s1, s2] = [await f.sku(), await f.sku()];
+    await f.put(s1, near, 10);
+    await f.put(s2, far, 10);
+    const one = await f.order([{ skuId: s1, quantity: 2 }, { skuId: s2, quantity: 1 }]);
+    const two = await f.order([{ skuId: s1, quantity: 3 }]);
+    const made = await f.staff.post('/Warehouse/Wave/CreateWave', { warehouseId: f.wh, orderIds: [one.orderId, two.orderId], strategy: 'cluster', totesPerJob: 2 });
+    expect(made.statusCode, made.body).toBe(200);
+    const waveId = made.json().data.wave.waveId as number;
+    const [listed] = (await f.staff.get(`/Warehouse/Wave/GetWave?waveId=${waveId}`)).json().jobs as { jobId: number }[];
+    const detail = (await f.staff.get(`/Warehouse/PickJob/GetJob?jobId=${listed.jobId}`)).json() as { jobNumber: string; stops: { locationCode: string; skuCode: string; quantity: number }[] };
+    expect(detail.stops.length).toBe(2);
+
+    const pdf = isPdf(await f.admin.post(`${P}/PickLists`, { jobIds: [listed.jobId] }));
+    const text = pdfText(pdf);
+    const where = detail.stops.map((s) => text.indexOf(s.locationCode));
+    expect(where.every((i) => i > 0)).toBe(true);
+    expect([...where].sort((a, b) => a - b)).toEqual(where);
+    for (const s of [detail.jobNumber, one.soNumber, two.soNumber, ...detail.stops.map((s) => s.skuCode)]) expect(text).toContain(s);
+    const found = code128s(pdf);
+    for (const code of [detail.jobNumber, ...detail.stops.flatMap((s) => [s.locationCode, s.skuCode])]) expect(found).toContain(code);
+
+    const slips = isPdf(await f.admin.post(`${P}/PackingSlips`, { waveId }));
+    expect(pageCount(slips)).toBe(2);
+    expect(code128s(slips, 2).sort()).toEqual([one.soNumber, two.soNumber].sort());
+    // Staff of the floor's warehouse without the BatchPrint module may not print it.
+    expect((await f.staff.post(`${P}/PickLists`, { jobIds: [listed.jobId] })).statusCode).toBe(403);
   });
 });
 
