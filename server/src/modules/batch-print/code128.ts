@@ -21,15 +21,18 @@ export interface Code128 {
 
 const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
 
-export class Code128Cache {
-  private readonly symbols = new Map<string, Code128 | null>();
+/** Bar patterns kept across prints (the same locations and SKUs are printed day after day), oldest dropped first. */
+const SHARED_LIMIT = 20_000;
+const shared = new Map<string, Code128 | null>();
 
+export class Code128Cache {
   /** The value's bar pattern; null when it cannot be a Code 128 (empty, or not printable ASCII). */
   get(value: string): Code128 | null {
-    let hit = this.symbols.get(value);
+    let hit = shared.get(value);
     if (hit === undefined) {
       hit = encode(value);
-      this.symbols.set(value, hit);
+      if (shared.size >= SHARED_LIMIT) shared.delete(shared.keys().next().value!);
+      shared.set(value, hit);
     }
     return hit;
   }
