@@ -38,6 +38,7 @@ import { orderRoutes } from './modules/orders/orders.routes.js';
 import { kitRoutes } from './modules/kits/kits.routes.js';
 import { pickingRoutes } from './modules/picking/picking.routes.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { batchPrintRoutes } from './modules/batch-print/batch-print.routes.js';
 import { waveRoutes } from './modules/waves/waves.routes.js';
 import { packingRoutes } from './modules/packing/packing.routes.js';
 import { shipConfirmRoutes } from './modules/ship-confirm/ship-confirm.routes.js';
@@ -49,7 +50,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, pickingRoutes, packingRoutes, shipConfirmRoutes,
+  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, pickingRoutes, packingRoutes, shipConfirmRoutes, batchPrintRoutes,
 ];
 
 declare module 'fastify' {

@@ -39,6 +39,7 @@ import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js'
 import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
+import { BatchPrintService } from './modules/batch-print/batch-print.service.js';
 import { WaveService } from './modules/waves/waves.service.js';
 import { PickJobService } from './modules/waves/pick-jobs.service.js';
 import { PackingService } from './modules/packing/packing.service.js';
@@ -110,6 +111,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     schedules,
     jobStatus: new JobService({ jobs }),
     uploadQueue: { jobs, db, backgroundBytes: config.backgroundUploadBytes },
+    batchPrint: new BatchPrintService(deps),
   };
   registerUploadJobs(jobs, database, services);
   registerHousekeeping(jobs, schedules, db);

@@ -46,6 +46,7 @@ const InboundReportsPage = lazyScreen(() => import('../../features/inbound/pages
 const OrderDashboardPage = lazyScreen(() => import('../../features/orders/pages/OrderDashboardPage'));
 const BackordersPage = lazyScreen(() => import('../../features/orders/pages/BackordersPage'));
 const KitDashboardPage = lazyScreen(() => import('../../features/kits/pages/KitDashboardPage'));
+const BatchPrintPage = lazyScreen(() => import('../../features/batch-print/pages/BatchPrintPage'));
 
 /** Spec section 2, the app routes (all need the role 'user'). Those without a screen yet show coming-soon. */
 export const SPEC_APP_PATHS = [
@@ -88,6 +89,7 @@ const BUILT_SCREENS: Record<string, ReactNode> = {
   '/OrderDashboard': <OrderDashboardPage />,
   '/BKO': <BackordersPage />,
   '/KitDashboard': <KitDashboardPage />,
+  '/BatchPrint': <BatchPrintPage />,
 };
 
 const routeId = (path: string) => path.slice(1);

@@ -1,0 +1,38 @@
+import { ORDER_STATUSES, PICK_JOB_STATUSES, PICK_STRATEGIES } from '@bolx/contracts';
+import { addMessages } from '../../lib/i18n/catalog';
+
+/** /BatchPrint's English texts, added to the catalogue when its lazy chunk loads. */
+addMessages({
+  ...Object.fromEntries(PICK_JOB_STATUSES.map((s) => [`floor.jobStatus.${s}`, s])),
+  ...Object.fromEntries(ORDER_STATUSES.map((s) => [`outbound.status.${s}`, s])),
+  ...Object.fromEntries(PICK_STRATEGIES.map((s) => [`batchPrint.strategy.${s}`, { discrete: 'Discrete', cluster: 'Cluster', zone: 'Zone' }[s]])),
+  'batchPrint.tab.jobs': 'Pick lists',
+  'batchPrint.tab.orders': 'Packing slips',
+  'batchPrint.subtitle.jobs': 'Pick these jobs on paper: each stop in pick-path order, with its location and SKU as barcodes',
+  'batchPrint.subtitle.orders': 'One packing slip per order, with its order barcode, ship-to, lines and cartons',
+  'batchPrint.search.jobs': 'job or wave number',
+  'batchPrint.search.orders': 'SO number, reference or ship-to',
+  'batchPrint.col.jobNumber': 'Job',
+  'batchPrint.col.wave': 'Wave',
+  'batchPrint.col.status': 'Status',
+  'batchPrint.col.strategy': 'Strategy',
+  'batchPrint.col.stops': 'Stops',
+  'batchPrint.col.units': 'Units',
+  'batchPrint.col.picker': 'Picker',
+  'batchPrint.col.created': 'Created',
+  'batchPrint.col.soNumber': 'SO Number',
+  'batchPrint.col.reference': 'Reference',
+  'batchPrint.col.client': 'Client',
+  'batchPrint.col.shipTo': 'Ship To',
+  'batchPrint.col.carrier': 'Carrier',
+  'batchPrint.col.lines': 'Lines',
+  'batchPrint.filter.status': 'Status',
+  'batchPrint.unassigned': 'Unassigned',
+  'batchPrint.pickedOf': '{picked} of {units}',
+  'batchPrint.printPickLists': 'Print pick lists',
+  'batchPrint.printJobSlips': 'Print packing slips',
+  'batchPrint.printSlips': 'Print packing slips',
+  'batchPrint.printOne': 'Print',
+  'batchPrint.pickSome': 'Select the rows to print',
+  'batchPrint.tooMany': 'At most {max} at once',
+});
