@@ -46,6 +46,8 @@ const InboundReportsPage = lazyScreen(() => import('../../features/inbound/pages
 const OrderDashboardPage = lazyScreen(() => import('../../features/orders/pages/OrderDashboardPage'));
 const BackordersPage = lazyScreen(() => import('../../features/orders/pages/BackordersPage'));
 const KitDashboardPage = lazyScreen(() => import('../../features/kits/pages/KitDashboardPage'));
+const BatchAllocationPage = lazyScreen(() => import('../../features/floor/pages/BatchAllocationPage'));
+const BatchJobPage = lazyScreen(() => import('../../features/floor/pages/BatchJobPage'));
 
 /** Spec section 2, the app routes (all need the role 'user'). Those without a screen yet show coming-soon. */
 export const SPEC_APP_PATHS = [
@@ -88,6 +90,8 @@ const BUILT_SCREENS: Record<string, ReactNode> = {
   '/OrderDashboard': <OrderDashboardPage />,
   '/BKO': <BackordersPage />,
   '/KitDashboard': <KitDashboardPage />,
+  '/BatchAllocation': <BatchAllocationPage />,
+  '/BatchJob': <BatchJobPage />,
 };
 
 const routeId = (path: string) => path.slice(1);
