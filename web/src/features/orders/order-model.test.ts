@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AllocationResult, OrderBatchResult, SkuPackage } from '@bolx/contracts';
-import { eligibleOrders, lotProblem, machineHas, mayMakeMove, orderActions, repeatedLine, summarizeBatch, toOrderLines, unitsPer } from './order-model';
+import { eligibleOrders, floorOrderActions, lotProblem, machineHas, mayMakeMove, orderActions, repeatedLine, summarizeBatch, toOrderLines, unitsPer } from './order-model';
 
 const staff = { staff: true, canWrite: true, isClient: false };
 const client = { staff: false, canWrite: true, isClient: true };
@@ -101,5 +101,29 @@ describe('the order form’s lines', () => {
   it('names the earlier line a line repeats (same SKU, level and lot)', () => {
     const lines = [{ skuId: 1, lot: 'A' }, { skuId: 2 }, { skuId: 1, lot: 'A ' }, { skuId: 1, lot: 'B' }, { skuId: 2, packageId: 5 }];
     expect(lines.map((_, i) => repeatedLine(lines, i))).toEqual([undefined, undefined, 1, undefined, undefined]);
+  });
+});
+
+describe('floorOrderActions (the floor steps of the order drawer)', () => {
+  it('offers each step in the status it belongs to', () => {
+    expect(floorOrderActions('Allocated', staff)).toEqual(['release']);
+    expect(floorOrderActions('Released', staff)).toEqual(['pick', 'packingSlip']);
+    expect(floorOrderActions('Picking', staff)).toEqual(['pick', 'packingSlip']);
+    expect(floorOrderActions('Picked', staff)).toEqual(['pack', 'packingSlip']);
+    expect(floorOrderActions('Packed', staff)).toEqual(['ship', 'packingSlip']);
+    expect(floorOrderActions('Shipped', staff)).toEqual(['packingSlip']);
+  });
+
+  it('releases what the status machine lets be released, but never an order with nothing allocated', () => {
+    expect(floorOrderActions('Partially Allocated', staff)).toEqual(['release']);
+    expect(floorOrderActions('Backordered', staff)).toEqual([]);
+    for (const status of ['New', 'On Hold', 'Cancelled'] as const) expect(floorOrderActions(status, staff)).toEqual([]);
+  });
+
+  it('offers nothing on the floor to a client account or a reader', () => {
+    for (const status of ['Allocated', 'Released', 'Picked', 'Packed', 'Shipped'] as const) {
+      expect(floorOrderActions(status, client)).toEqual([]);
+      expect(floorOrderActions(status, reader)).toEqual([]);
+    }
   });
 });

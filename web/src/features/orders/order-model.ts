@@ -39,6 +39,31 @@ export function orderActions(status: OrderStatus, who: OrderActor): OrderAction[
   return ORDER_ACTIONS.filter((a) => offered.has(a) && mayMakeMove(a, who) && !(a === 'cancel' && who.isClient && !CLIENT_CANCELLABLE_ORDER_STATUSES.includes(status)));
 }
 
+/** The floor's steps on one order, from its drawer, in the order an order goes through them. */
+export const FLOOR_ORDER_ACTIONS = ['release', 'pick', 'pack', 'ship', 'packingSlip'] as const;
+export type FloorOrderAction = (typeof FLOOR_ORDER_ACTIONS)[number];
+
+/** The statuses each floor step is offered in (release follows the status machine; see floorOrderActions). */
+const FLOOR_STEP_STATUSES: Record<Exclude<FloorOrderAction, 'release'>, readonly OrderStatus[]> = {
+  pick: ['Released', 'Picking'],
+  pack: ['Picked'],
+  ship: ['Packed'],
+  // From release on, the order has what a packing slip lists (printed ahead with the pick lists, or at packing).
+  packingSlip: ['Released', 'Picking', 'Picked', 'Packed', 'Shipped'],
+};
+
+/**
+ * The floor steps offered on an order: staff only (the floor routes are the warehouse's). Release (a single-order
+ * discrete wave) where the status machine allows releasing, except a Backordered order, which has nothing to pick
+ * (a Partially Allocated one is released when its client allows backorders: the server checks); Pick while it is
+ * Released or Picking (its job); Pack once Picked; Ship once Packed; the packing slip from release on.
+ */
+export function floorOrderActions(status: OrderStatus, who: OrderActor): FloorOrderAction[] {
+  if (!who.staff) return [];
+  const releasable = offeredActions('SALES_ORDER', status).includes('release') && status !== 'Backordered';
+  return FLOOR_ORDER_ACTIONS.filter((a) => (a === 'release' ? releasable : FLOOR_STEP_STATUSES[a].includes(status)));
+}
+
 /** The selected orders a bulk move would act on (the others would only be refused). */
 export function eligibleOrders<T extends { orderId: number; status: OrderStatus }>(rows: T[], action: OrderAction, who: OrderActor): T[] {
   return rows.filter((r) => orderActions(r.status, who).includes(action));

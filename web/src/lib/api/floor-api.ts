@@ -1,11 +1,12 @@
 import type {
-  BatchRuleCriteria, BatchRulePreview, ConfirmShipmentResult, CreateWaveInput, JobView, OrderCarrierAccount, OrderSummary, PickJobDetail, PickJobSummary,
+  BatchRuleCriteria, BatchRulePreview, ConfirmShipmentResult, CreateWaveInput, HubEventMap, JobView, OrderCarrierAccount, OrderSummary, PickJobDetail, PickJobSummary,
   SavedBatchRule, UserListItem, WaveSummary, createWaveResult,
 } from '@bolx/contracts';
 import type { z } from 'zod';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import { baseApi } from './base-api';
 import { liveAll, liveList, reloadOn } from '../hub/live-list';
+import type { LiveChange } from '../hub/list-rules';
 
 /**
  * The floor's calls (/BatchAllocation, /BatchJob, and the order drawer's release, pick, pack and ship): shared by
@@ -28,25 +29,33 @@ const order = (id: number) => ({ type: 'Order' as const, id });
 /** A hub payload as the record it carries (null for anything that is not an object). */
 const recordOf = <T>(payload: unknown): T | null => (payload && typeof payload === 'object' ? (payload as T) : null);
 
+type WaveEvent = HubEventMap['ReceiveWaveData'];
+
+/** What a floor event means for a waves list: a wave's own event upserts it; a job's progress moves its wave's counts. */
+export function waveListChange(event: WaveEvent): LiveChange<WaveSummary> | 'reload' {
+  if (event.subEvent === 'UpdateJob') return 'reload';
+  const wave = recordOf<WaveSummary>(event.payload);
+  return wave && typeof wave.waveId === 'number' ? { type: 'upsert', item: wave } : 'reload';
+}
+
+/** What a floor event means for a jobs list: a job's event upserts it; a new or changed wave may bring or end jobs. */
+export function jobListChange(event: WaveEvent): LiveChange<PickJobSummary> | 'reload' {
+  if (event.subEvent !== 'UpdateJob') return 'reload';
+  const job = recordOf<PickJobSummary>(event.payload);
+  return job && typeof job.jobId === 'number' ? { type: 'upsert', item: job } : 'reload';
+}
+
 /** Waves: an added or changed wave carries its summary, upserted by the list rules. */
 const liveWaves = liveList<'ReceiveWaveData', WaveSummary, ListRequest>({
   event: 'ReceiveWaveData',
   idOf: (w) => w.waveId,
-  toChange: (event) => {
-    if (event.subEvent === 'UpdateJob') return 'reload'; // a job's progress moves its wave's counts
-    const wave = recordOf<WaveSummary>(event.payload);
-    return wave && typeof wave.waveId === 'number' ? { type: 'upsert', item: wave } : 'reload';
-  },
+  toChange: waveListChange,
 });
 /** Jobs: a changed job carries its summary; a new wave brings new jobs (only the server knows them). */
 const liveJobs = liveList<'ReceiveWaveData', PickJobSummary, ListRequest>({
   event: 'ReceiveWaveData',
   idOf: (j) => j.jobId,
-  toChange: (event) => {
-    if (event.subEvent !== 'UpdateJob') return 'reload';
-    const job = recordOf<PickJobSummary>(event.payload);
-    return job && typeof job.jobId === 'number' ? { type: 'upsert', item: job } : 'reload';
-  },
+  toChange: jobListChange,
 });
 
 /** The orders a floor list shows follow every order event (release, pick, pack, ship). */
