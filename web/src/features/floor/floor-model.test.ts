@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { JobView, OrderSummary } from '@bolx/contracts';
 import {
-  batchJobViewOf, criteriaKey, criteriaOf, formValuesOf, groupByCarrier, jobActions, jobOfAnswer, mayCancelWave, progressOf, runOf, shipGroupInput,
+  batchJobViewOf, criteriaKey, criteriaOf, formValuesOf, groupByCarrier, jobActions, jobIdOf, jobOfAnswer, mayCancelWave, progressOf, runOf, shipGroupInput,
   shipSummary, shortLineRows, summaryOf, type FloorActor,
 } from './floor-model';
 
-const picker: FloorActor = { staff: true, supervisor: false, userId: 7 };
-const supervisor: FloorActor = { staff: true, supervisor: true, userId: 1 };
-const reader: FloorActor = { staff: false, supervisor: false, userId: 9 };
+const picker: FloorActor = { pick: true, write: false, userId: 7 };
+const supervisor: FloorActor = { pick: true, write: true, userId: 1 };
+const reader: FloorActor = { pick: false, write: false, userId: 9 };
 
 const summary = {
   orders: 5, fully: 2, partially: 1, notAllocated: 1, refused: 1,
@@ -91,7 +91,7 @@ describe('jobActions and mayCancelWave (what /BatchJob offers to whom)', () => {
     expect(jobActions({ status: 'Cancelled', assignedTo: null }, supervisor)).toEqual([]);
   });
 
-  it('offers nothing to a user without write', () => {
+  it('offers nothing to a user who is not staff', () => {
     expect(jobActions({ status: 'Open', assignedTo: null }, reader)).toEqual([]);
   });
 
@@ -152,5 +152,14 @@ describe('batchJobViewOf (which /BatchJob view a URL asks for)', () => {
     expect(batchJobViewOf(new URLSearchParams('job=abc'))).toEqual({ kind: 'supervisor' });
     expect(batchJobViewOf(new URLSearchParams('job=-3'))).toEqual({ kind: 'supervisor' });
     expect(batchJobViewOf(new URLSearchParams('pack=1&order=1.5'))).toEqual({ kind: 'pack', orderId: null });
+  });
+});
+
+describe('jobIdOf (the job TakeNextJob gave)', () => {
+  it('reads the job itself or a mutation answer carrying it', () => {
+    expect(jobIdOf({ jobId: 5, jobNumber: 'JOB-5' })).toBe(5);
+    expect(jobIdOf({ message: 'Job taken', data: { jobId: 6 } })).toBe(6);
+    expect(jobIdOf({ message: 'No job' })).toBeNull();
+    expect(jobIdOf(undefined)).toBeNull();
   });
 });

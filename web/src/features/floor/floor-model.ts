@@ -105,6 +105,13 @@ export function summaryOf(result: unknown): BatchAllocationSummary | null {
   return null;
 }
 
+/** The pick job an answer names (TakeNextJob's): the job itself, or a mutation answer whose data is the job. */
+export function jobIdOf(answer: unknown): number | null {
+  const a = answer as { jobId?: unknown; data?: { jobId?: unknown } | null } | null | undefined;
+  const id = typeof a?.jobId === 'number' ? a.jobId : a?.data?.jobId;
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : null;
+}
+
 /** The progress card's state for the job as it is now. */
 export function runOf(job: JobView): AllocationRun {
   const { done, total, message, percent } = job.progress;
@@ -135,10 +142,10 @@ export function shortLineRows(summary: BatchAllocationSummary): { reason: ShortR
 
 /** Who is acting on /BatchJob, as the floor routes' policies see it. */
 export interface FloorActor {
-  /** Staff with write on Batch Job: picks, takes the next job, packs and ships. */
-  staff: boolean;
-  /** A warehouse manager or administrator (with write): assigns, unassigns and cancels. */
-  supervisor: boolean;
+  /** Any staff member: the pick job routes (take the next job, pick one). */
+  pick: boolean;
+  /** Staff with write on Batch Job: assign, unassign, cancel, pack and ship. */
+  write: boolean;
   userId: number | null;
 }
 
@@ -149,19 +156,19 @@ const PICKABLE: ReadonlySet<string> = new Set(['Open', 'Assigned', 'In Progress'
 
 /**
  * The actions offered on a job: Pick for staff while it can be picked and is nobody else's; assign, unassign and
- * cancel for a supervisor as the PICK_JOB status machine allows.
+ * cancel for staff with write on Batch Job, as the PICK_JOB status machine allows.
  */
 export function jobActions(job: Pick<PickJobSummary, 'status' | 'assignedTo'>, who: FloorActor): JobAction[] {
   const out: JobAction[] = [];
-  if (who.staff && PICKABLE.has(job.status) && (job.assignedTo === null || job.assignedTo === who.userId)) out.push('pick');
-  if (who.supervisor) {
+  if (who.pick && PICKABLE.has(job.status) && (job.assignedTo === null || job.assignedTo === who.userId)) out.push('pick');
+  if (who.write) {
     for (const action of ['assign', 'unassign', 'cancel'] as const) if (mayAct('PICK_JOB', job.status, action)) out.push(action);
   }
   return out;
 }
 
-/** Whether a supervisor is offered cancelling this wave (the WAVE status machine: before picking starts). */
-export const mayCancelWave = (wave: Pick<WaveSummary, 'status'>, who: FloorActor): boolean => who.supervisor && mayAct('WAVE', wave.status, 'cancel');
+/** Whether cancelling this wave is offered (write on Batch Job; the WAVE status machine: before picking starts). */
+export const mayCancelWave = (wave: Pick<WaveSummary, 'status'>, who: FloorActor): boolean => who.write && mayAct('WAVE', wave.status, 'cancel');
 
 /** "3 / 5"-style progress of a wave or a job, and whether it is complete. */
 export function progressOf(done: number, total: number): { percent: number; complete: boolean } {

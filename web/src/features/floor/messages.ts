@@ -38,7 +38,7 @@ addMessages({
   'floor.preview.lines': 'Lines',
   'floor.preview.units': 'Units',
   'floor.preview.none': 'No order matches this rule',
-  'floor.preview.more': 'The first {shown} of {total} orders',
+  'floor.preview.more': 'The first {shown} of {total, plural, one {# order} other {# orders}}',
   'floor.preview.error': 'The preview could not be loaded',
 
   'floor.allocate': 'Allocate',
@@ -48,7 +48,7 @@ addMessages({
   'floor.run.phase.running': 'Running',
   'floor.run.phase.done': 'Done',
   'floor.run.phase.failed': 'Failed',
-  'floor.run.progress': '{done} of {total} orders',
+  'floor.run.progress': '{done, number} of {total, plural, one {# order} other {# orders}}',
   'floor.run.waiting': 'Waiting for a worker…',
   'floor.run.failed': 'The allocation failed',
   'floor.run.noSummary': 'Done',
@@ -149,7 +149,7 @@ addMessages({
 
   'floor.ship.subtitle': 'Packed orders waiting to ship, by carrier',
   'floor.ship.none': 'No packed order is waiting to ship',
-  'floor.ship.more': 'The first {shown} of {total} packed orders are shown; shipping a whole carrier ships them all',
+  'floor.ship.more': 'The first {shown} of {total, plural, one {# packed order} other {# packed orders}} are shown; shipping a whole carrier ships them all',
   'floor.ship.noCarrier': 'No carrier',
   'floor.ship.all': 'Ship all of this carrier',
   'floor.ship.ship': 'Ship',

@@ -105,25 +105,32 @@ describe('the order form’s lines', () => {
 });
 
 describe('floorOrderActions (the floor steps of the order drawer)', () => {
+  const floorStaff = { release: true, pick: true, packAndShip: true };
+  const picker = { release: false, pick: true, packAndShip: false };
+  const clientAccount = { release: false, pick: false, packAndShip: false };
+
   it('offers each step in the status it belongs to', () => {
-    expect(floorOrderActions('Allocated', staff)).toEqual(['release']);
-    expect(floorOrderActions('Released', staff)).toEqual(['pick', 'packingSlip']);
-    expect(floorOrderActions('Picking', staff)).toEqual(['pick', 'packingSlip']);
-    expect(floorOrderActions('Picked', staff)).toEqual(['pack', 'packingSlip']);
-    expect(floorOrderActions('Packed', staff)).toEqual(['ship', 'packingSlip']);
-    expect(floorOrderActions('Shipped', staff)).toEqual(['packingSlip']);
+    expect(floorOrderActions('Allocated', floorStaff)).toEqual(['release']);
+    expect(floorOrderActions('Released', floorStaff)).toEqual(['pick', 'packingSlip']);
+    expect(floorOrderActions('Picking', floorStaff)).toEqual(['pick', 'packingSlip']);
+    expect(floorOrderActions('Picked', floorStaff)).toEqual(['pack', 'packingSlip']);
+    expect(floorOrderActions('Packed', floorStaff)).toEqual(['ship', 'packingSlip']);
+    expect(floorOrderActions('Shipped', floorStaff)).toEqual(['packingSlip']);
   });
 
   it('releases what the status machine lets be released, but never an order with nothing allocated', () => {
-    expect(floorOrderActions('Partially Allocated', staff)).toEqual(['release']);
-    expect(floorOrderActions('Backordered', staff)).toEqual([]);
-    for (const status of ['New', 'On Hold', 'Cancelled'] as const) expect(floorOrderActions(status, staff)).toEqual([]);
+    expect(floorOrderActions('Partially Allocated', floorStaff)).toEqual(['release']);
+    expect(floorOrderActions('Backordered', floorStaff)).toEqual([]);
+    for (const status of ['New', 'On Hold', 'Cancelled'] as const) expect(floorOrderActions(status, floorStaff)).toEqual([]);
   });
 
-  it('offers nothing on the floor to a client account or a reader', () => {
-    for (const status of ['Allocated', 'Released', 'Picked', 'Packed', 'Shipped'] as const) {
-      expect(floorOrderActions(status, client)).toEqual([]);
-      expect(floorOrderActions(status, reader)).toEqual([]);
+  it('offers each step only to whom its route allows: a picker picks, a client account only reads its packing slip', () => {
+    expect(floorOrderActions('Allocated', picker)).toEqual([]);
+    expect(floorOrderActions('Released', picker)).toEqual(['pick', 'packingSlip']);
+    expect(floorOrderActions('Packed', picker)).toEqual(['packingSlip']);
+    for (const status of ['Allocated', 'Released', 'Picked', 'Packed'] as const) {
+      expect(floorOrderActions(status, clientAccount)).not.toEqual(expect.arrayContaining(['release', 'pick', 'pack', 'ship']));
     }
+    expect(floorOrderActions('Shipped', clientAccount)).toEqual(['packingSlip']);
   });
 });

@@ -121,7 +121,8 @@ export const floorApi = baseApi.enhanceEndpoints({ addTagTypes: ['Wave', 'PickJo
       query: (body) => ({ url: `${PICK_JOB}/AssignJob`, method: 'POST', body }),
       invalidatesTags: (_r, _e, arg) => [JOBS, WAVES, { type: 'PickJob', id: arg.jobId }],
     }),
-    takeNextPickJob: build.mutation<Done<PickJobSummary>, { warehouseId: number }>({
+    /** The answer names the job taken: the job itself, or a mutation answer carrying it (floor-model's jobIdOf reads both). */
+    takeNextJob: build.mutation<{ message?: string; jobId?: number; data?: { jobId?: number } }, { warehouseId: number }>({
       query: (body) => ({ url: `${PICK_JOB}/TakeNextJob`, method: 'POST', body }),
       invalidatesTags: [JOBS, WAVES],
     }),
@@ -153,6 +154,6 @@ export const floorApi = baseApi.enhanceEndpoints({ addTagTypes: ['Wave', 'PickJo
 export const {
   usePreviewBatchRuleQuery, useRunBatchAllocationMutation, useGetBatchRulesQuery, useSaveBatchRuleMutation, useDeleteBatchRuleMutation,
   useGetRuleCarrierAccountsQuery, useCreateWaveMutation, useGetWavesQuery, useCancelWaveMutation, useGetPickJobListQuery, useGetPickJobDetailQuery,
-  useAssignPickJobMutation, useTakeNextPickJobMutation, useCancelPickJobMutation, useGetPackedOrdersQuery, useGetFloorUsersQuery,
+  useAssignPickJobMutation, useTakeNextJobMutation, useCancelPickJobMutation, useGetPackedOrdersQuery, useGetFloorUsersQuery,
   useConfirmShipmentMutation,
 } = floorApi;

@@ -1,6 +1,5 @@
 import { Button, Card, Col, Progress, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
-import { useIntl } from 'react-intl';
 import type { BatchAllocationSummary } from '@bolx/contracts';
 import { StatusTag } from '../../../components/StatusTag';
 import { useT } from '../../../lib/i18n/use-t';
@@ -14,7 +13,6 @@ const PHASE_COLOUR = { queued: 'default', running: 'processing', done: 'success'
  */
 export function AllocationProgressCard({ run, onDismiss }: { run: AllocationRun; onDismiss: () => void }) {
   const t = useT();
-  const intl = useIntl();
   const finished = run.phase === 'done' || run.phase === 'failed';
   return (
     <Card
@@ -32,7 +30,7 @@ export function AllocationProgressCard({ run, onDismiss }: { run: AllocationRun;
       />
       {!finished && (
         <Typography.Text type="secondary">
-          {run.message ?? (run.total ? t('floor.run.progress', { done: intl.formatNumber(run.done), total: intl.formatNumber(run.total) }) : t('floor.run.waiting'))}
+          {run.message ?? (run.total ? t('floor.run.progress', { done: run.done, total: run.total }) : t('floor.run.waiting'))}
         </Typography.Text>
       )}
       {run.phase === 'failed' && <Typography.Text type="danger">{run.error ?? t('floor.run.failed')}</Typography.Text>}

@@ -44,7 +44,7 @@ export function ShipView({ actions, who, warehouseId }: { actions: ReactNode; wh
           <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="ship-groups">
             {data && data.totalCount > data.items.length && <Alert type="info" showIcon message={t('floor.ship.more', { shown: data.items.length, total: data.totalCount })} />}
             {groups.map((g) => (
-              <CarrierCard key={g.key} group={g} canShip={who.staff} shipping={shipping}
+              <CarrierCard key={g.key} group={g} canShip={who.write} shipping={shipping}
                 onShipAll={() => void ship(shipGroupInput(g, warehouseId))}
                 onShipOne={(o) => void ship({ warehouseId, orderIds: [o.orderId] })} />
             ))}

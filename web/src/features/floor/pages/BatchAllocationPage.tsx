@@ -15,7 +15,7 @@ import { SavedRules } from '../components/SavedRules';
 import { useAllocationRun } from '../components/use-allocation-run';
 import { criteriaKey, criteriaOf, formValuesOf, jobOfAnswer, type RuleFormValues } from '../floor-model';
 import { useDebouncedValue } from '../use-debounced-value';
-import { useFloorActor } from '../use-floor-actor';
+import { useMayAllocate } from '../use-floor-actor';
 import '../messages';
 import '../floor.css';
 
@@ -25,7 +25,7 @@ import '../floor.css';
  */
 export default function BatchAllocationPage() {
   const t = useT();
-  const who = useFloorActor('BatchAllocation');
+  const mayAllocate = useMayAllocate();
   const warehouseId = useAppSelector(selectWarehouseId) ?? 0;
   const headerCustomer = useAppSelector(selectCustomerId) || 0;
   const headerCustomers = useAppSelector((s) => s.header.data?.customerData ?? []);
@@ -89,7 +89,7 @@ export default function BatchAllocationPage() {
                 {activeRule && <Tag color="blue" closable onClose={() => setActiveRule(undefined)}>{activeRule.name}</Tag>}
               </div>
               <RuleForm form={form} customers={customers} disabled={noWarehouse} initialValues={initialFields} onChange={setValues} />
-              {who.staff && (
+              {mayAllocate && (
                 <Space wrap className="bolx-floor-actions">
                   <Tooltip title={t('floor.allocate.help')}>
                     <Button type="primary" icon={<ThunderboltOutlined />} disabled={!criteria || running} loading={starting}
@@ -115,7 +115,7 @@ export default function BatchAllocationPage() {
             <SavedRules
               warehouseId={warehouseId}
               activeRuleId={activeRule?.ruleId}
-              canWrite={who.staff}
+              canWrite={mayAllocate}
               running={running || starting}
               customerName={customerName}
               onUse={applyRule}

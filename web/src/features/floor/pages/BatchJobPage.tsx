@@ -2,7 +2,7 @@ import { Suspense, lazy, useState, type ComponentType } from 'react';
 import { Button, Result, Segmented, Skeleton, Space, Tooltip } from 'antd';
 import { InboxOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useTakeNextPickJobMutation } from '../../../lib/api/floor-api';
+import { useTakeNextJobMutation } from '../../../lib/api/floor-api';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { packStationPath, pickingPath } from '../../../lib/floor-paths';
 import { useAppSelector } from '../../../lib/hooks';
@@ -11,7 +11,7 @@ import { selectWarehouseId } from '../../../lib/state/selectors';
 import { JobsView } from '../components/JobsView';
 import { ShipView } from '../components/ShipView';
 import { WavesView } from '../components/WavesView';
-import { batchJobViewOf } from '../floor-model';
+import { batchJobViewOf, jobIdOf } from '../floor-model';
 import { useFloorActor } from '../use-floor-actor';
 import '../messages';
 import '../floor.css';
@@ -56,11 +56,12 @@ function SupervisorView() {
   const warehouseId = useAppSelector(selectWarehouseId) ?? 0;
   const [tab, setTab] = useState<Tab>('waves');
   const [waveFilter, setWaveFilter] = useState<{ waveId: number; waveNumber: string }>();
-  const [takeNext, { isLoading: taking }] = useTakeNextPickJobMutation();
+  const [takeNext, { isLoading: taking }] = useTakeNextJobMutation();
 
   const onTakeNext = async () => {
     const answer = await runMutation(takeNext({ warehouseId }), { silentSuccess: true });
-    if (answer?.data?.jobId) navigate(pickingPath(answer.data.jobId));
+    const jobId = jobIdOf(answer);
+    if (jobId !== null) navigate(pickingPath(jobId));
   };
 
   const actions = (
@@ -70,14 +71,14 @@ function SupervisorView() {
         { value: 'jobs', label: t('floor.tab.jobs') },
         { value: 'ship', label: t('floor.tab.ship') },
       ]} />
-      {who.staff && (
+      {who.pick && (
         <Tooltip title={warehouseId ? undefined : t('floor.chooseWarehouse')}>
           <Button type="primary" icon={<PlayCircleOutlined />} disabled={!warehouseId} loading={taking} onClick={() => void onTakeNext()} data-testid="take-next-job">
             {t('floor.takeNext')}
           </Button>
         </Tooltip>
       )}
-      {who.staff && <Button icon={<InboxOutlined />} onClick={() => navigate(packStationPath())} data-testid="pack-station">{t('floor.packStation')}</Button>}
+      {who.write && <Button icon={<InboxOutlined />} onClick={() => navigate(packStationPath())} data-testid="pack-station">{t('floor.packStation')}</Button>}
     </Space>
   );
 

@@ -51,7 +51,7 @@ function OrderBody({ order, who, onBulk }: { order: OrderDetail; who: OrderActor
   const [release, { isLoading: releasing }] = useReleaseHoldMutation();
   const [cancel, { isLoading: cancelling }] = useCancelOrderMutation();
   const actions = orderActions(order.status, who);
-  const floorButtons = useOrderFloorButtons(order, who);
+  const floorButtons = useOrderFloorButtons(order);
   const target: MoveTarget = { orderId: order.orderId, soNumber: order.soNumber, status: order.status };
   const documents = order.documents;
   const [download, downloading] = useDownload();

@@ -8,7 +8,10 @@ import { runMutation } from '../../../lib/api/mutation-toast';
 import { packStationPath, packingSlipUrl, pickingPath } from '../../../lib/floor-paths';
 import { useT } from '../../../lib/i18n/use-t';
 import { notifyError, notifySuccess } from '../../../lib/toast';
-import { floorOrderActions, type FloorOrderAction, type OrderActor } from '../order-model';
+import { STAFF_ROLES } from '@bolx/contracts';
+import { staffWrite } from '../../../lib/access';
+import { useMayAccess } from '../../../lib/use-access';
+import { floorOrderActions, type FloorOrderAction } from '../order-model';
 
 /** Jobs still to pick. */
 const OPEN_JOB_STATUSES: ReadonlySet<string> = new Set(['Open', 'Assigned', 'In Progress']);
@@ -17,8 +20,9 @@ const OPEN_JOB_STATUSES: ReadonlySet<string> = new Set(['Open', 'Assigned', 'In 
  * The floor steps on one order from its drawer, as its status and the user allow: release it alone (a discrete
  * single-order wave), open its pick job, open the pack station on it, ship it, download its packing slip.
  */
-export function useOrderFloorButtons(order: OrderDetail, who: OrderActor): React.ReactNode[] {
+export function useOrderFloorButtons(order: OrderDetail): React.ReactNode[] {
   const t = useT();
+  const may = useMayAccess();
   const navigate = useNavigate();
   const [createWave, { isLoading: releasing }] = useCreateWaveMutation();
   const [confirmShipment, { isLoading: shipping }] = useConfirmShipmentMutation();
@@ -64,14 +68,16 @@ export function useOrderFloorButtons(order: OrderDetail, who: OrderActor): React
       </Button>
     ),
   };
-  return floorOrderActions(order.status, who).map((a) => buttons[a]);
+  // The floor routes' policies: releasing is Batch Allocation's, picking any staff member's, packing and shipping Batch Job's.
+  const permissions = { release: may(staffWrite('BatchAllocation')), pick: may({ roles: STAFF_ROLES }), packAndShip: may(staffWrite('BatchJob')) };
+  return floorOrderActions(order.status, permissions).map((a) => buttons[a]);
 }
 
 /** A Pick button per open job that picks this order (a zone wave gives an order one job per zone). */
 function OrderPickLinks({ order, onOpen }: { order: OrderDetail; onOpen: (jobId: number) => void }) {
   const t = useT();
   const { data, isFetching } = useGetPickJobListQuery({
-    filters: { warehouseId: order.warehouseId, orderId: order.orderId }, searchQuery: order.soNumber, pageNumber: 1, pageSize: 10,
+    filters: { warehouseId: order.warehouseId, orderId: order.orderId }, searchQuery: '', pageNumber: 1, pageSize: 10,
   });
   const open = (data?.items ?? []).filter((j) => OPEN_JOB_STATUSES.has(j.status));
   if (!open.length) {
