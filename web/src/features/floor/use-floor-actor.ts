@@ -1,6 +1,7 @@
 import { STAFF_ROLES } from '@bolx/contracts';
 import { staffWrite } from '../../lib/access';
 import { useAppSelector } from '../../lib/hooks';
+import { userIdOfToken } from '../../lib/identity';
 import { useMayAccess } from '../../lib/use-access';
 import type { FloorActor } from './floor-model';
 
@@ -10,7 +11,8 @@ import type { FloorActor } from './floor-model';
  */
 export function useFloorActor(): FloorActor {
   const may = useMayAccess();
-  const userId = useAppSelector((s) => s.auth.data?.userid ?? null);
+  // The login answer is gone after a reload; the access token still names the user.
+  const userId = useAppSelector((s) => s.auth.data?.userid ?? userIdOfToken(s.auth.accessToken));
   return { pick: may({ roles: STAFF_ROLES }), write: may(staffWrite('BatchJob')), userId };
 }
 
