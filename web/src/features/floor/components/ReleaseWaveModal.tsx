@@ -35,7 +35,7 @@ export function ReleaseWaveModal({ open, criteria, onClose }: { open: boolean; c
       onCancel={close}
       okText={result ? t('form.close') : t('floor.release.ok')}
       onOk={result ? close : release}
-      okButtonProps={{ loading: isLoading, disabled: !criteria }}
+      okButtonProps={{ loading: !result && isLoading, disabled: !criteria }}
       cancelButtonProps={result ? { style: { display: 'none' } } : undefined}
       destroyOnHidden
     >
