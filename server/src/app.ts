@@ -38,6 +38,7 @@ import { orderRoutes } from './modules/orders/orders.routes.js';
 import { kitRoutes } from './modules/kits/kits.routes.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { waveRoutes } from './modules/waves/waves.routes.js';
+import { batchAllocationRoutes } from './modules/waves/batch-allocation.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -46,7 +47,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes,
+  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, batchAllocationRoutes,
 ];
 
 declare module 'fastify' {

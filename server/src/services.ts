@@ -40,6 +40,7 @@ import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
 import { WaveService } from './modules/waves/waves.service.js';
 import { PickJobService } from './modules/waves/pick-jobs.service.js';
+import { BatchAllocationService, registerBatchAllocationJob } from './modules/waves/batch-allocation.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -62,6 +63,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const orderDocuments = new OrderDocumentService(deps);
   // The floor: waves release orders into pick jobs; jobs give their orders back through the same release.
   const waves = new WaveService(deps, orders);
+  const allocation = new OrderAllocationService(deps, stock);
   const services = {
     tokens,
     mailer,
@@ -92,11 +94,12 @@ export function createServices(config: Config, database: Database, log: FastifyB
     orders,
     orderDocuments,
     orderUploads: new OrderUploadService(deps, orders, orderDocuments),
-    allocation: new OrderAllocationService(deps, stock),
+    allocation,
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),
     waves,
     pickJobs: new PickJobService(deps, waves.release),
+    batchAllocation: new BatchAllocationService(deps, allocation, jobs),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),
@@ -105,6 +108,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   registerUploadJobs(jobs, database, services);
   registerHousekeeping(jobs, schedules, db);
   registerBackorderFilling(jobs, domainEvents, db, services.allocation, log);
+  registerBatchAllocationJob(jobs, services);
   return services;
 }
 
