@@ -40,6 +40,7 @@ import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { waveRoutes } from './modules/waves/waves.routes.js';
 import { packingRoutes } from './modules/packing/packing.routes.js';
 import { shipConfirmRoutes } from './modules/ship-confirm/ship-confirm.routes.js';
+import { batchAllocationRoutes } from './modules/waves/batch-allocation.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -48,7 +49,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, packingRoutes, shipConfirmRoutes,
+  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, batchAllocationRoutes, packingRoutes, shipConfirmRoutes,
 ];
 
 declare module 'fastify' {

@@ -42,6 +42,7 @@ import { WaveService } from './modules/waves/waves.service.js';
 import { PickJobService } from './modules/waves/pick-jobs.service.js';
 import { PackingService } from './modules/packing/packing.service.js';
 import { ShipConfirmService } from './modules/ship-confirm/ship-confirm.service.js';
+import { BatchAllocationService, registerBatchAllocationJob } from './modules/waves/batch-allocation.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -103,6 +104,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     pickJobs: new PickJobService(deps, waves.release),
     packing: new PackingService(deps, { stock, floorEvents, orders, scans }),
     shipConfirm: new ShipConfirmService(deps, { stock, floorEvents, orders, allocation }),
+    batchAllocation: new BatchAllocationService(deps, allocation, jobs),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),
@@ -111,6 +113,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   registerUploadJobs(jobs, database, services);
   registerHousekeeping(jobs, schedules, db);
   registerBackorderFilling(jobs, domainEvents, db, services.allocation, log);
+  registerBatchAllocationJob(jobs, services);
   return services;
 }
 
