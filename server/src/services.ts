@@ -31,6 +31,7 @@ import { OrderService } from './modules/orders/orders.service.js';
 import { OrderAllocationService } from './modules/orders/allocation.service.js';
 import { BackorderService, registerBackorderFilling } from './modules/orders/backorders.service.js';
 import { KitService } from './modules/kits/kits.service.js';
+import { PickingService } from './modules/picking/picking.service.js';
 import { OrderReceipts } from './modules/orders/order-receipts.js';
 import { OrderDocumentService } from './modules/orders/order-documents.service.js';
 import { OrderUploadService } from './modules/orders/order-upload.service.js';
@@ -66,6 +67,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   // The floor: waves release orders into pick jobs; jobs give their orders back through the same release.
   const waves = new WaveService(deps, orders);
   const scans = new ScanService(deps);
+  const cycleCounts = new CycleCountService(deps, stock);
   const allocation = new OrderAllocationService(deps, stock);
   const services = {
     tokens,
@@ -90,7 +92,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     locations: new LocationService(deps),
     inventory: new InventoryService(deps, stock),
     adjustments: new AdjustmentService(deps, stock),
-    cycleCounts: new CycleCountService(deps, stock),
+    cycleCounts,
     replenishment: new ReplenishmentService(deps, stock),
     inventoryReports: new InventoryReportService(deps),
     receiving,
@@ -102,9 +104,10 @@ export function createServices(config: Config, database: Database, log: FastifyB
     kits: new KitService(deps, stock),
     waves,
     pickJobs: new PickJobService(deps, waves.release),
+    batchAllocation: new BatchAllocationService(deps, allocation, jobs),
+    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders }),
     packing: new PackingService(deps, { stock, floorEvents, orders, scans }),
     shipConfirm: new ShipConfirmService(deps, { stock, floorEvents, orders, allocation }),
-    batchAllocation: new BatchAllocationService(deps, allocation, jobs),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

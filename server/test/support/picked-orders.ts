@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { sql } from 'kysely';
 import { systemActor } from '../../src/platform/actor.js';
 import { Scope } from '../../src/platform/scope.js';
 import { StatusMachine } from '../../src/platform/status-machine.js';
@@ -85,4 +86,41 @@ export async function pickedOrder(t: TestApp, spec: OrderSpec & { toteId: number
   expect(['Allocated', 'Partially Allocated', 'Backordered']).toContain(order.status);
   await pickOrder(t, order, spec.toteId, spec.pick);
   return order;
+}
+
+/**
+ * Packs a Picked order without the pack station's scans (for volume): its picked units into closed cartons of
+ * `perCarton` lines each at `stationId` — the carton rows written directly, the units moved tote → station with
+ * moveReserved as CloseCarton moves them, packed_qty set, and the order Packed through the status machine.
+ */
+export async function packDirectly(t: TestApp, order: { orderId: number; soNumber: string }, p: { cartonTypeId: number; stationId: number; perCarton: number }) {
+  const db = t.database.db;
+  const header = await db.selectFrom('sales_order').select(['warehouse_id', 'customer_id']).where('id', '=', order.orderId).executeTakeFirstOrThrow();
+  const reservations = await db.selectFrom('stock_reservation as r').innerJoin('inventory_balance as b', 'b.id', 'r.balance_id').innerJoin('location as l', 'l.id', 'b.location_id')
+    .select(['r.document_line', 'r.quantity', 'b.warehouse_id', 'b.customer_id', 'b.sku_id', 'b.location_id', 'b.lot', 'b.pallet'])
+    .where('r.document_type', '=', 'SO').where('r.document_id', '=', order.soNumber).where('r.quantity', '>', 0).where('l.type', '=', 'tote').orderBy('r.id').execute();
+  const statuses = new StatusMachine({ dialect: t.database.dialect, recorder: t.app.services.recorder });
+  const at = new Date().toISOString();
+  await inTransaction(db, async (uow) => {
+    const moves: ReservedMove[] = [];
+    for (let i = 0; i < reservations.length; i += p.perCarton) {
+      const batch = reservations.slice(i, i + p.perCarton);
+      const carton = await uow.tx.insertInto('carton').values({
+        carton_number: `CTN-T-${order.soNumber}-${i}`, order_id: order.orderId, warehouse_id: header.warehouse_id, customer_id: header.customer_id,
+        carton_type_id: p.cartonTypeId, status: 'Closed', length_cm: 30, width_cm: 20, height_cm: 10, weight_kg: 5, location_id: p.stationId, packed_by: null, created_at: at, closed_at: at,
+      }).returning('id').executeTakeFirstOrThrow();
+      const lines = await uow.tx.insertInto('carton_line').values(batch.map((r) => ({
+        carton_id: carton.id, order_line_id: Number(r.document_line), sku_id: r.sku_id, lot: r.lot, quantity: Number(r.quantity),
+      }))).returning(['id', 'order_line_id']).execute();
+      batch.forEach((r, k) => moves.push({
+        owner: { documentType: 'SO', documentId: order.soNumber, documentLine: r.document_line! }, to: p.stationId, quantity: Number(r.quantity), documentLine: String(lines[k].id),
+        from: { warehouseId: r.warehouse_id, customerId: r.customer_id, skuId: r.sku_id, locationId: r.location_id, lot: r.lot, pallet: r.pallet },
+      }));
+    }
+    await t.app.services.stock.moveReserved(uow, {
+      documentType: 'PACK', documentId: `CTN-T-${order.soNumber}`, reason: null, outType: 'pack_out', inType: 'pack_in', moves, record: { after: {} },
+    }, actor);
+    await uow.tx.updateTable('sales_order_line').set({ packed_qty: sql`picked_qty` }).where('order_id', '=', order.orderId).execute();
+    await statuses.transition(uow, actor, { kind: 'SALES_ORDER', id: order.orderId, to: 'Packed' });
+  });
 }

@@ -235,16 +235,19 @@ export class OrderService {
     return toSummary(row);
   }
 
+  /**
+   * Records a change the floor made to an order (its status moved by picking, packing, shipping): the audit row and
+   * hub event with the order's summary after it, in the caller's transaction. Answers the summary.
+   */
+  async recordFloorChange(uow: UnitOfWork, actor: Actor, orderId: number, c: { action: string; subEvent: OrderSubEvent; before?: unknown; extra?: Record<string, unknown> }) {
+    const after = await this.summaryWithin(uow.tx, orderId);
+    await this.recorder.record(uow, actor, orderChange(after, c));
+    return after;
+  }
+
   /** One order with its lines and its status history; 404 when there is none in the caller's scope. */
   async get(principal: Principal, orderId: number) {
     return this.detail(this.db, principal.scope, orderId);
-  }
-
-  /** An order's summary in the caller's transaction (the floor's change records and hub events carry it); 404 when there is none. */
-  async summaryOf(db: Executor, orderId: number): Promise<OrderSummary> {
-    const row = await repo.find(db, Scope.everything, orderId);
-    if (!row) throw notFound('Order');
-    return toSummary(row);
   }
 
   private async detail(db: Executor, scope: Scope, id: number) {

@@ -19,7 +19,6 @@ import type { ReservedMove, StockEngine } from '../../platform/stock/stock-engin
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import { count } from '../../platform/plural.js';
 import type { OrderService } from '../orders/orders.service.js';
-import { orderChange } from '../orders/order-changes.js';
 import type { ScanService } from '../scans/scans.service.js';
 import { packingRepository as repo, type CartonTypeRow } from './packing.repository.js';
 
@@ -146,7 +145,7 @@ export class PackingService {
     const done = await inTransaction(this.db, async (uow) => {
       await this.holdPicked(uow, carton.order_id, carton.so_number);
       await this.assertOpen(uow.tx, carton);
-      const skus = await this.parts.scans.skusOf(uow.tx, carton.warehouse_id, input.code);
+      const skus = await this.parts.scans.skuMatches(uow.tx, carton.warehouse_id, input.code);
       const own = skus.filter((s) => s.customerId === carton.customer_id);
       if (own.length === 0) {
         const message = skus.length ? `${input.code} is another client's item: it is not on order ${carton.so_number}` : `No item matches '${input.code}' in this warehouse`;
@@ -166,12 +165,12 @@ export class PackingService {
         const message = `${units === 1 ? 'One' : count(units, 'unit')} more than ordered: ${match.skuCode} has ${count(Math.max(0, left), 'unit')} picked and not yet packed on order ${carton.so_number}`;
         throw unprocessable(message, { code: message });
       }
-      const lot = await this.lotToPack(uow.tx, carton, line.id, match, units, input.lot);
+      const { lot, toteId } = await this.lotToPack(uow.tx, carton, line.id, match, units, input.lot);
       const packed = await repo.addToCarton(uow.tx, { carton_id: carton.id, order_line_id: line.id, sku_id: line.sku_id, lot, quantity: units });
       if (!(await repo.addPacked(uow.tx, line.id, units))) throw conflict('The order line changed meanwhile; scan again');
       await this.parts.floorEvents.record(uow, actor, [{
         kind: 'pack', warehouseId: carton.warehouse_id, customerId: carton.customer_id, orderId: carton.order_id, orderLineId: line.id,
-        cartonId: carton.id, skuId: line.sku_id, quantity: units,
+        cartonId: carton.id, skuId: line.sku_id, locationId: toteId, quantity: units,
       }]);
       await this.recorder.record(uow, actor, {
         audit: { action: 'pack', entity: 'carton', entityId: carton.id, warehouseId: carton.warehouse_id, customerId: carton.customer_id,
@@ -244,8 +243,7 @@ export class PackingService {
       });
       if (!(await repo.allPackedAndClosed(uow.tx, carton.order_id))) return false;
       await this.statuses.transition(uow, actor, { kind: 'SALES_ORDER', id: carton.order_id, to: 'Packed', from: ['Picked'], set: { updated_at: at } });
-      const after = await this.parts.orders.summaryOf(uow.tx, carton.order_id);
-      await this.recorder.record(uow, actor, orderChange(after, { action: 'pack', subEvent: 'PackOrder', before: { status: 'Picked' } }));
+      await this.parts.orders.recordFloorChange(uow, actor, carton.order_id, { action: 'pack', subEvent: 'PackOrder', before: { status: 'Picked' } });
       return true;
     });
     const message = packedOrder ? `Carton ${carton.carton_number} closed: order ${carton.so_number} is Packed` : `Carton ${carton.carton_number} closed`;
@@ -273,12 +271,15 @@ export class PackingService {
 
   /**
    * The lot a scan packs: the one scanned (or the line's own), else the lot with units left — units at the totes
-   * for the line, less what open cartons already hold of it.
+   * for the line, less what open cartons already hold of it — and the tote it is taken from (the floor event's where).
    */
   private async lotToPack(tx: Executor, carton: HeldCarton, lineId: number, sku: ScanSku, units: number, scanned?: string) {
     const atTotes = new Map<string, number>();
+    const toteOf = new Map<string, number>();
     for (const r of await repo.toteReservations(tx, carton.so_number)) {
-      if (r.document_line === String(lineId)) atTotes.set(r.lot, (atTotes.get(r.lot) ?? 0) + n(r.quantity));
+      if (r.document_line !== String(lineId)) continue;
+      atTotes.set(r.lot, (atTotes.get(r.lot) ?? 0) + n(r.quantity));
+      if (!toteOf.has(r.lot)) toteOf.set(r.lot, r.location_id);
     }
     for (const l of await repo.cartonLinesOf(tx, carton.order_id)) {
       if (l.status === 'Open' && l.order_line_id === lineId) atTotes.set(l.lot, (atTotes.get(l.lot) ?? 0) - n(l.quantity));
@@ -289,14 +290,14 @@ export class PackingService {
         const message = `Lot ${scanned} of ${sku.skuCode}: ${count(Math.max(0, left), 'unit')} picked and not yet packed`;
         throw unprocessable(message, { lot: message });
       }
-      return scanned;
+      return { lot: scanned, toteId: toteOf.get(scanned)! };
     }
     const lots = [...atTotes].filter(([, left]) => left >= units).map(([lot]) => lot);
     if (lots.length === 0) {
       const message = `The picked units of ${sku.skuCode} are not in a tote of this order`;
       throw unprocessable(message, { code: message });
     }
-    return lots[0];
+    return { lot: lots[0], toteId: toteOf.get(lots[0])! };
   }
 
   /**

@@ -76,6 +76,14 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
+/** Whether the hub delivered an order event of this kind (after commit; on PostgreSQL a moment later). */
+async function heard(events: ReturnType<typeof recordEvents>, subEvent: string) {
+  const deadline = Date.now() + 3000;
+  const found = () => events.seen.some((e) => e.target === 'ReceiveOrderData' && (e.payload as { subEvent: string }).subEvent === subEvent);
+  while (!found() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return found();
+}
+
 describe('carton types', () => {
   it('are saved by a manager (code upper case), listed by warehouse, and changed', async () => {
     const list = await staff.post(`${P}/GetCartonTypes`, { filters: { warehouseId: wh }, pageNumber: 1, pageSize: 50 });
@@ -135,6 +143,25 @@ describe('OpenPack', () => {
   });
 });
 
+describe('access', () => {
+  it('keeps packing to staff: a client account is refused (403) on every pack route', async () => {
+    const c = await makeUser(t.database, { role: 'Client', customerId: cust, modules: { BatchJob: 'write' } });
+    const client = as(t.app, await login(t.app, c.username, c.password));
+    expect((await client.post(`${P}/GetCartonTypes`, { pageNumber: 1, pageSize: 10 })).statusCode).toBe(403);
+    expect((await client.post(`${P}/OpenPack`, { warehouseId: wh, code: 'X' })).statusCode).toBe(403);
+    expect((await client.post(`${P}/PackItem`, { cartonId: 1, code: 'X' })).statusCode).toBe(403);
+    expect((await client.post('/Warehouse/Ship/ConfirmShipment', { warehouseId: wh, orderIds: [1] })).statusCode).toBe(403);
+  });
+
+  it('opens a carton only of an active carton type of the order’s warehouse (422)', async () => {
+    const o = await picked([{ quantity: 1 }]);
+    const elsewhere = await manager.post(`${P}/SaveCartonType`, { warehouseId: otherWh, code: 'FAR', name: 'Far', lengthCm: 1, widthCm: 1, heightCm: 1, tareWeightKg: 0 });
+    const res = await staff.post(`${P}/OpenCarton`, { orderId: o.orderId, cartonTypeId: elsewhere.json().data.cartonTypeId });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toMatchObject({ cartonTypeId: 'Not an active carton type of this warehouse' });
+  });
+});
+
 describe('PackItem', () => {
   it('packs scanned units into the carton: carton line, packed quantity and a pack floor event', async () => {
     const o = await picked([{ quantity: 3 }]);
@@ -148,11 +175,9 @@ describe('PackItem', () => {
     expect(res.json().message).toBe(`2 units of ${code} packed into ${carton.cartonNumber}`);
     expect(res.json().order.lines[0]).toMatchObject({ pickedQuantity: 3, packedQuantity: 3 });
     expect(res.json().order.cartons[0].lines).toEqual([{ orderLineId: o.lineIds[0], skuId: o.skus[0], skuCode: code, lot: '', quantity: 3 }]);
-    const events = await db().selectFrom('floor_event').select(['kind', 'quantity', 'carton_id', 'order_line_id', 'user_id']).where('order_id', '=', o.orderId).orderBy('id').execute();
-    expect(events).toEqual([
-      { kind: 'pack', quantity: 1, carton_id: carton.cartonId, order_line_id: o.lineIds[0], user_id: expect.any(Number) },
-      { kind: 'pack', quantity: 2, carton_id: carton.cartonId, order_line_id: o.lineIds[0], user_id: expect.any(Number) },
-    ]);
+    const events = await db().selectFrom('floor_event').select(['kind', 'quantity', 'carton_id', 'order_line_id', 'location_id', 'user_id']).where('order_id', '=', o.orderId).orderBy('id').execute();
+    const event = { kind: 'pack', carton_id: carton.cartonId, order_line_id: o.lineIds[0], location_id: o.toteId, user_id: expect.any(Number) };
+    expect(events).toEqual([{ ...event, quantity: 1 }, { ...event, quantity: 2 }]);
   });
 
   it('refuses an item not on the order, another client’s item, and one more than picked (422), writing nothing', async () => {
@@ -277,8 +302,7 @@ describe('CloseCarton', () => {
     expect(await ledgerBalanced(t, wh)).toBe(true);
     const kinds = await db().selectFrom('floor_event').select(['kind']).where('order_id', '=', o.orderId).where('kind', '=', 'close-carton').execute();
     expect(kinds).toHaveLength(2);
-    const seen = await events.until(1);
-    expect(seen.some((e) => e.target === 'ReceiveOrderData' && (e.payload as { subEvent: string }).subEvent === 'PackOrder')).toBe(true);
+    expect(await heard(events, 'PackOrder')).toBe(true);
   });
 
   it('asks for a station when the warehouse has neither staging nor dock', async () => {

@@ -1,5 +1,5 @@
+import type { ScanMatch, ScanPallet, ScanResolveRequest, ScanResolveResponse } from '@bolx/contracts';
 import { sql, type SqlBool } from 'kysely';
-import type { ScanMatch, ScanPallet, ScanResolveRequest, ScanResolveResponse, ScanSku } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
 import { ERROR_CODES, unitsOfPackage } from '@bolx/contracts';
 import { AppError, forbidden } from '../../platform/errors.js';
@@ -37,15 +37,19 @@ export class ScanService {
   }
 
   /**
-   * The SKUs a scanned code names in a warehouse, of every client it serves (code, UPC, barcode, package GTIN with
-   * the units one scan counts), in the caller's transaction: a floor screen that checks the item against a document
-   * tells "another client's item" from "no such item". The caller decides what the caller may learn.
+   * The SKUs a scanned code is in a warehouse, of every client it serves (the floor checks a scan against the SKU
+   * it expects and must tell "another client's item" apart from "no such item"; the caller never shows whose).
+   * Each with the units one scan counts (a package GTIN: its units). In the caller's transaction; one statement.
    */
-  async skusOf(tx: Executor, warehouseId: number, code: string): Promise<ScanSku[]> {
-    const hits = await repo.hits(tx, { warehouseId, code: code.trim(), customers: () => sql<SqlBool>`1 = 1`, ownLocationsOnly: false });
-    return toMatches(hits, warehouseId, code.trim()).filter((m): m is ScanSku => m.kind === 'sku');
+  async skuMatches(tx: Executor, warehouseId: number, code: string): Promise<ScanSkuMatch[]> {
+    const trimmed = code.trim();
+    const hits = await repo.hits(tx, { warehouseId, code: trimmed, customers: () => sql<SqlBool>`1 = 1`, ownLocationsOnly: false });
+    return toMatches(hits, warehouseId, trimmed).filter((m): m is ScanSkuMatch => m.kind === 'sku');
   }
 }
+
+/** A SKU match of a scan (contracts' scanSku). */
+export type ScanSkuMatch = Extract<ScanMatch, { kind: 'sku' }>;
 
 /** The statement's rows as matches: one per SKU (its best way of matching), location, and pallet place. */
 export function toMatches(hits: ScanHitRow[], warehouseId: number, code: string): ScanMatch[] {

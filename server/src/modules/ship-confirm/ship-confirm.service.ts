@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import type { Db } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import type { WarehouseTimeZones } from '../../platform/business-day.js';
-import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { AppError, conflict } from '../../platform/errors.js';
 import type { FloorEvent, FloorEvents } from '../../platform/floor-events.js';
 import { count } from '../../platform/plural.js';
@@ -14,7 +13,6 @@ import { StatusMachine } from '../../platform/status-machine.js';
 import type { ReservedMove, StockEngine } from '../../platform/stock/stock-engine.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { OrderAllocationService } from '../orders/allocation.service.js';
-import { orderChange } from '../orders/order-changes.js';
 import type { OrderService } from '../orders/orders.service.js';
 import { shipConfirmRepository as repo } from './ship-confirm.repository.js';
 
@@ -42,7 +40,6 @@ interface OrderRow {
  */
 export class ShipConfirmService {
   private readonly db: Db;
-  private readonly recorder: ChangeRecorder;
   private readonly timeZones: WarehouseTimeZones;
   private readonly statuses: StatusMachine;
 
@@ -50,7 +47,6 @@ export class ShipConfirmService {
     stock: StockEngine; floorEvents: FloorEvents; orders: OrderService; allocation: OrderAllocationService;
   }) {
     this.db = deps.db;
-    this.recorder = deps.recorder;
     this.timeZones = deps.timeZones;
     this.statuses = new StatusMachine(deps);
   }
@@ -133,8 +129,7 @@ export class ShipConfirmService {
     await this.statuses.transition(uow, actor, {
       kind: 'SALES_ORDER', id: orderId, to: 'Shipped', from: ['Packed'], set: { ship_date: shipDate, shipped_at: now.toISOString(), updated_at: now.toISOString() },
     });
-    const after = await this.parts.orders.summaryOf(uow.tx, orderId);
-    await this.recorder.record(uow, actor, orderChange(after, { action: 'ship', subEvent: 'ShipOrder', before: { status: 'Packed' }, extra: { shipDate, cartons, units } }));
+    await this.parts.orders.recordFloorChange(uow, actor, orderId, { action: 'ship', subEvent: 'ShipOrder', before: { status: 'Packed' }, extra: { shipDate, cartons, units } });
     const stationOf = new Map(cartonLines.map((l) => [l.order_line_id, l.location_id]));
     await this.parts.floorEvents.record(uow, actor, lines.filter((l) => n(l.packed_qty) > 0).map((l): FloorEvent => ({
       kind: 'ship', warehouseId: order.warehouse_id, customerId: order.customer_id, orderId, orderLineId: l.id, skuId: l.sku_id,

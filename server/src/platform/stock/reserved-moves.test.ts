@@ -106,4 +106,33 @@ describe('reserved moves (pick, pack, ship)', () => {
     expect(await statementsFor(30)).toBe(await statementsFor(3));
     expect((await stock().reconcile(Scope.everything, { warehouseId: wh, customerId: cust })).balanced).toBe(true);
   });
+  it('releasePart gives back part of a reservation at a place: the units become free, the books balance; more than reserved is refused', async () => {
+    const { sku, bin, owner } = await reservedInBin(10, 6);
+    await inTransaction(db(), (uow) => stock().releasePart(uow, [{ owner, place: place(sku, bin, 'L1'), quantity: 4 }]));
+    expect(await balance(sku, bin)).toMatchObject({ on_hand: 10, allocated: 2 });
+    expect(await reservedFor(owner)).toEqual([{ location_id: bin, quantity: 2 }]);
+    await expect(inTransaction(db(), (uow) => stock().releasePart(uow, [{ owner, place: place(sku, bin, 'L1'), quantity: 3 }])))
+      .rejects.toMatchObject({ status: 409 });
+    expect(await balance(sku, bin)).toMatchObject({ on_hand: 10, allocated: 2 });
+    expect((await stock().reconcile(Scope.everything, { warehouseId: wh, customerId: cust })).balanced).toBe(true);
+  });
+
+  it('an undone pick goes back onto the bin pallet it came from (toPallet)', async () => {
+    const sku = await makeSku(t.database, cust);
+    const bin = await makeLocation(t.database, wh);
+    const tote = await makeLocation(t.database, wh, undefined, 'tote');
+    const onPallet = { ...place(sku, bin), pallet: 'PAL-1' };
+    await inTransaction(db(), (uow) => stock().post(uow, { documentType: 'ADJUSTMENT', reason: 'test', record: { after: {} }, legs: [{ place: onPallet, qty: 5, txnType: 'adjust' }] }, actor));
+    const owner = { documentType: 'SO', documentId: `${900000 + ++seq}`, documentLine: '1' };
+    await inTransaction(db(), (uow) => stock().allocate(uow, { owner, warehouseId: wh, customerId: cust, skuId: sku, quantity: 5, today: '2026-01-01' }));
+    const move = (from: typeof onPallet, to: number, toPallet?: string) => inTransaction(db(), (uow) => stock().moveReserved(uow, {
+      documentType: 'PICK', documentId: 'JOB-T6', reason: null, outType: 'pick_out', inType: 'pick_in', record: { after: {} },
+      moves: [{ owner, from, to, quantity: 5, toPallet }],
+    }, actor));
+    await move(onPallet, tote);
+    await move(place(sku, tote), bin, 'PAL-1');
+    const rows = await db().selectFrom('inventory_balance').select(['location_id', 'pallet', 'on_hand', 'allocated']).where('sku_id', '=', sku).where('on_hand', '>', 0).execute();
+    expect(rows).toEqual([{ location_id: bin, pallet: 'PAL-1', on_hand: 5, allocated: 5 }]);
+    expect((await stock().reconcile(Scope.everything, { warehouseId: wh, customerId: cust })).balanced).toBe(true);
+  });
 });
