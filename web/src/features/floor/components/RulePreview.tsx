@@ -22,6 +22,8 @@ export function RulePreview({ criteria, extra }: { criteria: BatchRuleCriteria |
 function PreviewBody({ preview, refreshing }: { preview: BatchRulePreview; refreshing: boolean }) {
   const t = useT();
   const intl = useIntl();
+  // The statuses the matched orders are in (those with none are left out).
+  const statuses = preview.byStatus.filter((s) => s.count > 0);
   return (
     <div className={refreshing ? 'bolx-floor-preview--refreshing' : undefined}>
       <Row gutter={[12, 12]}>
@@ -29,10 +31,10 @@ function PreviewBody({ preview, refreshing }: { preview: BatchRulePreview; refre
         <Col xs={8}><Statistic title={t('floor.preview.lines')} value={preview.lines} /></Col>
         <Col xs={8}><Statistic title={t('floor.preview.units')} value={preview.units} /></Col>
       </Row>
-      {preview.byStatus.length > 0 && (
-        <Space wrap size={[4, 4]} className="bolx-floor-preview__status">
-          {preview.byStatus.map((s) => (
-            <span key={s.status}><StatusTag kind="SALES_ORDER" status={s.status} /><Typography.Text>{intl.formatNumber(s.count)}</Typography.Text></span>
+      {statuses.length > 0 && (
+        <Space wrap size={[16, 4]} className="bolx-floor-preview__status">
+          {statuses.map((s) => (
+            <span key={s.status}><StatusTag kind="SALES_ORDER" status={s.status} /><Typography.Text strong>{intl.formatNumber(s.count)}</Typography.Text></span>
           ))}
         </Space>
       )}
