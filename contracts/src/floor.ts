@@ -241,6 +241,8 @@ export const pickJobFilters = z.object({
   /** Only jobs assigned to this user (the picker's own list: 'me' is the caller). */
   assignedTo: optionalId,
   mine: z.boolean().optional(),
+  /** Only the jobs that pick this order (the order drawer's Pick link). */
+  orderId: optionalId,
 });
 export const pickJobListRequest = listRequest(pickJobFilters);
 export const pickJobListResponse = listResponse(pickJobSummary);

@@ -42,6 +42,7 @@ import { batchPrintRoutes } from './modules/batch-print/batch-print.routes.js';
 import { waveRoutes } from './modules/waves/waves.routes.js';
 import { packingRoutes } from './modules/packing/packing.routes.js';
 import { shipConfirmRoutes } from './modules/ship-confirm/ship-confirm.routes.js';
+import { batchAllocationRoutes } from './modules/waves/batch-allocation.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -50,7 +51,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, pickingRoutes, packingRoutes, shipConfirmRoutes, batchPrintRoutes,
+  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, batchAllocationRoutes, pickingRoutes, packingRoutes, shipConfirmRoutes, batchPrintRoutes,
 ];
 
 declare module 'fastify' {

@@ -44,6 +44,7 @@ import { WaveService } from './modules/waves/waves.service.js';
 import { PickJobService } from './modules/waves/pick-jobs.service.js';
 import { PackingService } from './modules/packing/packing.service.js';
 import { ShipConfirmService } from './modules/ship-confirm/ship-confirm.service.js';
+import { BatchAllocationService, registerBatchAllocationJob } from './modules/waves/batch-allocation.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -104,6 +105,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     kits: new KitService(deps, stock),
     waves,
     pickJobs: new PickJobService(deps, waves.release),
+    batchAllocation: new BatchAllocationService(deps, allocation, jobs),
     picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders }),
     packing: new PackingService(deps, { stock, floorEvents, orders, scans }),
     shipConfirm: new ShipConfirmService(deps, { stock, floorEvents, orders, allocation }),
@@ -116,6 +118,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   registerUploadJobs(jobs, database, services);
   registerHousekeeping(jobs, schedules, db);
   registerBackorderFilling(jobs, domainEvents, db, services.allocation, log);
+  registerBatchAllocationJob(jobs, services);
   return services;
 }
 

@@ -47,6 +47,8 @@ const OrderDashboardPage = lazyScreen(() => import('../../features/orders/pages/
 const BackordersPage = lazyScreen(() => import('../../features/orders/pages/BackordersPage'));
 const KitDashboardPage = lazyScreen(() => import('../../features/kits/pages/KitDashboardPage'));
 const BatchPrintPage = lazyScreen(() => import('../../features/batch-print/pages/BatchPrintPage'));
+const BatchAllocationPage = lazyScreen(() => import('../../features/floor/pages/BatchAllocationPage'));
+const BatchJobPage = lazyScreen(() => import('../../features/floor/pages/BatchJobPage'));
 
 /** Spec section 2, the app routes (all need the role 'user'). Those without a screen yet show coming-soon. */
 export const SPEC_APP_PATHS = [
@@ -90,6 +92,8 @@ const BUILT_SCREENS: Record<string, ReactNode> = {
   '/BKO': <BackordersPage />,
   '/KitDashboard': <KitDashboardPage />,
   '/BatchPrint': <BatchPrintPage />,
+  '/BatchAllocation': <BatchAllocationPage />,
+  '/BatchJob': <BatchJobPage />,
 };
 
 const routeId = (path: string) => path.slice(1);

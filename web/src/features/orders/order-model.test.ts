@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AllocationResult, OrderBatchResult, SkuPackage } from '@bolx/contracts';
-import { eligibleOrders, lotProblem, machineHas, matchingBatch, mayMakeMove, offersKitBuild, orderActions, tooManyMatching, repeatedLine, summarizeBatch, toOrderLines, unitsPer } from './order-model';
+import { eligibleOrders, floorOrderActions, lotProblem, machineHas, matchingBatch, mayMakeMove, offersKitBuild, orderActions, tooManyMatching, repeatedLine, summarizeBatch, toOrderLines, unitsPer } from './order-model';
 
 const staff = { staff: true, canWrite: true, isClient: false };
 const client = { staff: false, canWrite: true, isClient: true };
@@ -131,5 +131,36 @@ describe('the order form’s lines', () => {
   it('names the earlier line a line repeats (same SKU, level and lot)', () => {
     const lines = [{ skuId: 1, lot: 'A' }, { skuId: 2 }, { skuId: 1, lot: 'A ' }, { skuId: 1, lot: 'B' }, { skuId: 2, packageId: 5 }];
     expect(lines.map((_, i) => repeatedLine(lines, i))).toEqual([undefined, undefined, 1, undefined, undefined]);
+  });
+});
+
+describe('floorOrderActions (the floor steps of the order drawer)', () => {
+  const floorStaff = { release: true, pick: true, packAndShip: true };
+  const picker = { release: false, pick: true, packAndShip: false };
+  const clientAccount = { release: false, pick: false, packAndShip: false };
+
+  it('offers each step in the status it belongs to', () => {
+    expect(floorOrderActions('Allocated', floorStaff)).toEqual(['release']);
+    expect(floorOrderActions('Released', floorStaff)).toEqual(['pick', 'packingSlip']);
+    expect(floorOrderActions('Picking', floorStaff)).toEqual(['pick', 'packingSlip']);
+    expect(floorOrderActions('Picked', floorStaff)).toEqual(['pack', 'packingSlip']);
+    expect(floorOrderActions('Packed', floorStaff)).toEqual(['ship', 'packingSlip']);
+    expect(floorOrderActions('Shipped', floorStaff)).toEqual(['packingSlip']);
+  });
+
+  it('releases what the status machine lets be released, but never an order with nothing allocated', () => {
+    expect(floorOrderActions('Partially Allocated', floorStaff)).toEqual(['release']);
+    expect(floorOrderActions('Backordered', floorStaff)).toEqual([]);
+    for (const status of ['New', 'On Hold', 'Cancelled'] as const) expect(floorOrderActions(status, floorStaff)).toEqual([]);
+  });
+
+  it('offers each step only to whom its route allows: a picker picks, a client account only reads its packing slip', () => {
+    expect(floorOrderActions('Allocated', picker)).toEqual([]);
+    expect(floorOrderActions('Released', picker)).toEqual(['pick', 'packingSlip']);
+    expect(floorOrderActions('Packed', picker)).toEqual(['packingSlip']);
+    for (const status of ['Allocated', 'Released', 'Picked', 'Packed'] as const) {
+      expect(floorOrderActions(status, clientAccount)).not.toEqual(expect.arrayContaining(['release', 'pick', 'pack', 'ship']));
+    }
+    expect(floorOrderActions('Shipped', clientAccount)).toEqual(['packingSlip']);
   });
 });

@@ -53,6 +53,47 @@ export function offersKitBuild(status: OrderStatus, line: { isKit: boolean; quan
   return !!who.buildsKits && line.isKit && line.allocatedQuantity < line.quantity && WAITING_FOR_STOCK.has(status);
 }
 
+/** The floor's steps on one order, from its drawer, in the order an order goes through them. */
+export const FLOOR_ORDER_ACTIONS = ['release', 'pick', 'pack', 'ship', 'packingSlip'] as const;
+export type FloorOrderAction = (typeof FLOOR_ORDER_ACTIONS)[number];
+
+/** The statuses each floor step is offered in (release follows the status machine; see floorOrderActions). */
+const FLOOR_STEP_STATUSES: Record<Exclude<FloorOrderAction, 'release'>, readonly OrderStatus[]> = {
+  pick: ['Released', 'Picking'],
+  pack: ['Picked'],
+  ship: ['Packed'],
+  // From release on, the order has what a packing slip lists (printed ahead with the pick lists, or at packing).
+  packingSlip: ['Released', 'Picking', 'Picked', 'Packed', 'Shipped'],
+};
+
+/** The floor routes' policies as they apply to the user (see useOrderFloorButtons). */
+export interface FloorPermissions {
+  /** Staff with write on Batch Allocation: CreateWave. */
+  release: boolean;
+  /** Any staff member: the pick job routes. */
+  pick: boolean;
+  /** Staff with write on Batch Job: the pack station and ship confirm. */
+  packAndShip: boolean;
+}
+
+/**
+ * The floor steps offered on an order, as its status and the floor routes' policies allow: Release (a single-order
+ * discrete wave) where the status machine allows releasing, except a Backordered order, which has nothing to pick
+ * (a Partially Allocated one is released when its client allows backorders: the server checks); Pick while it is
+ * Released or Picking (its job); Pack once Picked; Ship once Packed; the packing slip from release on, to whoever
+ * reads the order (a client account its own, as the route allows).
+ */
+export function floorOrderActions(status: OrderStatus, may: FloorPermissions): FloorOrderAction[] {
+  const allowed: Record<FloorOrderAction, boolean> = {
+    release: may.release && offeredActions('SALES_ORDER', status).includes('release') && status !== 'Backordered',
+    pick: may.pick && FLOOR_STEP_STATUSES.pick.includes(status),
+    pack: may.packAndShip && FLOOR_STEP_STATUSES.pack.includes(status),
+    ship: may.packAndShip && FLOOR_STEP_STATUSES.ship.includes(status),
+    packingSlip: FLOOR_STEP_STATUSES.packingSlip.includes(status),
+  };
+  return FLOOR_ORDER_ACTIONS.filter((a) => allowed[a]);
+}
+
 /** The selected orders a bulk move would act on (the others would only be refused). */
 export function eligibleOrders<T extends { orderId: number; status: OrderStatus }>(rows: T[], action: OrderAction, who: OrderActor): T[] {
   return rows.filter((r) => orderActions(r.status, who).includes(action));

@@ -10,11 +10,13 @@ import { useT } from '../../../lib/i18n/use-t';
 import { offersKitBuild, orderActions, type OrderAction, type OrderActor } from '../order-model';
 import { useCancelOrderMutation, useCreateWorkOrderForOrderLineMutation, useGetOrderQuery, useHoldOrderMutation, useReleaseHoldMutation } from '../orders-api';
 import type { MoveTarget } from './use-order-moves';
+import { useOrderFloorButtons } from './OrderFloorActions';
 
 /**
  * One order: header, lines with what is allocated where (location, lot, expiry) and why a line is short, its
  * status history, its documents, and the moves its status allows this user. Hold, release and cancel are one
- * order's routes; allocate and unallocate go through the bulk moves with this one order.
+ * order's routes; allocate and unallocate go through the bulk moves with this one order. The floor's steps
+ * (release, pick, pack, ship, packing slip) follow them, as the order's status allows.
  */
 export function OrderDrawer({ orderId, who, onClose, onBulk }: {
   orderId: number | undefined;
@@ -49,6 +51,7 @@ function OrderBody({ order, who, onBulk }: { order: OrderDetail; who: OrderActor
   const [release, { isLoading: releasing }] = useReleaseHoldMutation();
   const [cancel, { isLoading: cancelling }] = useCancelOrderMutation();
   const actions = orderActions(order.status, who);
+  const floorButtons = useOrderFloorButtons(order);
   const target: MoveTarget = { orderId: order.orderId, soNumber: order.soNumber, status: order.status };
   const documents = order.documents;
   const [download, downloading] = useDownload();
@@ -126,7 +129,7 @@ function OrderBody({ order, who, onBulk }: { order: OrderDetail; who: OrderActor
 
   return (
     <>
-      {actions.length > 0 && <Space wrap className="bolx-order-drawer__actions">{actions.map((a) => buttons[a])}</Space>}
+      {actions.length + floorButtons.length > 0 && <Space wrap className="bolx-order-drawer__actions">{actions.map((a) => buttons[a])}{floorButtons}</Space>}
       <Descriptions size="small" bordered column={{ xs: 1, sm: 2, lg: 3 }}>
         <Descriptions.Item label={t('outbound.fields.referenceNumber')}>{order.referenceNumber}</Descriptions.Item>
         <Descriptions.Item label={t('outbound.fields.customer')}>{order.customerName}</Descriptions.Item>
