@@ -86,6 +86,10 @@ describe('AssignJob, GetJobs, CancelJob', () => {
     expect(res.json().data).toMatchObject({ status: 'Assigned', assignedTo: p.id });
     const heard = await events.until(1);
     expect(heard.some((e) => e.target === 'ReceiveWaveData' && (e.payload as { subEvent: string; payload: { jobId: number } }).payload.jobId === jobIds[0])).toBe(true);
+    // The order drawer finds an order's job by the order (discrete: one job per order).
+    const { orderIds: [order], jobIds: [itsJob] } = await wave(2);
+    const byOrder = (await f.staff.post(`${J}/GetJobs`, { filters: { orderId: order } })).json();
+    expect(byOrder.items.map((j: { jobId: number }) => j.jobId)).toEqual([itsJob]);
     const mine = (await p.call.post(`${J}/GetJobs`, { filters: { mine: true } })).json();
     expect(mine.items.map((j: { jobId: number }) => j.jobId)).toEqual([jobIds[0]]);
     const audit = await db().selectFrom('audit_log').select('action').where('entity', '=', 'pick_job').where('entity_id', '=', String(jobIds[0])).orderBy('id').execute();

@@ -26,7 +26,7 @@ const JOB_LIST: ListSpec = {
 };
 
 export interface WaveFilterValues { warehouseId?: number; status?: string; fromDate?: string; toDate?: string }
-export interface JobFilterValues { warehouseId?: number; waveId?: number; status?: string; assignedTo?: number }
+export interface JobFilterValues { warehouseId?: number; waveId?: number; status?: string; assignedTo?: number; orderId?: number }
 
 /** Waves in scope; the dates are days of each wave's warehouse (an index-friendly bound beside the exact day). */
 function wavesQuery(db: Executor, scope: Scope, f: WaveFilterValues, dialect?: Dialect) {
@@ -63,6 +63,7 @@ function jobsQuery(db: Executor, scope: Scope, f: JobFilterValues) {
   if (f.waveId) q = q.where('j.wave_id', '=', f.waveId);
   if (f.status) q = q.where('j.status', '=', f.status);
   if (f.assignedTo) q = q.where('j.assigned_to', '=', f.assignedTo);
+  if (f.orderId) q = q.where((eb) => eb.exists(eb.selectFrom('pick_job_order as jo').select('jo.id').whereRef('jo.job_id', '=', 'j.id').where('jo.order_id', '=', f.orderId!)));
   return q;
 }
 
