@@ -51,6 +51,11 @@ export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'
       query: (warehouseId) => ({ url: 'Warehouse/Receiving/GetDockLocations', method: 'GET', params: { warehouseId } }),
       transformResponse: (rows: DockLocation[]) => rows.filter((r) => r.locationType === 'staging' || r.locationType === 'dock'),
     }),
+    /** An order named in the URL (?order=): its SO number opens the pack station on it. */
+    getOrderForPack: build.query<{ orderId: number; soNumber: string; warehouseId: number }, number>({
+      query: (orderId) => ({ url: 'Warehouse/Order/GetOrder', params: { orderId } }),
+      keepUnusedDataFor: 0,
+    }),
     getCartonTypes: build.query<ListPage<CartonType>, { warehouseId: number; active?: boolean }>({
       query: ({ warehouseId, active }) => ({
         url: `${PACK}/GetCartonTypes`, method: 'POST',
@@ -82,6 +87,6 @@ export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'
 
 export const {
   useGetPickJobQuery, useAssignTotesMutation, useTakeNextPickJobMutation, useCheckPickScanMutation, useConfirmPickMutation,
-  useShortPickMutation, useUndoPickMutation, useGetPackStationLocationsQuery, useGetCartonTypesQuery, useSaveCartonTypeMutation,
+  useShortPickMutation, useUndoPickMutation, useGetPackStationLocationsQuery, useGetOrderForPackQuery, useGetCartonTypesQuery, useSaveCartonTypeMutation,
   useOpenPackMutation, useOpenCartonMutation, usePackItemMutation, useUnpackItemMutation, useCloseCartonMutation,
 } = handheldApi;
