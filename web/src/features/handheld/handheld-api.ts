@@ -15,6 +15,20 @@ export type PickResult = { message: string; job: PickJobDetail };
 export type PackResult = { message: string; order: PackOrderView };
 type In<S extends z.ZodType> = z.input<S>;
 
+/** The job an answer names: the job itself, or wrapped as {job} or {data}. */
+export function jobIdOf(answer: unknown): number | undefined {
+  const a = answer as { jobId?: unknown; job?: { jobId?: unknown }; data?: { jobId?: unknown } } | null;
+  const id = a?.jobId ?? a?.job?.jobId ?? a?.data?.jobId;
+  return typeof id === 'number' && id > 0 ? id : undefined;
+}
+
+/** The job an answer carries whole (with its stops), when it does. */
+export function jobOf(answer: unknown): PickJobDetail | undefined {
+  const a = answer as { stops?: unknown; job?: PickJobDetail; data?: PickJobDetail } | null;
+  const job = a && Array.isArray(a.stops) ? (a as PickJobDetail) : a?.job ?? a?.data;
+  return job && Array.isArray(job.stops) ? job : undefined;
+}
+
 const CARTON_TYPES = { type: 'CartonType', id: 'LIST' } as const;
 
 /**
@@ -28,10 +42,11 @@ export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'
       query: (jobId) => ({ url: `${PJ}/GetJob`, params: { jobId } }),
       keepUnusedDataFor: 0,
     }),
-    assignTotes: build.mutation<{ message: string } | PickJobDetail, In<typeof assignTotesInput>>({
+    assignTotes: build.mutation<unknown, In<typeof assignTotesInput>>({
       query: (body) => ({ url: `${PJ}/AssignTotes`, method: 'POST', body }),
     }),
-    takeNextPickJob: build.mutation<PickJobDetail, { warehouseId: number }>({
+    /** The next open job for this picker; the answer names the job (its shape differs between answers, see jobIdOf). */
+    pickerTakeNextJob: build.mutation<unknown, { warehouseId: number }>({
       query: (body) => ({ url: `${PJ}/TakeNextJob`, method: 'POST', body }),
     }),
     checkPickScan: build.mutation<CheckPickScanResult, { jobId: number; stopSeq: number; step: 'location' | 'item' | 'lot' | 'tote'; code: string }>({
@@ -86,7 +101,7 @@ export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'
 });
 
 export const {
-  useGetPickJobQuery, useAssignTotesMutation, useTakeNextPickJobMutation, useCheckPickScanMutation, useConfirmPickMutation,
+  useGetPickJobQuery, useAssignTotesMutation, usePickerTakeNextJobMutation, useCheckPickScanMutation, useConfirmPickMutation,
   useShortPickMutation, useUndoPickMutation, useGetPackStationLocationsQuery, useGetOrderForPackQuery, useGetCartonTypesQuery, useSaveCartonTypeMutation,
   useOpenPackMutation, useOpenCartonMutation, usePackItemMutation, useUnpackItemMutation, useCloseCartonMutation,
 } = handheldApi;

@@ -10,7 +10,7 @@ import { ScanBox, type ScanBoxHandle } from '../components/ScanBox';
 import { errorCue, successCue } from '../feedback';
 import {
   useAssignTotesMutation, useCheckPickScanMutation, useConfirmPickMutation, useGetPickJobQuery, useShortPickMutation,
-  useTakeNextPickJobMutation, useUndoPickMutation,
+  usePickerTakeNextJobMutation, useUndoPickMutation, jobIdOf, jobOf,
 } from '../handheld-api';
 import {
   applyCheck, canConfirm, canShort, currentStop, dropsOf, jobProgress, planScan, shortRequest, slotWithoutTote, startState, stepOf,
@@ -48,7 +48,7 @@ export default function PickingPage() {
   const [confirmPick] = useConfirmPickMutation();
   const [shortPick] = useShortPickMutation();
   const [undoPick] = useUndoPickMutation();
-  const [takeNext] = useTakeNextPickJobMutation();
+  const [takeNext] = usePickerTakeNextJobMutation();
 
   usePageTitle(job ? t('handheld.pick.title', { job: job.jobNumber }) : t('handheld.pick.loading'));
 
@@ -113,8 +113,8 @@ export default function PickingPage() {
         const answer = await inFlight(() => assignTotes({ jobId: job.jobId, totes: [{ slot: plan.slot, toteCode: plan.toteCode }] }).unwrap());
         if (answer === undefined) return;
         accept(t('handheld.pick.toteAssigned', { tote: plan.toteCode, slot: plan.slot }));
-        if ('stops' in answer) showJob(answer);
-        else if ('job' in answer && answer.job) showJob(answer.job as PickJobDetail);
+        const answered = jobOf(answer);
+        if (answered) showJob(answered);
         else await reload();
         return;
       }
@@ -159,11 +159,13 @@ export default function PickingPage() {
   const onNextJob = async () => {
     if (!job) return;
     try {
-      const next = await takeNext({ warehouseId: job.warehouseId }).unwrap();
+      const nextId = jobIdOf(await takeNext({ warehouseId: job.warehouseId }).unwrap());
+      if (!nextId) { refuse(t('handheld.pick.noNextJob')); return; }
       machine.current = startState();
+      setJob(undefined);
       setError(undefined);
       setNotice(undefined);
-      setParams((p) => { p.set('job', String(next.jobId)); return p; });
+      setParams((p) => { p.set('job', String(nextId)); return p; });
     } catch (raw) {
       const e = toApiError(raw);
       refuse(e.status === 404 ? t('handheld.pick.noNextJob') : e.details);
