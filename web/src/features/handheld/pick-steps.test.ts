@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { jobIdOf, jobOf } from './answers';
 import type { PickJobDetail, PickStop } from '@bolx/contracts';
 import {
   applyCheck, canShort, confirmRequest, currentStop, jobProgress, planScan, shortRequest, startState, stepOf, syncScans, typedQuantity,
@@ -163,5 +164,17 @@ describe('the picking steps', () => {
     const scans = applyCheck(j, syncScans(j, null), 'location', 'A-01-01', { ok: true, message: '' }).scans!;
     expect(canShort(j, at(scans))).toBe(true);
     expect(shortRequest(j, scans, 4, '  empty bin ')).toEqual({ jobId: 7, stopSeq: 1, locationCode: 'A-01-01', foundQuantity: 4, reason: 'empty bin' });
+  });
+});
+
+describe('reading the job from an answer', () => {
+  it('takes the job itself, or the one wrapped as {job} or {data}', () => {
+    const j = job();
+    expect(jobOf(j)).toBe(j);
+    expect(jobOf({ message: 'Picked', job: j })).toBe(j);
+    expect(jobOf({ message: 'ok' })).toBeUndefined();
+    expect(jobIdOf(j)).toBe(7);
+    expect(jobIdOf({ message: 'Taken', data: { jobId: 9 } })).toBe(9);
+    expect(jobIdOf(null)).toBeUndefined();
   });
 });

@@ -7,10 +7,11 @@ import { toApiError } from '../../../lib/api/api-error';
 import { useT } from '../../../lib/i18n/use-t';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ScanBox, type ScanBoxHandle } from '../components/ScanBox';
+import { jobIdOf, jobOf } from '../answers';
 import { errorCue, successCue } from '../feedback';
 import {
   useAssignTotesMutation, useCheckPickScanMutation, useConfirmPickMutation, useGetPickJobQuery, useShortPickMutation,
-  usePickerTakeNextJobMutation, useUndoPickMutation, jobIdOf, jobOf,
+  usePickerTakeNextJobMutation, useUndoPickMutation,
 } from '../handheld-api';
 import {
   applyCheck, canConfirm, canShort, currentStop, dropsOf, jobProgress, planScan, shortRequest, slotWithoutTote, startState, stepOf,
