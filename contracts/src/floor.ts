@@ -176,6 +176,10 @@ export const pickJobSummary = z.object({
 });
 export type PickJobSummary = z.infer<typeof pickJobSummary>;
 
+/** GetWave: one wave with its pick jobs. */
+export const waveDetail = waveSummary.extend({ jobs: z.array(pickJobSummary) });
+export type WaveDetail = z.infer<typeof waveDetail>;
+
 /** One order of a job and the tote its units go into (null until the picker scans one). */
 export const pickJobTote = z.object({
   slot: z.number().int(),

@@ -89,7 +89,8 @@ export const STATUS_MACHINES = {
       'Partially Allocated': { colour: 'gold', next: ['Allocated', 'Backordered', 'Released', 'New', 'On Hold', 'Cancelled'] },
       Backordered: { colour: 'orange', next: ['Allocated', 'Partially Allocated', 'Released', 'New', 'On Hold', 'Cancelled'] },
       'On Hold': { colour: 'magenta', next: ['New', 'Cancelled'] },
-      Released: { colour: 'geekblue', next: ['Picking', 'Allocated', 'On Hold', 'Cancelled'] },
+      // Back from the floor (a wave or job cancelled): to what its lines hold, as allocation decides.
+      Released: { colour: 'geekblue', next: ['Picking', 'Allocated', 'Partially Allocated', 'Backordered', 'On Hold', 'Cancelled'] },
       Picking: { colour: 'processing', next: ['Picked'] },
       Picked: { colour: 'purple', next: ['Packed'] },
       Packed: { colour: 'lime', next: ['Shipped'] },

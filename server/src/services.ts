@@ -38,6 +38,8 @@ import { Jobs, Schedules, registerHousekeeping } from './platform/jobs/index.js'
 import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
+import { WaveService } from './modules/waves/waves.service.js';
+import { PickJobService } from './modules/waves/pick-jobs.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -58,6 +60,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const receiving = new ReceivingService(deps, stock);
   const orders = new OrderService(deps, new OrderReceipts(receiving));
   const orderDocuments = new OrderDocumentService(deps);
+  // The floor: waves release orders into pick jobs; jobs give their orders back through the same release.
+  const waves = new WaveService(deps, orders);
   const services = {
     tokens,
     mailer,
@@ -91,6 +95,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
     allocation: new OrderAllocationService(deps, stock),
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),
+    waves,
+    pickJobs: new PickJobService(deps, waves.release),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

@@ -23,6 +23,13 @@ const ALLOCATABLE: OrderStatus[] = ['New', 'Partially Allocated', 'Backordered']
 /** Statuses a client account may still cancel from: before the order is released to the floor. */
 const CLIENT_CANCELLABLE: OrderStatus[] = [...CLIENT_CANCELLABLE_ORDER_STATUSES];
 
+/**
+ * The status an order's holding gives it: every line whole → Allocated; some short → Backordered when the customer
+ * lets orders wait, else Partially Allocated. (An order taken back from the floor goes back to this too.)
+ */
+export const heldStatus = (whole: boolean, allowBackorders: boolean): OrderStatus =>
+  (whole ? 'Allocated' : allowBackorders ? 'Backordered' : 'Partially Allocated');
+
 /** A reservation's owner: the order line (document SO, its number, the line id). */
 const ownerOf = (soNumber: string, lineId: number) => ({ documentType: 'SO', documentId: soNumber, documentLine: String(lineId) });
 
@@ -122,8 +129,7 @@ export class OrderAllocationService {
     }
     lines.sort((a, b) => a.lineNo - b.lineNo);
     const skuOf = new Map(byLineNo.map((l) => [l.id, l.sku_id]));
-    const whole = lines.every((l) => l.shortQuantity === 0);
-    const to: OrderStatus = whole ? 'Allocated' : n(order.allow_backorders) === 1 ? 'Backordered' : 'Partially Allocated';
+    const to = heldStatus(lines.every((l) => l.shortQuantity === 0), n(order.allow_backorders) === 1);
     if (onlyWhenChanged && added === 0 && to === held.status) return undefined;
     await this.statuses.transition(uow, actor, { kind: 'SALES_ORDER', id: orderId, to, from: ALLOCATABLE, set: { updated_at: new Date().toISOString() } });
     const after = await this.summary(uow, orderId);

@@ -228,6 +228,13 @@ export class OrderService {
     return (await repo.carrierAccounts(this.db, customerId)).map((a) => ({ carrierAccountId: n(a.id), accountName: a.account_name, carrierName: a.carrier_name }));
   }
 
+  /** An order's summary as the lists show it, read in the caller's transaction (another module's change records it). */
+  async summaryWithin(db: Executor, orderId: number): Promise<OrderSummary> {
+    const row = await repo.find(db, Scope.everything, orderId);
+    if (!row) throw notFound('Order');
+    return toSummary(row);
+  }
+
   /** One order with its lines and its status history; 404 when there is none in the caller's scope. */
   async get(principal: Principal, orderId: number) {
     return this.detail(this.db, principal.scope, orderId);

@@ -57,8 +57,8 @@ export const EVENT_AUDIENCES: { [K in HubEventName]: EventAudience<K> } = {
   ReceiveReplenishmentData: { listedBy: 'POST /Warehouse/Replenishment/GetReplenishmentTasks', scopedBy: ['warehouse', 'customer'] },
   ReceiveReceivingData: { listedBy: 'POST /Warehouse/Receiving/GetReceivingOrders', scopedBy: ['warehouse', 'customer'] },
   ReceiveOrderData: { listedBy: 'POST /Warehouse/Order/GetOrders', scopedBy: ['warehouse', 'customer'] },
-  // TODO(waves): the wave/job list route once it exists ('POST /Warehouse/PickJob/GetJobs'), scoped by warehouse.
-  ReceiveWaveData: { listedBy: 'POST /Warehouse/Order/GetOrders', scopedBy: ['warehouse'] },
+  // Waves and jobs are the warehouse's (a wave holds several clients' orders): the floor's staff of that warehouse hear them.
+  ReceiveWaveData: { listedBy: 'POST /Warehouse/PickJob/GetJobs', scopedBy: ['warehouse'] },
   ReceiveKitData: { listedBy: 'POST /Warehouse/Kit/GetWorkOrders', scopedBy: ['warehouse', 'customer'] },
   // A client account's location list holds only the locations its stock is in, with only its stock counted.
   ReceiveLocationData: { listedBy: 'POST /warehouse/Location/GetLocations', scopedBy: ['warehouse'], staffView: true },
