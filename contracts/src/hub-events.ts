@@ -23,7 +23,7 @@ export interface HubEventMap {
   };
   /** Stock changed: the balances of one document (move, adjustment, receipt…). */
   ReceiveInventoryData: {
-    subEvent: 'Move' | 'Adjust' | 'MovePallet' | 'CycleCount' | 'Replenish' | 'Receive' | 'Putaway' | 'Import' | 'Kit';
+    subEvent: 'Move' | 'Adjust' | 'MovePallet' | 'CycleCount' | 'Replenish' | 'Receive' | 'Putaway' | 'Import' | 'Kit' | 'Pick' | 'Pack' | 'Ship';
     payload: { document: string; skuId: number | null; locationIds: number[] };
   };
   /** Adjustment requests above a customer's threshold: raised, approved, rejected. */

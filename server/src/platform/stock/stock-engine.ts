@@ -60,7 +60,7 @@ export interface Posting {
 
 const KIND_OF_DOCUMENT: Partial<Record<StockDocumentType, StockChangeKind>> = {
   MOVE: 'Move', PALLET_MOVE: 'MovePallet', ADJUSTMENT: 'Adjust', IMPORT: 'Import', CYCLE_COUNT: 'CycleCount',
-  RECEIPT: 'Receive', PUTAWAY: 'Putaway', REPLENISHMENT: 'Replenish', WO: 'Kit',
+  RECEIPT: 'Receive', PUTAWAY: 'Putaway', REPLENISHMENT: 'Replenish', WO: 'Kit', PICK: 'Pick', PACK: 'Pack', SHIP: 'Ship',
 };
 
 /** Rows per multi-row statement: well inside both engines' bound-parameter limits. */
@@ -389,6 +389,86 @@ export class StockEngine {
     return open.map((r) => ({ balanceId: r.balance_id, quantity: r.quantity }));
   }
 
+  /**
+   * Moves reserved units on, the reservation moving with them: from the bin to a tote (pick), from the tote to the
+   * pack station (pack), back again (undo) — or out of the building (ship: `to` null). Each move names its owner
+   * (an order line) and the place its units are reserved at; the owner's reservation there shrinks, the units are
+   * posted out and (unless shipped) in at `to` with the same lot, expiry and receipt time, and reserved there for
+   * the same owner. A fixed number of statements for any number of moves (one document type's owners at a time):
+   * 409 when less is reserved at a place than is being moved (nothing changes), 422/409 from the posting itself.
+   */
+  async moveReserved(uow: UnitOfWork, req: ReservedMovePosting, actor: Actor, also: Change[] = []) {
+    if (req.moves.length === 0) throw new Error('A reserved move needs at least one move');
+    const documentType = req.moves[0].owner.documentType;
+    if (req.moves.some((m) => m.owner.documentType !== documentType)) throw new Error('Reserved moves of one document type at a time');
+    const at = new Date().toISOString();
+    const reserved = await repo.reservationsOf(uow.tx, this.dialect, documentType, [...new Set(req.moves.map((m) => m.owner.documentId))]);
+    const shrink = new Map<number, number>();
+    const give = new Map<number, number>();
+    const legs: Leg[] = [];
+    const arrivals: { place: Place; owner: ReservationOwner; quantity: number }[] = [];
+    for (const m of req.moves) {
+      const from = pick(m.from);
+      const row = reservationAt(reserved, m.owner, from);
+      const left = row ? row.quantity - (shrink.get(row.id) ?? 0) : 0;
+      if (!row || left < m.quantity) throw conflict(`Only ${count(Math.max(0, left), 'unit')} reserved here for this line; ${m.quantity} asked`);
+      shrink.set(row.id, (shrink.get(row.id) ?? 0) + m.quantity);
+      give.set(row.balance_id, (give.get(row.balance_id) ?? 0) + m.quantity);
+      legs.push({ place: from, qty: -m.quantity, txnType: req.outType, documentLine: m.documentLine });
+      if (m.to !== null) {
+        const place = { ...from, locationId: m.to, pallet: m.toPallet ?? '' };
+        legs.push({ place, qty: m.quantity, txnType: req.inType ?? req.outType, documentLine: m.documentLine, expiryDate: row.expiry_date, receivedAt: row.received_at });
+        arrivals.push({ place, owner: m.owner, quantity: m.quantity });
+      }
+    }
+    const shrunk = await repo.shrinkReservations(uow.tx, this.dialect, [...shrink].map(([id, quantity]) => ({ id, quantity })), at);
+    const freed = await repo.deallocateMany(uow.tx, this.dialect, [...give].map(([id, quantity]) => ({ id, quantity })), at);
+    if (shrunk.length !== shrink.size || freed.length !== give.size) throw conflict('Less stock is reserved here than is being moved');
+    const posted = await this.post(uow, { documentType: req.documentType, documentId: req.documentId, reason: req.reason, legs, record: req.record }, actor, also);
+    if (arrivals.length) {
+      const balances = await repo.balancesAt(uow.tx, arrivals.map((a) => a.place));
+      const balanceOf = (p: Place) => balances.find((b) => b.customer_id === p.customerId && b.sku_id === p.skuId && b.location_id === p.locationId && b.lot === p.lot && b.pallet === p.pallet)!;
+      const take = new Map<number, number>();
+      for (const a of arrivals) take.set(balanceOf(a.place).id, (take.get(balanceOf(a.place).id) ?? 0) + a.quantity);
+      const allocated = await repo.allocateArrived(uow.tx, this.dialect, [...take].map(([id, quantity]) => ({ id, quantity })), at);
+      if (allocated.length !== take.size) throw conflict('The stock moved could not be reserved where it arrived');
+      await repo.reserveMany(uow.tx, reservationsOf(arrivals.map((a) => {
+        const b = balanceOf(a.place);
+        return { owner: a.owner, taken: [{ balanceId: b.id, place: a.place, locationCode: '', expiryDate: null, quantity: a.quantity }] };
+      })), at);
+    }
+    return posted;
+  }
+
+  /**
+   * Gives back part of owners' reservations at given places (a short pick: the units not found at the bin stop
+   * being reserved there, and become free — or, when the bin is counted, whatever the count finds). The owner's
+   * reservation at each place shrinks and its balance's allocated falls, in two statements for any number of
+   * releases (one document type's owners at a time); 409 when less is reserved at a place than is released
+   * (nothing changes). Answers the balances and quantities released.
+   */
+  async releasePart(uow: UnitOfWork, releases: { owner: ReservationOwner; place: Place; quantity: number }[]) {
+    if (releases.length === 0) return [];
+    const documentType = releases[0].owner.documentType;
+    if (releases.some((r) => r.owner.documentType !== documentType)) throw new Error('Releases of one document type at a time');
+    const at = new Date().toISOString();
+    const reserved = await repo.reservationsOf(uow.tx, this.dialect, documentType, [...new Set(releases.map((r) => r.owner.documentId))]);
+    const shrink = new Map<number, number>();
+    const give = new Map<number, number>();
+    for (const r of releases) {
+      if (!Number.isInteger(r.quantity) || r.quantity <= 0) throw new Error('A release is a whole number of units, at least 1');
+      const row = reservationAt(reserved, r.owner, pick(r.place));
+      const left = row ? row.quantity - (shrink.get(row.id) ?? 0) : 0;
+      if (!row || left < r.quantity) throw conflict(`Only ${count(Math.max(0, left), 'unit')} reserved here for this line; ${r.quantity} to release`);
+      shrink.set(row.id, (shrink.get(row.id) ?? 0) + r.quantity);
+      give.set(row.balance_id, (give.get(row.balance_id) ?? 0) + r.quantity);
+    }
+    const shrunk = await repo.shrinkReservations(uow.tx, this.dialect, [...shrink].map(([id, quantity]) => ({ id, quantity })), at);
+    const freed = await repo.deallocateMany(uow.tx, this.dialect, [...give].map(([id, quantity]) => ({ id, quantity })), at);
+    if (shrunk.length !== shrink.size || freed.length !== give.size) throw conflict('Less stock is reserved here than is being released');
+    return [...give].map(([balanceId, quantity]) => ({ balanceId, quantity }));
+  }
+
   /** Hands an owner's open reservations to another (a document that got its id after allocating). */
   async transferReservations(uow: UnitOfWork, from: ReservationOwner, to: ReservationOwner) {
     await repo.transferReservations(uow.tx, from, to, new Date().toISOString());
@@ -458,6 +538,28 @@ export class StockEngine {
   }
 }
 
+/** One reserved move: an owner's units reserved at `from`, to location `to` (null: out of the building). */
+export interface ReservedMove {
+  owner: ReservationOwner;
+  from: Place;
+  to: number | null;
+  quantity: number;
+  /** The ledger rows' document line (a pick task, a carton line). */
+  documentLine?: string;
+  /** The pallet the units arrive on at `to` (default none): an undone pick goes back onto the bin's pallet. */
+  toPallet?: string;
+}
+export interface ReservedMovePosting {
+  documentType: StockDocumentType;
+  documentId: string;
+  reason: string | null;
+  /** The ledger type of the units leaving, and of those arriving (default: the same). */
+  outType: StockTxnType;
+  inType?: StockTxnType;
+  moves: ReservedMove[];
+  record: PostingRecord;
+}
+
 /** What `allocate` is asked: a quantity of one SKU for one owner. */
 export interface AllocationRequest {
   owner: ReservationOwner;
@@ -509,6 +611,13 @@ function heldConflict(holdType: string, documentId: string, locationCode: string
       'Nothing can be moved or adjusted out of it until the count is approved or cancelled');
   }
   return conflict(`Stock at location ${locationCode} is held for ${holdType.toLowerCase()} (${documentId})`, 'Nothing can leave it until the hold is lifted');
+}
+
+/** An owner's reservation row at a place, among the rows `reservationsOf` read. */
+function reservationAt<R extends { document_id: string; document_line: string; location_id: number; sku_id: number; customer_id: number; lot: string; pallet: string }>(
+  rows: R[], owner: ReservationOwner, at: Place): R | undefined {
+  return rows.find((r) => r.document_id === owner.documentId && r.document_line === (owner.documentLine ?? '')
+    && r.location_id === at.locationId && r.sku_id === at.skuId && r.customer_id === at.customerId && r.lot === at.lot && r.pallet === at.pallet);
 }
 
 export function pick(p: Place): Place {

@@ -263,6 +263,64 @@ export const stockRepository = {
       .where('document_line', '=', owner.documentLine ?? '').where('quantity', '>', 0).orderBy('balance_id')).execute();
   },
 
+  /**
+   * The open reservations of these owners (one document type), with their balances' places, expiry and receipt
+   * time, locked until commit on PostgreSQL: what a reserved move takes from.
+   */
+  reservationsOf(tx: Executor, dialect: Dialect, documentType: string, documentIds: string[]) {
+    return lockRows(dialect, tx.selectFrom('stock_reservation as r')
+      .innerJoin('inventory_balance as b', 'b.id', 'r.balance_id')
+      .select(['r.id', 'r.balance_id', 'r.quantity', 'r.document_id', 'r.document_line',
+        'b.warehouse_id', 'b.customer_id', 'b.sku_id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.received_at'])
+      .where('r.document_type', '=', documentType).where('r.document_id', 'in', documentIds).where('r.quantity', '>', 0)
+      .orderBy('r.balance_id')).execute();
+  },
+
+  /** Each reservation row shrinks by its quantity only if it holds that much: one statement; answers the rows shrunk. */
+  shrinkReservations(tx: Executor, dialect: Dialect, rows: { id: number; quantity: number }[], at: string) {
+    const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
+    const values = sql.join(rows.map((r) => sql`(${int(r.id)}, ${int(r.quantity)})`));
+    return sql<{ id: number }>`
+      WITH take(id, quantity) AS (VALUES ${values})
+      UPDATE stock_reservation SET quantity = stock_reservation.quantity - take.quantity, updated_at = ${at}
+      FROM take WHERE stock_reservation.id = take.id AND stock_reservation.quantity >= take.quantity
+      RETURNING stock_reservation.id`.execute(tx).then((r) => r.rows);
+  },
+
+  /** Each balance's allocated falls by its quantity only if that much is allocated: one statement; answers the balances changed. */
+  deallocateMany(tx: Executor, dialect: Dialect, rows: { id: number; quantity: number }[], at: string) {
+    const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
+    const values = sql.join(rows.map((r) => sql`(${int(r.id)}, ${int(r.quantity)})`));
+    return sql<{ id: number }>`
+      WITH give(id, quantity) AS (VALUES ${values})
+      UPDATE inventory_balance SET allocated = inventory_balance.allocated - give.quantity, updated_at = ${at}
+      FROM give WHERE inventory_balance.id = give.id AND inventory_balance.allocated >= give.quantity
+      RETURNING inventory_balance.id`.execute(tx).then((r) => r.rows);
+  },
+
+  /** The balances at these places (of one warehouse and client), with their ids: one statement. */
+  balancesAt(tx: Executor, places: Place[]) {
+    const p0 = places[0];
+    return tx.selectFrom('inventory_balance')
+      .select(['id', 'warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet', 'on_hand', 'allocated'])
+      .where('warehouse_id', '=', p0.warehouseId)
+      .where('customer_id', 'in', [...new Set(places.map((p) => p.customerId))])
+      .where('sku_id', 'in', [...new Set(places.map((p) => p.skuId))])
+      .where('location_id', 'in', [...new Set(places.map((p) => p.locationId))])
+      .execute();
+  },
+
+  /** Each balance's allocated grows by its quantity only if that much is free (no other rule: stock arriving reserved). */
+  allocateArrived(tx: Executor, dialect: Dialect, rows: { id: number; quantity: number }[], at: string) {
+    const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
+    const values = sql.join(rows.map((r) => sql`(${int(r.id)}, ${int(r.quantity)})`));
+    return sql<{ id: number }>`
+      WITH take(id, quantity) AS (VALUES ${values})
+      UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
+      FROM take WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity
+      RETURNING inventory_balance.id`.execute(tx).then((r) => r.rows);
+  },
+
   /** Releases `qty` allocated units of one balance only if at least that much is allocated. */
   deallocate(tx: Executor, balanceId: number, qty: number, at: string) {
     return tx.updateTable('inventory_balance')

@@ -36,7 +36,7 @@ type Describer<K extends HubEventName> = (arg: HubEventMap[K], reader: Reader) =
 /** The screen where each kind of stock change is made and listed. */
 const STOCK_PATH: Record<HubEventMap['ReceiveInventoryData']['subEvent'], string> = {
   Move: '/Move', MovePallet: '/MovePallet', Adjust: '/Adjustment', CycleCount: '/CycleCount', Replenish: '/ProductReplenishment',
-  Receive: '/InBound', Putaway: '/InBound', Import: '/InventoryReports', Kit: '/KitDashboard',
+  Receive: '/InBound', Putaway: '/InBound', Import: '/InventoryReports', Kit: '/KitDashboard', Pick: '/BatchJob', Pack: '/BatchJob', Ship: '/OrderDashboard',
 };
 /** A document known by its number only reads as "#12". */
 const numbered = (payload: unknown, key: string) => {
