@@ -40,6 +40,8 @@ import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
 import { WaveService } from './modules/waves/waves.service.js';
 import { PickJobService } from './modules/waves/pick-jobs.service.js';
+import { PackingService } from './modules/packing/packing.service.js';
+import { ShipConfirmService } from './modules/ship-confirm/ship-confirm.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -62,6 +64,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const orderDocuments = new OrderDocumentService(deps);
   // The floor: waves release orders into pick jobs; jobs give their orders back through the same release.
   const waves = new WaveService(deps, orders);
+  const scans = new ScanService(deps);
+  const allocation = new OrderAllocationService(deps, stock);
   const services = {
     tokens,
     mailer,
@@ -76,7 +80,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     dashboard: new DashboardService(deps),
     audit: new AuditService(deps),
     health: new HealthService(deps),
-    scans: new ScanService(deps),
+    scans,
     warehouses: new WarehouseService(deps),
     users: new UserService(deps),
     customers: new CustomerService(deps),
@@ -92,11 +96,13 @@ export function createServices(config: Config, database: Database, log: FastifyB
     orders,
     orderDocuments,
     orderUploads: new OrderUploadService(deps, orders, orderDocuments),
-    allocation: new OrderAllocationService(deps, stock),
+    allocation,
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),
     waves,
     pickJobs: new PickJobService(deps, waves.release),
+    packing: new PackingService(deps, { stock, floorEvents, orders, scans }),
+    shipConfirm: new ShipConfirmService(deps, { stock, floorEvents, orders, allocation }),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

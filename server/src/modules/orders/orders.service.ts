@@ -240,6 +240,13 @@ export class OrderService {
     return this.detail(this.db, principal.scope, orderId);
   }
 
+  /** An order's summary in the caller's transaction (the floor's change records and hub events carry it); 404 when there is none. */
+  async summaryOf(db: Executor, orderId: number): Promise<OrderSummary> {
+    const row = await repo.find(db, Scope.everything, orderId);
+    if (!row) throw notFound('Order');
+    return toSummary(row);
+  }
+
   private async detail(db: Executor, scope: Scope, id: number) {
     const row = await repo.find(db, scope, id);
     if (!row) throw notFound('Order');

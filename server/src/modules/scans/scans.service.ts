@@ -1,5 +1,6 @@
-import type { ScanMatch, ScanPallet, ScanResolveRequest, ScanResolveResponse } from '@bolx/contracts';
-import type { Db } from '../../db/schema.js';
+import { sql, type SqlBool } from 'kysely';
+import type { ScanMatch, ScanPallet, ScanResolveRequest, ScanResolveResponse, ScanSku } from '@bolx/contracts';
+import type { Db, Executor } from '../../db/schema.js';
 import { ERROR_CODES, unitsOfPackage } from '@bolx/contracts';
 import { AppError, forbidden } from '../../platform/errors.js';
 import { hasModule, type Principal } from '../../platform/principal.js';
@@ -33,6 +34,16 @@ export class ScanService {
     const matches = toMatches(hits, req.warehouseId, code);
     if (matches.length === 0) throw new AppError(404, ERROR_CODES.NOT_FOUND, `No SKU, location or pallet matches '${code}' in this warehouse`, { code: 'Unknown code' });
     return { code, kind: matches.length === 1 ? matches[0].kind : 'ambiguous', matches };
+  }
+
+  /**
+   * The SKUs a scanned code names in a warehouse, of every client it serves (code, UPC, barcode, package GTIN with
+   * the units one scan counts), in the caller's transaction: a floor screen that checks the item against a document
+   * tells "another client's item" from "no such item". The caller decides what the caller may learn.
+   */
+  async skusOf(tx: Executor, warehouseId: number, code: string): Promise<ScanSku[]> {
+    const hits = await repo.hits(tx, { warehouseId, code: code.trim(), customers: () => sql<SqlBool>`1 = 1`, ownLocationsOnly: false });
+    return toMatches(hits, warehouseId, code.trim()).filter((m): m is ScanSku => m.kind === 'sku');
   }
 }
 
