@@ -38,7 +38,7 @@ export function CartonTypesDrawer({ open, warehouseId, onClose }: { open: boolea
   );
 
   return (
-    <Drawer open={open} onClose={onClose} title={t('handheld.cartonTypes.title')} width={420} destroyOnHidden
+    <Drawer open={open} onClose={onClose} title={t('handheld.cartonTypes.title')} width="min(420px, 100vw)" destroyOnHidden
       extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>{t('handheld.cartonTypes.add')}</Button>}>
       {editing && (
         <Form form={form} layout="vertical" onFinish={(v) => { void submit(v); }} style={{ marginBottom: 16 }}>

@@ -207,27 +207,27 @@ export default function PackStationPage() {
 
       <div className="bolx-pack__setup">
         {headerWarehouse <= 0 && warehouses.length > 1 && (
-          <label>
+          <div>
             <Typography.Text type="secondary">{t('handheld.pack.warehouse')}</Typography.Text>
             <Select size="large" value={warehouseId || undefined} placeholder={t('handheld.pack.chooseWarehouse')} aria-label={t('handheld.pack.warehouse')}
               options={warehouses.map((w) => ({ value: w.warehouseId, label: w.warehouseName }))}
               onChange={(v: number) => { setChosenWarehouse(v); setOrder(undefined); }} />
-          </label>
+          </div>
         )}
-        <label>
+        <div>
           <Typography.Text type="secondary">{t('handheld.pack.station')}</Typography.Text>
           <Select size="large" value={stationLocationId} placeholder={t('handheld.pack.chooseStation')} aria-label={t('handheld.pack.station')}
             loading={stations.isFetching} disabled={!warehouseId} showSearch optionFilterProp="label"
             options={(stations.data ?? []).map((s) => ({ value: s.locationId, label: `${s.locationCode} (${s.locationType})` }))}
             onChange={(v: number) => remember({ stationLocationId: v })} onOpenChange={(o) => { if (!o) setTimeout(focus, 0); }} />
-        </label>
-        <label>
+        </div>
+        <div>
           <Typography.Text type="secondary">{t('handheld.pack.cartonType')}</Typography.Text>
           <Select size="large" value={cartonTypeId} placeholder={t('handheld.pack.chooseCartonType')} aria-label={t('handheld.pack.cartonType')}
             loading={cartonTypes.isFetching} disabled={!warehouseId}
             options={types.map((c) => ({ value: c.cartonTypeId, label: `${c.code} · ${c.lengthCm}×${c.widthCm}×${c.heightCm}` }))}
             onChange={(v: number) => remember({ cartonTypeId: v })} onOpenChange={(o) => { if (!o) setTimeout(focus, 0); }} />
-        </label>
+        </div>
       </div>
       {warehouseId > 0 && stations.data && stations.data.length === 0 && <Alert type="warning" showIcon message={t('handheld.pack.noStations')} />}
       {warehouseId > 0 && cartonTypes.data && types.length === 0 && <Alert type="info" showIcon message={t('handheld.pack.noCartonTypes')} />}
@@ -238,11 +238,11 @@ export default function PackStationPage() {
             <ScanBox ref={scanBox} label={t('handheld.pack.scanLabel')} prompt={prompt} error={error} busy={inFlightRef.current}
               disabled={!warehouseId} onScan={(code) => { void onScan(code); }} />
             {(stage === 'item' || stage === 'carton') && (
-              <label className="bolx-pack__times">
+              <div className="bolx-pack__times">
                 <Typography.Text type="secondary">{t('handheld.pack.times')}</Typography.Text>
                 <InputNumber size="large" min={1} max={9999} precision={0} value={times} aria-label={t('handheld.pack.times')}
                   onChange={(v) => setTimes(v ?? 1)} onPressEnter={focus} style={{ width: '100%' }} />
-              </label>
+              </div>
             )}
           </div>
           {notice && !error && <Typography.Text type="success" className="bolx-hh__notice">{notice}</Typography.Text>}
