@@ -301,6 +301,8 @@ export const shortPickInput = confirmPickInput.omit({ quantity: true }).extend({
   reason: field.text(255).trim().optional(),
 });
 export const pickResult = z.object({ message: z.string(), job: pickJobDetail });
+/** UndoPick: takes back the caller's last confirmed pick of the job (tote back to bin), while the job is not finished. */
+export const undoPickInput = z.object({ jobId: id });
 
 // ---- Packing (pack station) ----
 

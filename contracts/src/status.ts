@@ -92,7 +92,8 @@ export const STATUS_MACHINES = {
       // Back from the floor (a wave or job cancelled): to what its lines hold, as allocation decides.
       Released: { colour: 'geekblue', next: ['Picking', 'Allocated', 'Partially Allocated', 'Backordered', 'On Hold', 'Cancelled'] },
       Picking: { colour: 'processing', next: ['Picked'] },
-      Picked: { colour: 'purple', next: ['Packed'] },
+      // Back to Picking when a pick is undone (UndoPick) before the order is packed.
+      Picked: { colour: 'purple', next: ['Packed', 'Picking'] },
       Packed: { colour: 'lime', next: ['Shipped'] },
       Shipped: { colour: 'success', next: [] },
       Cancelled: { colour: 'default', next: [] },

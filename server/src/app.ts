@@ -36,6 +36,7 @@ import { receivingRoutes } from './modules/receiving/receiving.routes.js';
 import { jobRoutes } from './modules/jobs/jobs.routes.js';
 import { orderRoutes } from './modules/orders/orders.routes.js';
 import { kitRoutes } from './modules/kits/kits.routes.js';
+import { pickingRoutes } from './modules/picking/picking.routes.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { waveRoutes } from './modules/waves/waves.routes.js';
 import { packingRoutes } from './modules/packing/packing.routes.js';
@@ -48,7 +49,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, packingRoutes, shipConfirmRoutes,
+  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, pickingRoutes, packingRoutes, shipConfirmRoutes,
 ];
 
 declare module 'fastify' {

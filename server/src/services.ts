@@ -31,6 +31,7 @@ import { OrderService } from './modules/orders/orders.service.js';
 import { OrderAllocationService } from './modules/orders/allocation.service.js';
 import { BackorderService, registerBackorderFilling } from './modules/orders/backorders.service.js';
 import { KitService } from './modules/kits/kits.service.js';
+import { PickingService } from './modules/picking/picking.service.js';
 import { OrderReceipts } from './modules/orders/order-receipts.js';
 import { OrderDocumentService } from './modules/orders/order-documents.service.js';
 import { OrderUploadService } from './modules/orders/order-upload.service.js';
@@ -66,6 +67,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const waves = new WaveService(deps, orders);
   const scans = new ScanService(deps);
   const allocation = new OrderAllocationService(deps, stock);
+  const cycleCounts = new CycleCountService(deps, stock);
   const services = {
     tokens,
     mailer,
@@ -89,7 +91,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     locations: new LocationService(deps),
     inventory: new InventoryService(deps, stock),
     adjustments: new AdjustmentService(deps, stock),
-    cycleCounts: new CycleCountService(deps, stock),
+    cycleCounts,
     replenishment: new ReplenishmentService(deps, stock),
     inventoryReports: new InventoryReportService(deps),
     receiving,
@@ -103,6 +105,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     pickJobs: new PickJobService(deps, waves.release),
     packing: new PackingService(deps, { stock, floorEvents, orders, scans }),
     shipConfirm: new ShipConfirmService(deps, { stock, floorEvents, orders, allocation }),
+    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders }),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

@@ -57,6 +57,12 @@ export const cycleCountRepository = {
       .where('cc.status', 'in', [...OPEN_COUNT_STATUSES]).execute();
   },
 
+  /** A location's code (upper case, as a location selection compares it). */
+  async locationCode(tx: Executor, locationId: number) {
+    const row = await tx.selectFrom('location').select('code').where('id', '=', locationId).executeTakeFirstOrThrow();
+    return row.code.toUpperCase();
+  },
+
   async insertCount(tx: Executor, values: Insertable<CycleCountTable>) {
     const { id } = await tx.insertInto('cycle_count').values(values).returning('id').executeTakeFirstOrThrow();
     return id;

@@ -90,6 +90,35 @@ export class CycleCountService {
     return { message: `Cycle count ${created.countNo} created with ${countOf(created.lines, 'line')}`, data: await this.detail(principal, created.id) };
   }
 
+  /**
+   * A spot count of one location's stock of a client, in the caller's transaction (a short pick asks for one where
+   * the units were not found). One count per location: a count already open there is answered, not a second made.
+   * Answers null when the client has nothing on hand there (nothing to count). The location is held while it is open.
+   */
+  async spotCount(uow: UnitOfWork, actor: Actor, input: { warehouseId: number; customerId: number; locationId: number; countDate: string; note: string }) {
+    const location = await repo.locationCode(uow.tx, input.locationId);
+    const selection: CountSelection = { warehouseId: input.warehouseId, customerId: input.customerId, selection: 'location', locationFrom: location, locationTo: location };
+    const stock = await repo.snapshot(uow.tx, this.dialect, selection, MAX_COUNT_LINES + 1);
+    // Checked after the snapshot has locked the rows, so two short picks at one bin cannot both make a count.
+    const open = await repo.openLinesAt(uow.tx, input.customerId, [input.locationId]);
+    if (open.length) return { countNo: open[0].count_no, created: false };
+    if (stock.length === 0) return null;
+    const now = new Date().toISOString();
+    const countNo = (await documentNumbers.next(uow, 'CC')).number;
+    const id = await repo.insertCount(uow.tx, {
+      count_no: countNo, warehouse_id: input.warehouseId, customer_id: input.customerId, count_type: 'spot', selection: 'location',
+      location_from: location, location_to: location, sku_id: null, abc_class: null, is_blind: 1, status: 'Open',
+      count_date: input.countDate, note: input.note, created_by: actor.userId, created_at: now, updated_at: now,
+    });
+    await repo.insertLines(uow.tx, stock.map((b) => ({
+      cycle_count_id: id, warehouse_id: b.warehouse_id, customer_id: b.customer_id, sku_id: b.sku_id, location_id: b.location_id,
+      lot: b.lot, pallet: b.pallet, expiry_date: b.expiry_date, expected_qty: b.on_hand,
+    })));
+    await this.stock.hold(uow, 'CYCLE_COUNT', countNo, input.warehouseId, { locationIds: [input.locationId], customerId: input.customerId }, actor);
+    await this.record(uow, actor, 'create', id, input, 'AddCycleCount', 'Open', { countNo, lines: stock.length, locations: 1, spot: true });
+    return { countNo, created: true };
+  }
+
   private async load(principal: Principal, id: number) {
     const count = await repo.findById(this.db, id);
     if (!count) throw notFound('Cycle count');

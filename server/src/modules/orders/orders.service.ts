@@ -235,6 +235,16 @@ export class OrderService {
     return toSummary(row);
   }
 
+  /**
+   * Records a change the floor made to an order (its status moved by picking, packing, shipping): the audit row and
+   * hub event with the order's summary after it, in the caller's transaction. Answers the summary.
+   */
+  async recordFloorChange(uow: UnitOfWork, actor: Actor, orderId: number, c: { action: string; subEvent: OrderSubEvent; before?: unknown; extra?: Record<string, unknown> }) {
+    const after = await this.summaryWithin(uow.tx, orderId);
+    await this.recorder.record(uow, actor, orderChange(after, c));
+    return after;
+  }
+
   /** One order with its lines and its status history; 404 when there is none in the caller's scope. */
   async get(principal: Principal, orderId: number) {
     return this.detail(this.db, principal.scope, orderId);

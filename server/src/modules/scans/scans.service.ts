@@ -45,7 +45,21 @@ export class ScanService {
     const hits = await repo.hits(tx, { warehouseId, code: code.trim(), customers: () => sql<SqlBool>`1 = 1`, ownLocationsOnly: false });
     return toMatches(hits, warehouseId, code.trim()).filter((m): m is ScanSku => m.kind === 'sku');
   }
+
+  /**
+   * The SKUs a scanned code is in a warehouse, of every client it serves (the floor checks a scan against the SKU
+   * it expects and must tell "another client's item" apart from "no such item"; the caller never shows whose).
+   * Each with the units one scan counts (a package GTIN: its units). In the caller's transaction; one statement.
+   */
+  async skuMatches(tx: Executor, warehouseId: number, code: string): Promise<ScanSkuMatch[]> {
+    const trimmed = code.trim();
+    const hits = await repo.hits(tx, { warehouseId, code: trimmed, customers: () => sql<SqlBool>`1 = 1`, ownLocationsOnly: false });
+    return toMatches(hits, warehouseId, trimmed).filter((m): m is ScanSkuMatch => m.kind === 'sku');
+  }
 }
+
+/** A SKU match of a scan (contracts' scanSku). */
+export type ScanSkuMatch = Extract<ScanMatch, { kind: 'sku' }>;
 
 /** The statement's rows as matches: one per SKU (its best way of matching), location, and pallet place. */
 export function toMatches(hits: ScanHitRow[], warehouseId: number, code: string): ScanMatch[] {

@@ -259,7 +259,7 @@ export const wavesRepository = {
       ])).executeTakeFirst();
   },
 
-  /** Locations of a warehouse by code, with whether each holds stock, and the live job whose slot holds it as a tote (other than this job). */
+  /** Locations of a warehouse by code (any case), with whether each holds stock, and the live job whose slot holds it as a tote (other than this job). */
   totes(db: Executor, warehouseId: number, codes: string[], jobId: number) {
     if (codes.length === 0) return Promise.resolve([]);
     return db.selectFrom('location as l')
@@ -267,7 +267,8 @@ export const wavesRepository = {
         sql<number>`(select coalesce(sum(b.on_hand), 0) from inventory_balance b where b.location_id = l.id)`.as('on_hand'),
         sql<string | null>`(select min(j.job_number) from pick_job_order jo join pick_job j on j.id = jo.job_id
           where jo.tote_location_id = l.id and jo.job_id <> ${jobId} and j.status not in ('Done', 'Short', 'Cancelled'))`.as('busy_in')])
-      .where('l.warehouse_id', '=', warehouseId).where('l.code', 'in', codes).execute();
+            // A scan matches the code whatever its case (codes are printed upper case; a keyboard wedge may send lower).
+      .where('l.warehouse_id', '=', warehouseId).where(sql`upper(l.code)`, 'in', codes.map((c) => c.toUpperCase())).execute();
   },
 
   async setTotes(tx: Executor, jobId: number, totes: { slot: number; locationId: number }[]) {
