@@ -208,7 +208,7 @@ export default function PickingPage() {
                 <Statistic title={t('handheld.pick.summary.short')} value={progress.short} valueStyle={progress.short ? { color: '#d4380d' } : undefined} />
               </div>
               {error && <Typography.Text type="danger" role="alert">{error}</Typography.Text>}
-              <Button type="primary" size="large" icon={<RightOutlined />} onClick={() => { void onNextJob(); }} className="bolx-hh__wide">{t('handheld.pick.nextJob')}</Button>
+              <Button type="primary" size="large" autoFocus icon={<RightOutlined />} onClick={() => { void onNextJob(); }} className="bolx-hh__wide">{t('handheld.pick.nextJob')}</Button>
               <Button size="large" icon={<ArrowLeftOutlined />} onClick={onBack} className="bolx-hh__wide">{t('handheld.pick.back')}</Button>
             </div>
           )}
