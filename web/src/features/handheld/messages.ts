@@ -79,7 +79,6 @@ addMessages({
   'handheld.pack.shipTo': 'Ship to {name}',
   'handheld.pack.carrier': 'Carrier {carrier}',
   'handheld.pack.totes': 'Totes {codes}',
-  'handheld.pack.col.line': '#',
   'handheld.pack.col.sku': 'SKU',
   'handheld.pack.col.lot': 'Lot',
   'handheld.pack.col.picked': 'Picked',

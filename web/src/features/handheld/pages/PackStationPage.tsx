@@ -162,11 +162,13 @@ export default function PackStationPage() {
     if (answer) showOrder(answer.order, answer.message);
   };
   const onClose = async (carton: Carton, weightKg: number) => {
+    if (inFlightRef.current) return;
     const answer = await call(() => closeCarton({ cartonId: carton.cartonId, weightKg, ...(stationLocationId ? { locationId: stationLocationId } : {}) }).unwrap());
     setClosing(undefined);
     if (answer) showOrder(answer.order, answer.message);
   };
   const onUnpack = async (u: Unpacking, quantity: number) => {
+    if (inFlightRef.current) return;
     const answer = await call(() => unpackItem({ cartonId: u.carton.cartonId, orderLineId: u.orderLineId, lot: u.lot, quantity }).unwrap());
     setUnpacking(undefined);
     if (answer) showOrder(answer.order, answer.message);
@@ -240,8 +242,8 @@ export default function PackStationPage() {
             {(stage === 'item' || stage === 'carton') && (
               <div className="bolx-pack__times">
                 <Typography.Text type="secondary">{t('handheld.pack.times')}</Typography.Text>
-                <InputNumber size="large" min={1} max={9999} precision={0} value={times} aria-label={t('handheld.pack.times')}
-                  onChange={(v) => setTimes(v ?? 1)} onPressEnter={focus} style={{ width: '100%' }} />
+                <InputNumber min={1} max={9999} precision={0} value={times} aria-label={t('handheld.pack.times')}
+                  onChange={(v) => setTimes(v ?? 1)} onPressEnter={focus} style={{ width: 96 }} />
               </div>
             )}
           </div>
@@ -267,7 +269,6 @@ export default function PackStationPage() {
                 scroll={{ x: 'max-content' }}
                 rowClassName={(l) => (l.left === 0 ? 'bolx-pack__line--done' : '')}
                 columns={[
-                  { key: 'line', dataIndex: 'lineNo', title: t('handheld.pack.col.line'), width: 40 },
                   { key: 'sku', title: t('handheld.pack.col.sku'), render: (_, l) => (<><Typography.Text strong>{l.skuCode}</Typography.Text><br /><Typography.Text type="secondary">{l.skuDescription}</Typography.Text></>) },
                   ...(hasLots ? [{ key: 'lot', dataIndex: 'lot', title: t('handheld.pack.col.lot') }] : []),
                   { key: 'picked', dataIndex: 'pickedQuantity', title: t('handheld.pack.col.picked'), align: 'right' as const },
@@ -366,11 +367,12 @@ function QuantityDialog({ open, title, label, hint, initial, min, max, precision
   const t = useT();
   const [form] = Form.useForm<{ value: number }>();
   useEffect(() => { if (open) form.setFieldsValue({ value: initial as number }); }, [open, initial, form]);
-  const submit = () => { void form.validateFields().then((v) => onSubmit(v.value)); };
+  // Enter in the number and the OK button both land here; a call already on its way is never sent twice.
+  const submit = () => { if (!busy) void form.validateFields().then((v) => onSubmit(v.value)); };
   return (
     <Modal open={open} title={title} okText={okText} cancelText={t('handheld.pack.cancel')} onOk={submit} onCancel={onCancel} afterClose={afterClose}
       okButtonProps={{ loading: busy, size: 'large' }} cancelButtonProps={{ size: 'large' }} destroyOnHidden>
-      <Form form={form} layout="vertical" onFinish={submit}>
+      <Form form={form} layout="vertical">
         <Form.Item name="value" label={label} extra={hint} rules={[{ required: true, message: label }]}>
           <InputNumber size="large" min={min} max={max} precision={precision} autoFocus inputMode="decimal" style={{ width: '100%' }} onPressEnter={submit} />
         </Form.Item>
