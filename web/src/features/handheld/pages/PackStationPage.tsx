@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import type { InputNumberRef } from 'rc-input-number';
 import { useSearchParams } from 'react-router';
 import { Alert, Button, Form, InputNumber, Modal, Select, Table, Tag, Typography } from 'antd';
 import { InboxOutlined, PlusOutlined, PrinterOutlined, SettingOutlined, SwapOutlined, UndoOutlined } from '@ant-design/icons';
@@ -366,15 +367,18 @@ function QuantityDialog({ open, title, label, hint, initial, min, max, precision
 }) {
   const t = useT();
   const [form] = Form.useForm<{ value: number }>();
+  const input = useRef<InputNumberRef>(null);
   useEffect(() => { if (open) form.setFieldsValue({ value: initial as number }); }, [open, initial, form]);
   // Enter in the number and the OK button both land here; a call already on its way is never sent twice.
   const submit = () => { if (!busy) void form.validateFields().then((v) => onSubmit(v.value)); };
   return (
     <Modal open={open} title={title} okText={okText} cancelText={t('handheld.pack.cancel')} onOk={submit} onCancel={onCancel} afterClose={afterClose}
+      // The dialog focuses itself on opening; the number takes it over so a typed value and Enter go there.
+      afterOpenChange={(opened) => { if (opened) { input.current?.focus(); input.current?.select(); } }}
       okButtonProps={{ loading: busy, size: 'large' }} cancelButtonProps={{ size: 'large' }} destroyOnHidden>
       <Form form={form} layout="vertical">
         <Form.Item name="value" label={label} extra={hint} rules={[{ required: true, message: label }]}>
-          <InputNumber size="large" min={min} max={max} precision={precision} autoFocus inputMode="decimal" style={{ width: '100%' }} onPressEnter={submit} />
+          <InputNumber ref={input} size="large" min={min} max={max} precision={precision} autoFocus inputMode="decimal" style={{ width: '100%' }} onPressEnter={submit} />
         </Form.Item>
       </Form>
     </Modal>

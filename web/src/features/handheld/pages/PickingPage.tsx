@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import type { InputNumberRef } from 'rc-input-number';
 import { useSearchParams } from 'react-router';
 import { Alert, Button, Form, Input, InputNumber, Modal, Popconfirm, Progress, Result, Spin, Statistic, Tag, Typography } from 'antd';
 import { ArrowLeftOutlined, CheckOutlined, RightOutlined, UndoOutlined, WarningOutlined } from '@ant-design/icons';
@@ -343,6 +344,7 @@ function ShortDialog({ open, location, left, counted, busy, onCancel, onSubmit, 
 }) {
   const t = useT();
   const [form] = Form.useForm<{ found: number; reason?: string }>();
+  const found = useRef<InputNumberRef>(null);
   useEffect(() => {
     if (open) form.setFieldsValue({ found: Math.min(counted, Math.max(0, left - 1)), reason: undefined });
   }, [open, counted, left, form]);
@@ -357,12 +359,13 @@ function ShortDialog({ open, location, left, counted, busy, onCancel, onSubmit, 
       onOk={() => { void form.validateFields().then((v) => onSubmit(v.found, v.reason)); }}
       onCancel={onCancel}
       afterClose={afterClose}
+      afterOpenChange={(opened) => { if (opened) { found.current?.focus(); found.current?.select(); } }}
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary">{t('handheld.pick.shortNeeded', { quantity: left })}</Typography.Paragraph>
       <Form form={form} layout="vertical">
         <Form.Item name="found" label={t('handheld.pick.shortFound')} rules={[{ required: true }]}>
-          <InputNumber size="large" min={0} max={Math.max(0, left - 1)} precision={0} inputMode="numeric" autoFocus style={{ width: '100%' }} />
+          <InputNumber ref={found} size="large" min={0} max={Math.max(0, left - 1)} precision={0} inputMode="numeric" autoFocus style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="reason" label={t('handheld.pick.shortReason')}>
           <Input size="large" maxLength={255} placeholder={t('handheld.pick.shortReasonPlaceholder')} />
