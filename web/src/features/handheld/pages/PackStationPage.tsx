@@ -64,6 +64,7 @@ export default function PackStationPage() {
   const [closing, setClosing] = useState<Carton>();
   const [unpacking, setUnpacking] = useState<Unpacking>();
   const [typesOpen, setTypesOpen] = useState(false);
+  const [dialogError, setDialogError] = useState<string>();
   const scanBox = useRef<ScanBoxHandle>(null);
 
   const [openPack] = useOpenPackMutation();
@@ -89,13 +90,15 @@ export default function PackStationPage() {
     focus();
   };
   /** One call at a time: scans while it is on its way are ignored; a refusal is said with the server's words. */
-  const call = async <T,>(run: () => Promise<T>): Promise<T | undefined> => {
+  const call = async <T,>(run: () => Promise<T>, onError?: (message: string) => void): Promise<T | undefined> => {
     inFlightRef.current = true;
     rerender();
     try {
       return await run();
     } catch (raw) {
-      refuse(toApiError(raw).details);
+      const message = toApiError(raw).details;
+      refuse(message);
+      onError?.(message);
       return undefined;
     } finally {
       inFlightRef.current = false;
@@ -164,15 +167,18 @@ export default function PackStationPage() {
   };
   const onClose = async (carton: Carton, weightKg: number) => {
     if (inFlightRef.current) return;
-    const answer = await call(() => closeCarton({ cartonId: carton.cartonId, weightKg, ...(stationLocationId ? { locationId: stationLocationId } : {}) }).unwrap());
+    // A refused weight keeps the dialog open with the server's words, for the packer to correct it.
+    const answer = await call(() => closeCarton({ cartonId: carton.cartonId, weightKg, ...(stationLocationId ? { locationId: stationLocationId } : {}) }).unwrap(), setDialogError);
+    if (!answer) return;
     setClosing(undefined);
-    if (answer) showOrder(answer.order, answer.message);
+    showOrder(answer.order, answer.message);
   };
   const onUnpack = async (u: Unpacking, quantity: number) => {
     if (inFlightRef.current) return;
-    const answer = await call(() => unpackItem({ cartonId: u.carton.cartonId, orderLineId: u.orderLineId, lot: u.lot, quantity }).unwrap());
+    const answer = await call(() => unpackItem({ cartonId: u.carton.cartonId, orderLineId: u.orderLineId, lot: u.lot, quantity }).unwrap(), setDialogError);
+    if (!answer) return;
     setUnpacking(undefined);
-    if (answer) showOrder(answer.order, answer.message);
+    showOrder(answer.order, answer.message);
   };
   const onPrint = async () => {
     if (!order) return;
@@ -337,9 +343,10 @@ export default function PackStationPage() {
         precision={3}
         okText={t('handheld.pack.closeCarton')}
         busy={inFlightRef.current}
+        error={dialogError}
         onCancel={() => setClosing(undefined)}
         onSubmit={(w) => { if (closing) void onClose(closing, w); }}
-        afterClose={focus}
+        afterClose={() => { setDialogError(undefined); focus(); }}
       />
       <QuantityDialog
         open={!!unpacking}
@@ -351,9 +358,10 @@ export default function PackStationPage() {
         precision={0}
         okText={t('handheld.pack.unpack')}
         busy={inFlightRef.current}
+        error={dialogError}
         onCancel={() => setUnpacking(undefined)}
         onSubmit={(q) => { if (unpacking) void onUnpack(unpacking, q); }}
-        afterClose={focus}
+        afterClose={() => { setDialogError(undefined); focus(); }}
       />
       {warehouseId > 0 && <CartonTypesDrawer open={typesOpen} warehouseId={warehouseId} onClose={() => { setTypesOpen(false); setTimeout(focus, 0); }} />}
     </div>
@@ -361,8 +369,8 @@ export default function PackStationPage() {
 }
 
 /** A one-number dialog (a carton's weight, units to unpack): Enter in the number submits it. */
-function QuantityDialog({ open, title, label, hint, initial, min, max, precision, okText, busy, onCancel, onSubmit, afterClose }: {
-  open: boolean; title: string; label: string; hint?: string; initial?: number; min: number; max: number; precision: number; okText: string; busy: boolean;
+function QuantityDialog({ open, title, label, hint, error, initial, min, max, precision, okText, busy, onCancel, onSubmit, afterClose }: {
+  open: boolean; title: string; label: string; hint?: string; error?: string; initial?: number; min: number; max: number; precision: number; okText: string; busy: boolean;
   onCancel(): void; onSubmit(value: number): void; afterClose(): void;
 }) {
   const t = useT();
@@ -376,6 +384,7 @@ function QuantityDialog({ open, title, label, hint, initial, min, max, precision
       // The dialog focuses itself on opening; the number takes it over so a typed value and Enter go there.
       afterOpenChange={(opened) => { if (opened) { input.current?.focus(); input.current?.select(); } }}
       okButtonProps={{ loading: busy, size: 'large' }} cancelButtonProps={{ size: 'large' }} destroyOnHidden>
+      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}
       <Form form={form} layout="vertical">
         <Form.Item name="value" label={label} extra={hint} rules={[{ required: true, message: label }]}>
           <InputNumber ref={input} size="large" min={min} max={max} precision={precision} autoFocus inputMode="decimal" style={{ width: '100%' }} onPressEnter={submit} />
