@@ -37,6 +37,7 @@ addMessages({
   'handheld.pick.shortTitle': 'Short pick at {location}',
   'handheld.pick.shortFound': 'Units found',
   'handheld.pick.shortNeeded': '{quantity, plural, one {# unit} other {# units}} needed here',
+  'handheld.pick.shortScanItem': 'To pick the units you found, cancel and scan the item first.',
   'handheld.pick.shortReason': 'Reason (optional)',
   'handheld.pick.shortReasonPlaceholder': 'Empty bin, damaged…',
   'handheld.pick.shortSubmit': 'Record short',

@@ -327,6 +327,8 @@ export default function PickingPage() {
           open={shortOpen}
           location={stop.locationCode}
           left={left}
+          // Units found are picked, so they need the item scanned; before that only "none found" can be recorded.
+          maxFound={state.scans?.itemCode ? Math.max(0, left - 1) : 0}
           counted={state.scans?.quantity ?? 0}
           busy={state.inFlight}
           onCancel={() => setShortOpen(false)}
@@ -338,16 +340,16 @@ export default function PickingPage() {
   );
 }
 
-function ShortDialog({ open, location, left, counted, busy, onCancel, onSubmit, afterClose }: {
-  open: boolean; location: string; left: number; counted: number; busy: boolean;
+function ShortDialog({ open, location, left, maxFound, counted, busy, onCancel, onSubmit, afterClose }: {
+  open: boolean; location: string; left: number; maxFound: number; counted: number; busy: boolean;
   onCancel(): void; onSubmit(found: number, reason?: string): void; afterClose(): void;
 }) {
   const t = useT();
   const [form] = Form.useForm<{ found: number; reason?: string }>();
   const found = useRef<InputNumberRef>(null);
   useEffect(() => {
-    if (open) form.setFieldsValue({ found: Math.min(counted, Math.max(0, left - 1)), reason: undefined });
-  }, [open, counted, left, form]);
+    if (open) form.setFieldsValue({ found: Math.min(counted, maxFound), reason: undefined });
+  }, [open, counted, maxFound, form]);
   return (
     <Modal
       open={open}
@@ -364,8 +366,8 @@ function ShortDialog({ open, location, left, counted, busy, onCancel, onSubmit, 
     >
       <Typography.Paragraph type="secondary">{t('handheld.pick.shortNeeded', { quantity: left })}</Typography.Paragraph>
       <Form form={form} layout="vertical">
-        <Form.Item name="found" label={t('handheld.pick.shortFound')} rules={[{ required: true }]}>
-          <InputNumber ref={found} size="large" min={0} max={Math.max(0, left - 1)} precision={0} inputMode="numeric" autoFocus style={{ width: '100%' }} />
+        <Form.Item name="found" label={t('handheld.pick.shortFound')} rules={[{ required: true }]} extra={maxFound === 0 && left > 1 ? t('handheld.pick.shortScanItem') : undefined}>
+          <InputNumber ref={found} size="large" min={0} max={maxFound} precision={0} inputMode="numeric" autoFocus style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="reason" label={t('handheld.pick.shortReason')}>
           <Input size="large" maxLength={255} placeholder={t('handheld.pick.shortReasonPlaceholder')} />
