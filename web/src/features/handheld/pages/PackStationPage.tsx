@@ -13,6 +13,7 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { CartonTypesDrawer } from '../components/CartonTypesDrawer';
 import { ScanBox, type ScanBoxHandle } from '../components/ScanBox';
 import { errorCue, successCue } from '../feedback';
+import { ScanQueue } from '../scan-queue';
 import {
   useCloseCartonMutation, useGetCartonTypesQuery, useGetOrderForPackQuery, useGetPackStationLocationsQuery, useOpenCartonMutation,
   useOpenPackMutation, usePackItemMutation, useUnpackItemMutation,
@@ -55,12 +56,17 @@ export default function PackStationPage() {
   const stationLocationId = stations.data?.some((s) => s.locationId === settings.stationLocationId) ? settings.stationLocationId : undefined;
   const cartonTypeId = types.some((c) => c.cartonTypeId === settings.cartonTypeId) ? settings.cartonTypeId : undefined;
 
-  const [order, setOrder] = useState<PackOrderView>();
+  const [order, setOrderState] = useState<PackOrderView>();
+  // Scans read the order and the multiplier from here: a scan queued behind a call runs before React re-renders.
+  const orderRef = useRef<PackOrderView>();
+  const setOrder = useCallback((next: PackOrderView | undefined) => { orderRef.current = next; setOrderState(next); }, []);
   const inFlightRef = useRef(false);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [times, setTimes] = useState<number>(1);
+  const [times, setTimesState] = useState<number>(1);
+  const timesRef = useRef(1);
+  const setTimes = (n: number) => { timesRef.current = n; setTimesState(n); };
   const [closing, setClosing] = useState<Carton>();
   const [unpacking, setUnpacking] = useState<Unpacking>();
   const [typesOpen, setTypesOpen] = useState(false);
@@ -78,6 +84,7 @@ export default function PackStationPage() {
 
   const focus = useCallback(() => scanBox.current?.focus(), []);
   const refuse = (message: string) => {
+    queue.current?.clear();
     setError(message);
     setNotice(undefined);
     errorCue();
@@ -108,12 +115,14 @@ export default function PackStationPage() {
   };
 
   const showOrder = (next: PackOrderView, message?: string) => {
+    const before = orderRef.current;
     setOrder(next);
-    accept(packStage(next) === 'packed' && order?.orderId === next.orderId ? t('handheld.pack.prompt.next') : message);
+    accept(packStage(next) === 'packed' && before?.orderId === next.orderId ? t('handheld.pack.prompt.next') : message);
   };
 
   const onScan = async (raw: string) => {
-    const plan = planPackScan({ warehouseId, stationLocationId, cartonTypeId, order, inFlight: inFlightRef.current }, raw, times);
+    const order = orderRef.current;
+    const plan = planPackScan({ warehouseId, stationLocationId, cartonTypeId, order, inFlight: inFlightRef.current }, raw, timesRef.current);
     switch (plan.kind) {
       case 'ignore':
         return;
@@ -147,6 +156,11 @@ export default function PackStationPage() {
       }
     }
   };
+
+  const onScanRef = useRef(onScan);
+  onScanRef.current = onScan;
+  const queue = useRef<ScanQueue | null>(null);
+  queue.current ??= new ScanQueue((code) => onScanRef.current(code));
 
   // An order named in the URL opens once, when the station is ready.
   const openedFromUrl = useRef(0);
@@ -245,7 +259,7 @@ export default function PackStationPage() {
         <section className="bolx-pack__main">
           <div className="bolx-pack__scanrow">
             <ScanBox ref={scanBox} label={t('handheld.pack.scanLabel')} prompt={prompt} error={error} busy={inFlightRef.current}
-              disabled={!warehouseId} onScan={(code) => { void onScan(code); }} />
+              disabled={!warehouseId} onScan={(code) => queue.current!.push(code)} />
             {(stage === 'item' || stage === 'carton') && (
               <div className="bolx-pack__times">
                 <Typography.Text type="secondary">{t('handheld.pack.times')}</Typography.Text>

@@ -10,6 +10,7 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import { ScanBox, type ScanBoxHandle } from '../components/ScanBox';
 import { jobIdOf, jobOf } from '../answers';
 import { errorCue, successCue } from '../feedback';
+import { ScanQueue } from '../scan-queue';
 import {
   useAssignTotesMutation, useCheckPickScanMutation, useConfirmPickMutation, useGetPickJobQuery, useShortPickMutation,
   usePickerTakeNextJobMutation, useUndoPickMutation,
@@ -30,7 +31,10 @@ export default function PickingPage() {
   const [params, setParams] = useSearchParams();
   const jobId = Number(params.get('job')) || 0;
   const query = useGetPickJobQuery(jobId, { skip: !jobId, refetchOnMountOrArgChange: true });
-  const [job, setJob] = useState<PickJobDetail>();
+  const [job, setJobState] = useState<PickJobDetail>();
+  // Scans read the job from here: a scan queued behind a call runs before React has re-rendered its answer.
+  const jobRef = useRef<PickJobDetail>();
+  const setJob = useCallback((next: PickJobDetail | undefined) => { jobRef.current = next; setJobState(next); }, []);
   const scanBox = useRef<ScanBoxHandle>(null);
 
   // The step machine's state lives in a ref so a second Enter in the same tick sees the first one in flight.
@@ -58,7 +62,7 @@ export default function PickingPage() {
   const showJob = useCallback((next: PickJobDetail, scans: StopScans | null = machine.current.scans) => {
     setJob(next);
     setMachine({ scans: syncScans(next, scans) });
-  }, [setMachine]);
+  }, [setMachine, setJob]);
 
   useEffect(() => {
     if (query.data) showJob(query.data);
@@ -67,6 +71,7 @@ export default function PickingPage() {
   const focus = () => scanBox.current?.focus();
   const say = (m: PickMessage | string) => (typeof m === 'string' ? m : t(m.id, m.values));
   const refuse = (m: PickMessage | string) => {
+    queue.current?.clear();
     setError(say(m));
     setNotice(undefined);
     errorCue();
@@ -99,6 +104,7 @@ export default function PickingPage() {
   };
 
   const onScan = async (raw: string) => {
+    const job = jobRef.current;
     if (!job) return;
     const plan = planScan(job, machine.current, raw);
     switch (plan.kind) {
@@ -139,6 +145,12 @@ export default function PickingPage() {
       }
     }
   };
+
+  const onScanRef = useRef(onScan);
+  onScanRef.current = onScan;
+  const queue = useRef<ScanQueue | null>(null);
+  queue.current ??= new ScanQueue((code) => onScanRef.current(code));
+  const pushScan = (code: string) => queue.current!.push(code);
 
   const onShort = async (foundQuantity: number, reason?: string) => {
     const scans = machine.current.scans;
@@ -247,7 +259,7 @@ export default function PickingPage() {
         </Typography.Text>
       </div>
 
-      <ScanBox ref={scanBox} label={t('handheld.pick.scanLabel')} prompt={prompt} error={error} busy={state.inFlight} onScan={(code) => { void onScan(code); }} />
+      <ScanBox ref={scanBox} label={t('handheld.pick.scanLabel')} prompt={prompt} error={error} busy={state.inFlight} onScan={pushScan} />
       {notice && !error && <Typography.Text type="success" className="bolx-hh__notice">{notice}</Typography.Text>}
 
       {!tote && stop && (
@@ -304,7 +316,7 @@ export default function PickingPage() {
       )}
 
       <div className="bolx-hh__actions">
-        <Button type="primary" size="large" icon={<CheckOutlined />} disabled={!canConfirm(job, state)} onClick={() => { void onScan(''); }} className="bolx-hh__wide">
+        <Button type="primary" size="large" icon={<CheckOutlined />} disabled={!canConfirm(job, state)} onClick={() => pushScan('')} className="bolx-hh__wide">
           {t('handheld.pick.confirm')}
         </Button>
         <Button size="large" danger icon={<WarningOutlined />} disabled={!canShort(job, state)} onClick={() => setShortOpen(true)}>
