@@ -114,10 +114,10 @@ export default function PackStationPage() {
     }
   };
 
+  /** The order as the server answered, with its message (the prompt above the box says what comes next). */
   const showOrder = (next: PackOrderView, message?: string) => {
-    const before = orderRef.current;
     setOrder(next);
-    accept(packStage(next) === 'packed' && before?.orderId === next.orderId ? t('handheld.pack.prompt.next') : message);
+    accept(message);
   };
 
   const onScan = async (raw: string) => {
