@@ -68,8 +68,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
   // The floor: waves release orders into pick jobs; jobs give their orders back through the same release.
   const waves = new WaveService(deps, orders);
   const scans = new ScanService(deps);
-  const cycleCounts = new CycleCountService(deps, stock);
   const allocation = new OrderAllocationService(deps, stock);
+  const cycleCounts = new CycleCountService(deps, stock);
   const services = {
     tokens,
     mailer,

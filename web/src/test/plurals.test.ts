@@ -3,6 +3,7 @@ import { createIntl } from 'react-intl';
 import { MESSAGES } from '../lib/i18n/catalog';
 // Every screen area's texts join the catalogue when its chunk loads; load them all here.
 import '../features/customers/messages';
+import '../features/handheld/messages';
 import '../features/inbound/messages';
 import '../features/inventory/messages';
 import '../features/locations/messages';

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { PickJobDetail, PickStop } from '@bolx/contracts';
+import { shot } from '../support/browser.js';
+import { useDemoServer } from '../support/demo.js';
+import { DEMO, landOnDashboard, signIn } from '../support/session.js';
+
+const demo = useDemoServer();
+
+/** A hardware scanner: the code, then Enter. */
+async function scan(page: Page, code: string) {
+  await page.keyboard.type(code);
+  await page.keyboard.press('Enter');
+}
+
+// The answers are read loosely, as the other specs do: each check names the fields it needs.
+type Api = (path: string, data?: unknown) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function apiAs(page: Page, [username, password]: readonly [string, string]): Promise<Api> {
+  const login = await page.request.post('/Common/Auth/login', { data: { username, password } });
+  const headers = { authorization: `Bearer ${(await login.json()).accesstoken}` };
+  return async (path, data) => {
+    const res = data === undefined ? await page.request.get(path, { headers }) : await page.request.post(path, { headers, data });
+    expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+    return res.json();
+  };
+}
+
+const left = (s: PickStop) => s.quantity - s.pickedQuantity - s.shortQuantity;
+const scanBox = (page: Page) => page.getByRole('textbox', { name: 'Scan', exact: true });
+
+/** Needs /BatchJob to render the handheld pages for ?job= and ?pack= (features/floor's BatchJobPage). */
+describe('the floor on a handheld', () => {
+  it('picks a cluster job with typed scans (one wrong scan, one short pick), packs into two cartons and ships', async () => {
+    const page = await demo.newPage({ viewport: { width: 390, height: 844 } });
+    await signIn(page, ...DEMO.staff);
+    const api = await apiAs(page, DEMO.staff);
+    const admin = await apiAs(page, DEMO.admin);
+
+    // Three orders of one client, allocated and released as one cluster job; totes and carton types to use.
+    const skus = await api('/warehouse/Sku/GetAllSkus', { filters: {}, searchQuery: 'FJE-100', pageNumber: 1, pageSize: 2 });
+    const [skuA, skuB] = skus.items as { skuId: number; skuCode: string; customerId: number }[];
+    const { customerData } = await api('/Common/UserModule/GetWarehouseClient');
+    const served = (customerData as { customerId: number; warehouseId: number; warehouseName: string }[]).find((c) => c.customerId === skuA.customerId)!;
+    const warehouseId = served.warehouseId;
+    for (const code of ['E2E-TOTE-1', 'E2E-TOTE-2', 'E2E-TOTE-3']) {
+      await admin('/warehouse/Location/CreateLocation', { warehouseId, locationCode: code, locationType: 'tote', capacity: 0, isPickable: false });
+    }
+    for (const [code, tare] of [['E2E-S', 0.2], ['E2E-M', 0.4]] as const) {
+      await admin('/Warehouse/Pack/SaveCartonType', { warehouseId, code, name: `Box ${code}`, lengthCm: 30, widthCm: 20, heightCm: 15, tareWeightKg: tare });
+    }
+    const orderIds: number[] = [];
+    for (const [i, a, b] of [[1, 3, 1], [2, 1, 1], [3, 2, 0]] as const) {
+      const lines = [{ skuId: skuA.skuId, quantity: a }, ...(b ? [{ skuId: skuB.skuId, quantity: b }] : [])];
+      const created = await api('/Warehouse/Order/CreateOrder', {
+        warehouseId, customerId: skuA.customerId, orderType: 'Sales', referenceNumber: `PO-E2E-FLOOR-${i}`, orderDate: '2026-11-20', shipToName: `Floor ${i}`, lines,
+      });
+      orderIds.push(created.data?.order?.orderId ?? created.data?.orderId);
+    }
+    await api('/Warehouse/Order/AllocateOrders', { orderIds });
+    const wave = await api('/Warehouse/Wave/CreateWave', { warehouseId, orderIds, strategy: 'cluster', totesPerJob: 8 });
+    expect(wave.data.wave.jobCount).toBe(1);
+    const jobs = await api('/Warehouse/PickJob/GetJobs', { filters: { waveId: wave.data.wave.waveId }, pageNumber: 1, pageSize: 5 });
+    const jobId: number = jobs.items[0].jobId;
+    const readJob = async (): Promise<PickJobDetail> => api(`/Warehouse/PickJob/GetJob?jobId=${jobId}`);
+
+    await landOnDashboard(page, { warehouse: served.warehouseName });
+    await page.goto(`/BatchJob?job=${jobId}`);
+
+    // A tote for each slot, one at a time.
+    for (const [slot, tote] of [[1, 'E2E-TOTE-1'], [2, 'E2E-TOTE-2'], [3, 'E2E-TOTE-3']] as const) {
+      await page.getByText(new RegExp(`Scan a tote for slot ${slot} `)).waitFor();
+      await scan(page, tote);
+    }
+    await shot(page, 'floor-picking-stop-390');
+
+    // Stop by stop: the first one gets a wrong location first (refused, nothing moves), the second one is short.
+    let stopsDone = 0;
+    let shorted = false;
+    for (let guard = 0; guard < 20; guard++) {
+      const job = await readJob();
+      const stop = [...job.stops].sort((a, b) => a.seq - b.seq).find((s) => left(s) > 0);
+      if (!stop) break;
+      await page.getByText(`Scan location ${stop.locationCode}`).waitFor();
+      if (stopsDone === 0) {
+        const other = job.stops.find((s) => s.locationCode !== stop.locationCode)?.locationCode ?? 'NO-SUCH-BIN';
+        await scan(page, other);
+        await page.getByRole('alert').filter({ hasText: stop.locationCode }).waitFor();
+        await shot(page, 'floor-picking-wrong-scan-390');
+        expect((await readJob()).stops.find((s) => s.seq === stop.seq)!.pickedQuantity).toBe(stop.pickedQuantity);
+      }
+      await scan(page, stop.locationCode);
+      await page.getByText(`Scan the item ${stop.skuCode}`).waitFor();
+      if (!shorted && stopsDone === 1) {
+        // The found units are picked: the item is scanned first.
+        await scan(page, stop.skuCode);
+        await page.getByText(/confirm 1 unit$/).waitFor();
+        await page.getByRole('button', { name: 'Short' }).click();
+        await page.getByLabel('Units found').fill(String(left(stop) - 1));
+        await page.getByRole('button', { name: 'Record short' }).click();
+        shorted = true;
+      } else {
+        // Scan-counting: one scan per unit, then Enter on the empty box confirms.
+        for (let n = 0; n < left(stop); n++) {
+          await scan(page, stop.skuCode);
+          await page.getByText(new RegExp(`confirm ${n + 1} units?$`)).waitFor();
+        }
+        await page.keyboard.press('Enter');
+      }
+      await expect.poll(async () => left((await readJob()).stops.find((s) => s.seq === stop.seq)!)).toBe(0);
+      stopsDone++;
+    }
+    await page.getByText(/^Job JOB-\d+ finished$/).waitFor();
+    await shot(page, 'floor-picking-summary-390');
+    // The short stop recorded its missing unit; every stop is done (the short unit was found elsewhere or backordered).
+    const picked = await readJob();
+    expect(shorted).toBe(true);
+    expect(picked.stops.reduce((n, s) => n + s.shortQuantity, 0)).toBe(1);
+    expect(picked.stops.every((s) => left(s) === 0)).toBe(true);
+
+    // The pack station: the station location and carton type once, then tote by tote.
+    await page.goto('/BatchJob?pack=1');
+    const choose = async (label: string, option: string) => {
+      await page.locator('.bolx-pack__setup').getByRole('combobox', { name: label, exact: true }).click({ force: true });
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+    };
+    await choose('Pack station location', 'STAGE-01');
+    await choose('Carton type', 'E2E-S');
+    const closeCarton = async (weight: string) => {
+      await page.getByRole('button', { name: 'Close carton' }).click();
+      await page.getByLabel('Gross weight (kg)').fill(weight);
+      await page.keyboard.press('Enter');
+      await page.locator('.ant-modal:visible').waitFor({ state: 'hidden' });
+    };
+    const totes = (await readJob()).totes;
+    for (const tote of totes) {
+      const view = await api('/Warehouse/Pack/OpenPack', { warehouseId, code: tote.toteCode });
+      await scan(page, tote.toteCode!);
+      await page.locator('.bolx-pack__so', { hasText: view.soNumber }).waitFor();
+      const units = (view.lines as { skuCode: string; pickedQuantity: number }[]).flatMap((l) => Array.from({ length: l.pickedQuantity }, () => l.skuCode));
+      if (units.length === 0) continue;
+      if (tote.slot === 1) {
+        // The first order goes into two cartons: one unit, close, a new carton for the rest.
+        await scan(page, units[0]);
+        await page.getByText(/packed into CTN-/).waitFor();
+        await closeCarton('0.8');
+        await page.getByRole('button', { name: 'New carton' }).click();
+        await page.getByText(/Empty: scan items into it/).waitFor();
+        for (const code of units.slice(1)) await scan(page, code);
+        await shot(page, 'floor-pack-second-carton-390');
+      } else {
+        for (const code of units) await scan(page, code);
+      }
+      await page.getByText(/Everything picked is in the carton/).waitFor();
+      await closeCarton('1.2');
+      await page.getByText('Order packed: scan the next tote or order').first().waitFor();
+    }
+    await shot(page, 'floor-pack-packed-390');
+    const firstOrder = await api(`/Warehouse/Order/GetOrder?orderId=${orderIds[0]}`);
+    expect(firstOrder.status).toBe('Packed');
+
+    // Ship the packed orders; they are Shipped.
+    const shipped = await api('/Warehouse/Ship/ConfirmShipment', { warehouseId, orderIds });
+    expect(shipped.data.refused).toEqual([]);
+    for (const orderId of orderIds) expect((await api(`/Warehouse/Order/GetOrder?orderId=${orderId}`)).status).toBe('Shipped');
+  }, 240_000);
+});

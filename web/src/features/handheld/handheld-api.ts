@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import type {
+  CartonType, CheckPickScanResult, ConfirmPickInput, DockLocation, PackOrderView, PickJobDetail, assignTotesInput, cartonTypeInput,
+  closeCartonInput, openCartonInput, openPackInput, packItemInput, unpackItemInput,
+} from '@bolx/contracts';
+import type { ListPage } from '../../components/data-table/list-args';
+import { baseApi } from '../../lib/api/base-api';
+import type { ShortPickInput } from './pick-steps';
+import './messages';
+
+const PJ = 'Warehouse/PickJob';
+const PACK = 'Warehouse/Pack';
+
+export type PickResult = { message: string; job: PickJobDetail };
+export type PackResult = { message: string; order: PackOrderView };
+type In<S extends z.ZodType> = z.input<S>;
+
+const CARTON_TYPES = { type: 'CartonType', id: 'LIST' } as const;
+
+/**
+ * The picking screen's and the pack station's calls. Every answer carries the whole job or order, so the screen
+ * shows what the server says after each scan instead of refetching; nothing here is cached across screens
+ * except the carton types.
+ */
+export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'] }).injectEndpoints({
+  endpoints: (build) => ({
+    getPickJob: build.query<PickJobDetail, number>({
+      query: (jobId) => ({ url: `${PJ}/GetJob`, params: { jobId } }),
+      keepUnusedDataFor: 0,
+    }),
+    assignTotes: build.mutation<unknown, In<typeof assignTotesInput>>({
+      query: (body) => ({ url: `${PJ}/AssignTotes`, method: 'POST', body }),
+    }),
+    /** The next open job for this picker; the answer names the job (its shape differs between answers, see jobIdOf). */
+    pickerTakeNextJob: build.mutation<unknown, { warehouseId: number }>({
+      query: (body) => ({ url: `${PJ}/TakeNextJob`, method: 'POST', body }),
+    }),
+    checkPickScan: build.mutation<CheckPickScanResult, { jobId: number; stopSeq: number; step: 'location' | 'item' | 'lot' | 'tote'; code: string }>({
+      query: (body) => ({ url: `${PJ}/CheckPickScan`, method: 'POST', body }),
+    }),
+    confirmPick: build.mutation<PickResult, ConfirmPickInput>({
+      query: (body) => ({ url: `${PJ}/ConfirmPick`, method: 'POST', body }),
+    }),
+    shortPick: build.mutation<PickResult, ShortPickInput>({
+      query: (body) => ({ url: `${PJ}/ShortPick`, method: 'POST', body }),
+    }),
+    undoPick: build.mutation<PickResult, { jobId: number }>({
+      query: (body) => ({ url: `${PJ}/UndoPick`, method: 'POST', body }),
+    }),
+    /** The warehouse's active staging and dock locations a pack station may stand at (the receiving list's). */
+    getPackStationLocations: build.query<DockLocation[], number>({
+      query: (warehouseId) => ({ url: 'Warehouse/Receiving/GetDockLocations', method: 'GET', params: { warehouseId } }),
+      transformResponse: (rows: DockLocation[]) => rows.filter((r) => r.locationType === 'staging' || r.locationType === 'dock'),
+    }),
+    /** An order named in the URL (?order=): its SO number opens the pack station on it. */
+    getOrderForPack: build.query<{ orderId: number; soNumber: string; warehouseId: number }, number>({
+      query: (orderId) => ({ url: 'Warehouse/Order/GetOrder', params: { orderId } }),
+      keepUnusedDataFor: 0,
+    }),
+    getCartonTypes: build.query<ListPage<CartonType>, { warehouseId: number; active?: boolean }>({
+      query: ({ warehouseId, active }) => ({
+        url: `${PACK}/GetCartonTypes`, method: 'POST',
+        body: { filters: { warehouseId, ...(active !== undefined ? { active } : {}) }, pageNumber: 1, pageSize: 200 },
+      }),
+      providesTags: [CARTON_TYPES],
+    }),
+    saveCartonType: build.mutation<{ message: string }, In<typeof cartonTypeInput>>({
+      query: (body) => ({ url: `${PACK}/SaveCartonType`, method: 'POST', body }),
+      invalidatesTags: [CARTON_TYPES],
+    }),
+    openPack: build.mutation<PackOrderView, In<typeof openPackInput>>({
+      query: (body) => ({ url: `${PACK}/OpenPack`, method: 'POST', body }),
+    }),
+    openCarton: build.mutation<PackResult, In<typeof openCartonInput>>({
+      query: (body) => ({ url: `${PACK}/OpenCarton`, method: 'POST', body }),
+    }),
+    packItem: build.mutation<PackResult, In<typeof packItemInput>>({
+      query: (body) => ({ url: `${PACK}/PackItem`, method: 'POST', body }),
+    }),
+    unpackItem: build.mutation<PackResult, In<typeof unpackItemInput>>({
+      query: (body) => ({ url: `${PACK}/UnpackItem`, method: 'POST', body }),
+    }),
+    closeCarton: build.mutation<PackResult, In<typeof closeCartonInput>>({
+      query: (body) => ({ url: `${PACK}/CloseCarton`, method: 'POST', body }),
+    }),
+  }),
+});
+
+export const {
+  useGetPickJobQuery, useAssignTotesMutation, usePickerTakeNextJobMutation, useCheckPickScanMutation, useConfirmPickMutation,
+  useShortPickMutation, useUndoPickMutation, useGetPackStationLocationsQuery, useGetOrderForPackQuery, useGetCartonTypesQuery, useSaveCartonTypeMutation,
+  useOpenPackMutation, useOpenCartonMutation, usePackItemMutation, useUnpackItemMutation, useCloseCartonMutation,
+} = handheldApi;
