@@ -65,6 +65,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const waves = new WaveService(deps, orders);
   const scans = new ScanService(deps);
   const cycleCounts = new CycleCountService(deps, stock);
+  const pickJobs = new PickJobService(deps, waves.release);
   const services = {
     tokens,
     mailer,
@@ -99,8 +100,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),
     waves,
-    pickJobs: new PickJobService(deps, waves.release),
-    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders }),
+    pickJobs,
+    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders, pickJobs }),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),

@@ -15,9 +15,8 @@ import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { CycleCountService } from '../cycle-counts/cycle-counts.service.js';
 import type { OrderService } from '../orders/orders.service.js';
 import type { ScanService } from '../scans/scans.service.js';
-import { readJobDetail } from '../waves/waves.repository.js';
+import type { PickJobService } from '../waves/pick-jobs.service.js';
 import { jobChange } from '../waves/wave-views.js';
-import { Scope } from '../../platform/scope.js';
 import { checkScan, expectationOf } from './pick-scans.js';
 import { FINISHED_JOB_STATUSES, pickingRepository as repo, type StopTask } from './picking.repository.js';
 
@@ -47,7 +46,7 @@ export class PickingService {
   private readonly statuses: StatusMachine;
 
   constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly parts: {
-    stock: StockEngine; floorEvents: FloorEvents; scans: ScanService; cycleCounts: CycleCountService; orders: OrderService;
+    stock: StockEngine; floorEvents: FloorEvents; scans: ScanService; cycleCounts: CycleCountService; orders: OrderService; pickJobs: PickJobService;
   }) {
     this.db = deps.db;
     this.recorder = deps.recorder;
@@ -337,11 +336,11 @@ export class PickingService {
   }
 
   /**
-   * The job as the job screens read it (waves' readJobDetail), its last pick being the one the caller's UndoPick
+   * The job as the job screens read it (the pick-job service's detail), its last pick being the one the caller's UndoPick
    * would take back (picks and unpicks of the caller as a stack: several picks may be undone one after another).
    */
   private async detailOf(db: Executor, jobId: number, userId: number): Promise<PickJobDetail> {
-    const detail = (await readJobDetail(db, Scope.everything, jobId))!;
+    const detail = await this.parts.pickJobs.detailWithin(db, jobId);
     const last = lastPickOf(await repo.pickEvents(db, jobId, userId));
     return { ...detail, lastPick: last ? { eventId: n(last.id), taskId: n(last.task_id), quantity: n(last.quantity), at: last.at } : null };
   }
