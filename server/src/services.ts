@@ -101,7 +101,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     kits: new KitService(deps, stock),
     waves,
     pickJobs,
-    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders, pickJobs }),
+    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders, pickJobs, waves }),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),
