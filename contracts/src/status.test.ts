@@ -27,9 +27,10 @@ describe('status machines', () => {
   it('offer an order only the actions that can run from its status (releaseHold only on hold, allocate before release)', () => {
     const offered = (status: string) => offeredActions('SALES_ORDER', status).sort();
     expect(offered('New')).toEqual(['allocate', 'cancel', 'hold']);
-    expect(offered('Allocated')).toEqual(['cancel', 'hold', 'unallocate']);
-    expect(offered('Partially Allocated')).toEqual(['allocate', 'cancel', 'hold', 'unallocate']);
-    expect(offered('Backordered')).toEqual(['allocate', 'cancel', 'hold', 'unallocate']);
+    // release: into a wave (a short order only for a customer that allows backorders, which the server checks).
+    expect(offered('Allocated')).toEqual(['cancel', 'hold', 'release', 'unallocate']);
+    expect(offered('Partially Allocated')).toEqual(['allocate', 'cancel', 'hold', 'release', 'unallocate']);
+    expect(offered('Backordered')).toEqual(['allocate', 'cancel', 'hold', 'release', 'unallocate']);
     expect(offered('On Hold')).toEqual(['cancel', 'releaseHold']);
     expect(offered('Released')).toEqual(['cancel', 'hold']);
     expect(offered('Picking')).toEqual([]);

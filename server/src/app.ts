@@ -39,6 +39,7 @@ import { kitRoutes } from './modules/kits/kits.routes.js';
 import { pickingRoutes } from './modules/picking/picking.routes.js';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { waveRoutes } from './modules/waves/waves.routes.js';
+import { batchAllocationRoutes } from './modules/waves/batch-allocation.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -47,7 +48,7 @@ const ROUTE_MODULES: RouteModule[] = [
   healthRoutes, authRoutes, userModuleRoutes, dashboardRoutes, auditRoutes, scanRoutes,
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
-  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, pickingRoutes,
+  jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, batchAllocationRoutes, pickingRoutes,
 ];
 
 declare module 'fastify' {

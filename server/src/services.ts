@@ -41,6 +41,7 @@ import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
 import { WaveService } from './modules/waves/waves.service.js';
 import { PickJobService } from './modules/waves/pick-jobs.service.js';
+import { BatchAllocationService, registerBatchAllocationJob } from './modules/waves/batch-allocation.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -66,6 +67,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const scans = new ScanService(deps);
   const cycleCounts = new CycleCountService(deps, stock);
   const pickJobs = new PickJobService(deps, waves.release);
+  const allocation = new OrderAllocationService(deps, stock);
   const services = {
     tokens,
     mailer,
@@ -96,11 +98,12 @@ export function createServices(config: Config, database: Database, log: FastifyB
     orders,
     orderDocuments,
     orderUploads: new OrderUploadService(deps, orders, orderDocuments),
-    allocation: new OrderAllocationService(deps, stock),
+    allocation,
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),
     waves,
     pickJobs,
+    batchAllocation: new BatchAllocationService(deps, allocation, jobs),
     picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders, pickJobs, waves }),
     jobs,
     schedules,
@@ -110,6 +113,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   registerUploadJobs(jobs, database, services);
   registerHousekeeping(jobs, schedules, db);
   registerBackorderFilling(jobs, domainEvents, db, services.allocation, log);
+  registerBatchAllocationJob(jobs, services);
   return services;
 }
 

@@ -23,7 +23,7 @@ const wave = async (count: number, warehouseId = f.wh) => {
   return { waveId, orderIds, jobIds: jobs.map((j) => j.jobId) };
 };
 const picker = async (warehouseIds: number[]): Promise<{ id: number; call: Caller }> => {
-  const u = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds, customerIds: [f.cust] });
+  const u = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds, customerIds: [f.cust], modules: { BatchJob: 'read' } });
   return { id: u.id, call: as(t.app, await login(t.app, u.username, u.password)) };
 };
 const jobRow = (jobId: number) => db().selectFrom('pick_job').select(['status', 'assigned_to']).where('id', '=', jobId).executeTakeFirstOrThrow();

@@ -14,8 +14,8 @@ const release: RoutePolicy = { access: 'authenticated', roles: STAFF_ROLES, modu
 /** The supervisor's /BatchJob: waves and jobs read, assigned, cancelled. */
 const supervise: RoutePolicy = { access: 'authenticated', roles: STAFF_ROLES, module: { key: 'BatchJob', permission: 'read' }, scope: 'tenant' };
 const superviseWrite: RoutePolicy = { ...supervise, module: { key: 'BatchJob', permission: 'write' } };
-/** Picking is any staff member's work on the floor: the job list, a job, the next job, its totes. */
-const pick: RoutePolicy = { access: 'authenticated', roles: STAFF_ROLES, scope: 'tenant' };
+/** Picking is the floor staff's work from /BatchJob (read is enough): the job list, a job, the next job, its totes. */
+const pick: RoutePolicy = supervise;
 const errors = { 409: apiErrorSchema, 422: apiErrorSchema, ...authErrors };
 
 export const waveRoutes: RouteModule = (api, { waves, pickJobs }) => {
