@@ -72,7 +72,7 @@ describe('GetLocationTypes', () => {
     expect(res.statusCode).toBe(200);
     const types = res.json() as { code: string; category: string }[];
     expect(types.filter((x) => x.category === 'storage').map((x) => x.code)).toEqual(['rack', 'shelf', 'zone', 'aisle']);
-    expect(types.filter((x) => x.category === 'other').map((x) => x.code)).toEqual(['staging', 'dock', 'returns', 'quarantine']);
+    expect(types.filter((x) => x.category === 'other').map((x) => x.code)).toEqual(['staging', 'dock', 'returns', 'quarantine', 'tote']);
   });
 });
 
