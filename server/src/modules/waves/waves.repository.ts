@@ -3,6 +3,7 @@ import type { BatchRuleCriteria, OrderStatus, PickJobDetail } from '@bolx/contra
 import type { Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { PickTaskTable } from '../../db/tables/floor.js';
+import { dayInAnyZone } from '../../platform/business-day.js';
 import { listRows, type ListRequest, type ListSpec } from '../../platform/list.js';
 import { Scope } from '../../platform/scope.js';
 import { toJobDetail } from './wave-views.js';
@@ -27,12 +28,16 @@ const JOB_LIST: ListSpec = {
 export interface WaveFilterValues { warehouseId?: number; status?: string; fromDate?: string; toDate?: string }
 export interface JobFilterValues { warehouseId?: number; waveId?: number; status?: string; assignedTo?: number }
 
-function wavesQuery(db: Executor, scope: Scope, f: WaveFilterValues) {
+/** Waves in scope; the dates are days of each wave's warehouse (an index-friendly bound beside the exact day). */
+function wavesQuery(db: Executor, scope: Scope, f: WaveFilterValues, dialect?: Dialect) {
   let q = db.selectFrom('wave as w').innerJoin('warehouse as wh', 'wh.id', 'w.warehouse_id')
     .where(scope.where({ warehouse: 'w.warehouse_id' }, { warehouseId: f.warehouseId }));
   if (f.status) q = q.where('w.status', '=', f.status);
-  if (f.fromDate) q = q.where('w.created_at', '>=', f.fromDate);
-  if (f.toDate) q = q.where('w.created_at', '<', `${f.toDate}T99`);
+  if (dialect && (f.fromDate || f.toDate)) {
+    const day = dialect.localDay(sql.ref('w.created_at'), sql.ref('wh.timezone'));
+    if (f.fromDate) q = q.where('w.created_at', '>=', dayInAnyZone(f.fromDate).from).where(day, '>=', f.fromDate);
+    if (f.toDate) q = q.where('w.created_at', '<', dayInAnyZone(f.toDate).until).where(day, '<=', f.toDate);
+  }
   return q;
 }
 
@@ -195,7 +200,7 @@ export const wavesRepository = {
   },
 
   listWaves(db: Executor, dialect: Dialect, scope: Scope, req: ListRequest<WaveFilterValues>) {
-    return listRows(dialect, wavesQuery(db, scope, req.filters ?? {}), waveColumns, req, WAVE_LIST);
+    return listRows(dialect, wavesQuery(db, scope, req.filters ?? {}, dialect), waveColumns, req, WAVE_LIST);
   },
 
   findWave(db: Executor, scope: Scope, id: number) {

@@ -218,6 +218,11 @@ describe('GetWaves, GetWave, CancelWave', () => {
     const { items, totalCount } = res.json();
     expect(totalCount).toBeGreaterThan(3);
     expect(items[0]).toMatchObject({ warehouseId: f.wh, status: 'Open', strategy: expect.any(String) });
+    const today = new Date().toISOString().slice(0, 10);
+    const day = async (filters: Record<string, string>) => (await f.staff.post(`${W}/GetWaves`, { filters: { warehouseId: f.wh, ...filters } })).json().totalCount;
+    expect(await day({ fromDate: today, toDate: today })).toBe(totalCount);
+    expect(await day({ toDate: '2020-01-01' })).toBe(0);
+    expect(await day({ status: 'Cancelled' })).toBe(0);
     expect((await f.staff.post(`${W}/GetWaves`, { filters: { warehouseId: f.otherWh } })).statusCode).toBe(403);
     expect((await f.client.post(`${W}/GetWaves`, {})).statusCode).toBe(403);
   });
