@@ -68,8 +68,9 @@ export function createServices(config: Config, database: Database, log: FastifyB
   // The floor: waves release orders into pick jobs; jobs give their orders back through the same release.
   const waves = new WaveService(deps, orders);
   const scans = new ScanService(deps);
-  const allocation = new OrderAllocationService(deps, stock);
   const cycleCounts = new CycleCountService(deps, stock);
+  const pickJobs = new PickJobService(deps, waves.release);
+  const allocation = new OrderAllocationService(deps, stock);
   const services = {
     tokens,
     mailer,
@@ -104,9 +105,9 @@ export function createServices(config: Config, database: Database, log: FastifyB
     backorders: new BackorderService(deps),
     kits: new KitService(deps, stock),
     waves,
-    pickJobs: new PickJobService(deps, waves.release),
+    pickJobs,
     batchAllocation: new BatchAllocationService(deps, allocation, jobs),
-    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders }),
+    picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders, pickJobs, waves }),
     packing: new PackingService(deps, { stock, floorEvents, orders, scans }),
     shipConfirm: new ShipConfirmService(deps, { stock, floorEvents, orders, allocation }),
     jobs,

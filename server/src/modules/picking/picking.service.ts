@@ -15,9 +15,9 @@ import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import type { CycleCountService } from '../cycle-counts/cycle-counts.service.js';
 import type { OrderService } from '../orders/orders.service.js';
 import type { ScanService } from '../scans/scans.service.js';
-import { readJobDetail } from '../waves/waves.repository.js';
-import { jobChange } from '../waves/wave-views.js';
-import { Scope } from '../../platform/scope.js';
+import type { PickJobService } from '../waves/pick-jobs.service.js';
+import type { WaveService } from '../waves/waves.service.js';
+import { jobChange, waveChange } from '../waves/wave-views.js';
 import { checkScan, expectationOf } from './pick-scans.js';
 import { FINISHED_JOB_STATUSES, pickingRepository as repo, type StopTask } from './picking.repository.js';
 
@@ -47,7 +47,7 @@ export class PickingService {
   private readonly statuses: StatusMachine;
 
   constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly parts: {
-    stock: StockEngine; floorEvents: FloorEvents; scans: ScanService; cycleCounts: CycleCountService; orders: OrderService;
+    stock: StockEngine; floorEvents: FloorEvents; scans: ScanService; cycleCounts: CycleCountService; orders: OrderService; pickJobs: PickJobService; waves: WaveService;
   }) {
     this.db = deps.db;
     this.recorder = deps.recorder;
@@ -268,28 +268,23 @@ export class PickingService {
     const wave = await repo.lockWave(uow.tx, job.wave_id, at);
     if (wave.status === 'Done' || wave.status === 'Cancelled') return;
     if ((await repo.unfinishedJobs(uow.tx, job.wave_id)) === 0) {
-      await this.statuses.transition(uow, actor, {
-        kind: 'WAVE', id: job.wave_id, to: 'Done', from: ['Open', 'In Progress'], set: { updated_at: at },
-        change: this.waveChange(job, 'Done'),
-      });
+      const done = await this.statuses.transition(uow, actor, { kind: 'WAVE', id: job.wave_id, to: 'Done', from: ['Open', 'In Progress'], set: { updated_at: at } });
+      await this.recordWave(uow, actor, job.wave_id, 'finish', done.previous_status);
     }
   }
 
   /** A wave is In Progress from the first pick of any of its jobs. */
   private async startWave(uow: UnitOfWork, actor: Actor, job: JobRow) {
     if (job.wave_status !== 'Open') return;
-    await this.statuses.transition(uow, actor, {
+    const started = await this.statuses.transition(uow, actor, {
       kind: 'WAVE', id: job.wave_id, to: 'In Progress', from: ['Open'], ifPossible: true, set: { updated_at: new Date().toISOString() },
-      change: this.waveChange(job, 'In Progress'),
     });
+    if (started) await this.recordWave(uow, actor, job.wave_id, 'start', 'Open');
   }
 
-  private waveChange(job: JobRow, status: string) {
-    const payload = { waveId: job.wave_id, waveNumber: job.wave_number, warehouseId: job.warehouse_id, status };
-    return {
-      audit: { action: status === 'Done' ? 'finish' : 'start', entity: 'wave', entityId: job.wave_id, warehouseId: job.warehouse_id, after: payload },
-      events: { target: 'ReceiveWaveData' as const, payload: { subEvent: 'UpdateWave' as const, payload }, warehouseId: job.warehouse_id },
-    };
+  /** The wave's audit row and UpdateWave (payload: its summary after the change). */
+  private async recordWave(uow: UnitOfWork, actor: Actor, waveId: number, action: string, before: string) {
+    await this.recorder.record(uow, actor, waveChange(await this.parts.waves.summaryWithin(uow.tx, waveId), action, 'UpdateWave', { status: before }));
   }
 
   /**
@@ -337,11 +332,11 @@ export class PickingService {
   }
 
   /**
-   * The job as the job screens read it (waves' readJobDetail), its last pick being the one the caller's UndoPick
+   * The job as the job screens read it (the pick-job service's detail), its last pick being the one the caller's UndoPick
    * would take back (picks and unpicks of the caller as a stack: several picks may be undone one after another).
    */
   private async detailOf(db: Executor, jobId: number, userId: number): Promise<PickJobDetail> {
-    const detail = (await readJobDetail(db, Scope.everything, jobId))!;
+    const detail = await this.parts.pickJobs.detailWithin(db, jobId);
     const last = lastPickOf(await repo.pickEvents(db, jobId, userId));
     return { ...detail, lastPick: last ? { eventId: n(last.id), taskId: n(last.task_id), quantity: n(last.quantity), at: last.at } : null };
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { as, buildTestApp, login, makeUser, type TestApp } from '../../../test/helpers.js';
+import { as, buildTestApp, login, makeUser, recordEvents, type TestApp } from '../../../test/helpers.js';
 import { floor, type Caller, type Floor } from '../../../test/floor-fixtures.js';
 import { Scope } from '../../platform/scope.js';
 
@@ -222,8 +222,13 @@ describe('ConfirmPick', () => {
     const cold1 = first.job.stops.find((s) => s.skuId === cold)!;
     expect(await orderStatus(b.orderId)).toBe('Picked');
     expect(await orderStatus(a.orderId)).toBe('Picking');
+    const heard = recordEvents(t.app);
     const last = await ok(await confirm(f.staff, first.job, cold1));
     expect(last.job.status).toBe('Done');
+    const events0 = (await heard.until(4)).map((e) => [e.target, (e.payload as { subEvent: string; payload: { status: string } }).subEvent, (e.payload as { payload: { status: string } }).payload.status]);
+    expect(events0).toEqual(expect.arrayContaining([
+      ['ReceiveOrderData', 'PickOrder', 'Picked'], ['ReceiveWaveData', 'UpdateWave', 'Done'], ['ReceiveWaveData', 'UpdateJob', 'Done'],
+    ]));
     expect(last.job.finishedAt).not.toBeNull();
     expect(await orderStatus(a.orderId)).toBe('Picked');
     expect(await waveStatus(waveId)).toBe('Done');
@@ -401,14 +406,12 @@ describe('many pickers at once', () => {
       pickers.push({ caller: as(t.app, await login(t.app, u.username, u.password)), id: u.id });
     }
     const answers: number[] = [];
-    // Each picker works its job's stops as fast as it can, twice over (sending each stop's whole remainder).
+    // Each picker works its job's stops as fast as it can, confirming each stop's whole remainder twice at once
+    // (a double scan): two pickers race for each job, and each stop's two confirms race each other.
     await Promise.all(pickers.map(async (p, i) => {
       const job = jobs[i % 8];
-      for (let round = 0; round < 2; round++) {
-        for (const stop of job.stops) {
-          const res = await confirm(p.caller, job, stop);
-          answers.push(res.statusCode);
-        }
+      for (const stop of job.stops) {
+        for (const res of await Promise.all([confirm(p.caller, job, stop), confirm(p.caller, job, stop)])) answers.push(res.statusCode);
       }
     }));
     expect(answers.filter((s) => s >= 500)).toEqual([]);

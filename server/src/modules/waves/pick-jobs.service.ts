@@ -1,5 +1,5 @@
 import { ERROR_CODES, STAFF_ROLES, type PickJobDetail } from '@bolx/contracts';
-import type { Db } from '../../db/schema.js';
+import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
@@ -41,6 +41,13 @@ export class PickJobService {
 
   async get(principal: Principal, jobId: number): Promise<PickJobDetail> {
     const job = await readJobDetail(this.db, principal.scope, jobId);
+    if (!job) throw notFound('Pick job');
+    return job;
+  }
+
+  /** A job's detail read in the caller's transaction, whatever the scope (picking answers with it after a pick). */
+  async detailWithin(db: Executor, jobId: number): Promise<PickJobDetail> {
+    const job = await readJobDetail(db, Scope.everything, jobId);
     if (!job) throw notFound('Pick job');
     return job;
   }

@@ -1,5 +1,5 @@
 import type { BatchRuleCriteria, CreateWaveInput, OrderStatus, PickStrategy } from '@bolx/contracts';
-import type { Db } from '../../db/schema.js';
+import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
 import type { Change, ChangeRecorder } from '../../platform/change-recorder.js';
@@ -142,6 +142,13 @@ export class WaveService {
 
   async list(principal: Principal, req: ListRequest<WaveFilterValues>) {
     return toListPage(await repo.listWaves(this.db, this.dialect, principal.scope, req), toWaveSummary);
+  }
+
+  /** A wave's summary read in the caller's transaction, whatever the scope (picking records the wave's progress with it). */
+  async summaryWithin(db: Executor, waveId: number) {
+    const row = await repo.findWave(db, Scope.everything, waveId);
+    if (!row) throw notFound('Wave');
+    return toWaveSummary(row);
   }
 
   /** One wave with its jobs; 404 outside the caller's warehouses. */
