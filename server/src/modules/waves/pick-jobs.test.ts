@@ -23,7 +23,7 @@ const wave = async (count: number, warehouseId = f.wh) => {
   return { waveId, orderIds, jobIds: jobs.map((j) => j.jobId) };
 };
 const picker = async (warehouseIds: number[]): Promise<{ id: number; call: Caller }> => {
-  const u = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds, customerIds: [f.cust], modules: { BatchJob: 'read' } });
+  const u = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds, customerIds: [f.cust], modules: { BatchJob: 'write' } });
   return { id: u.id, call: as(t.app, await login(t.app, u.username, u.password)) };
 };
 const jobRow = (jobId: number) => db().selectFrom('pick_job').select(['status', 'assigned_to']).where('id', '=', jobId).executeTakeFirstOrThrow();
@@ -73,6 +73,12 @@ describe('TakeNextJob', () => {
     expect((await p.call.post(`${J}/TakeNextJob`, { warehouseId: wh })).json().data.jobId).toBe(jobIds[1]);
     expect((await p.call.post(`${J}/TakeNextJob`, { warehouseId: f.otherWh })).statusCode).toBe(403);
     expect((await f.client.post(`${J}/TakeNextJob`, { warehouseId: wh })).statusCode).toBe(403);
+    // Batch Job read lists the jobs but does not pick: taking a job and scanning its totes change it.
+    const reader = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [wh], customerIds: [f.cust], modules: { BatchJob: 'read' } });
+    const asReader = as(t.app, await login(t.app, reader.username, reader.password));
+    expect((await asReader.post(`${J}/GetJobs`, { filters: { warehouseId: wh } })).statusCode).toBe(200);
+    expect((await asReader.post(`${J}/TakeNextJob`, { warehouseId: wh })).statusCode).toBe(403);
+    expect((await asReader.post(`${J}/AssignTotes`, { jobId: jobIds[0], totes: [{ slot: 1, toteCode: 'TOTE-X' }] })).statusCode).toBe(403);
   });
 });
 

@@ -14,8 +14,8 @@ const release: RoutePolicy = { access: 'authenticated', roles: STAFF_ROLES, modu
 /** The supervisor's /BatchJob: waves and jobs read, assigned, cancelled. */
 const supervise: RoutePolicy = { access: 'authenticated', roles: STAFF_ROLES, module: { key: 'BatchJob', permission: 'read' }, scope: 'tenant' };
 const superviseWrite: RoutePolicy = { ...supervise, module: { key: 'BatchJob', permission: 'write' } };
-/** Picking is the floor staff's work from /BatchJob (read is enough): the job list, a job, the next job, its totes. */
-const pick: RoutePolicy = supervise;
+/** Picking changes stock and jobs: taking the next job and scanning its totes need write, as the picking routes do. */
+const pick: RoutePolicy = superviseWrite;
 const errors = { 409: apiErrorSchema, 422: apiErrorSchema, ...authErrors };
 
 export const waveRoutes: RouteModule = (api, { waves, pickJobs }) => {
@@ -51,12 +51,12 @@ export const waveRoutes: RouteModule = (api, { waves, pickJobs }) => {
       tags, body: pickJobListRequest, response: { 200: pickJobListResponse, ...authErrors },
       summary: 'Pick jobs with their progress: filters (warehouse, wave, status, assignee, mine), search by job or wave number, sort, paging',
     },
-    config: { policy: pick },
+    config: { policy: supervise },
   }, (req) => pickJobs.list(principalOf(req), req.body));
 
   api.get(`${JOB}/GetJob`, {
     schema: { tags, summary: 'One pick job: its totes by slot, its stops in walking order with their tasks, and the last pick', querystring: pickJobByIdQuery, response: { 200: pickJobDetail, ...authErrors } },
-    config: { policy: pick },
+    config: { policy: supervise },
   }, (req) => pickJobs.get(principalOf(req), req.query.jobId));
 
   api.post(`${JOB}/AssignJob`, {

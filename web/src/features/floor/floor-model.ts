@@ -142,7 +142,7 @@ export function shortLineRows(summary: BatchAllocationSummary): { reason: ShortR
 
 /** Who is acting on /BatchJob, as the floor routes' policies see it. */
 export interface FloorActor {
-  /** Any staff member: the pick job routes (take the next job, pick one). */
+  /** Staff with write on Batch Job: the pick job routes (take the next job, pick one). */
   pick: boolean;
   /** Staff with write on Batch Job: assign, unassign, cancel, pack and ship. */
   write: boolean;

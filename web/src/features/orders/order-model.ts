@@ -70,7 +70,7 @@ const FLOOR_STEP_STATUSES: Record<Exclude<FloorOrderAction, 'release'>, readonly
 export interface FloorPermissions {
   /** Staff with write on Batch Allocation: CreateWave. */
   release: boolean;
-  /** Any staff member: the pick job routes. */
+  /** Staff with write on Batch Job: the pick job routes. */
   pick: boolean;
   /** Staff with write on Batch Job: the pack station and ship confirm. */
   packAndShip: boolean;

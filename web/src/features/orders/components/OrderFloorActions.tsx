@@ -8,7 +8,6 @@ import { runMutation } from '../../../lib/api/mutation-toast';
 import { packStationPath, packingSlipUrl, pickingPath } from '../../../lib/floor-paths';
 import { useT } from '../../../lib/i18n/use-t';
 import { notifyError, notifySuccess } from '../../../lib/toast';
-import { STAFF_ROLES } from '@bolx/contracts';
 import { staffWrite } from '../../../lib/access';
 import { useMayAccess } from '../../../lib/use-access';
 import { floorOrderActions, type FloorOrderAction } from '../order-model';
@@ -68,8 +67,8 @@ export function useOrderFloorButtons(order: OrderDetail): React.ReactNode[] {
       </Button>
     ),
   };
-  // The floor routes' policies: releasing is Batch Allocation's, picking any staff member's, packing and shipping Batch Job's.
-  const permissions = { release: may(staffWrite('BatchAllocation')), pick: may({ roles: STAFF_ROLES }), packAndShip: may(staffWrite('BatchJob')) };
+  // The floor routes' policies: releasing is Batch Allocation's, picking, packing and shipping Batch Job's (write).
+  const permissions = { release: may(staffWrite('BatchAllocation')), pick: may(staffWrite('BatchJob')), packAndShip: may(staffWrite('BatchJob')) };
   return floorOrderActions(order.status, permissions).map((a) => buttons[a]);
 }
 
