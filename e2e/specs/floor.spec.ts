@@ -31,26 +31,28 @@ const scanBox = (page: Page) => page.getByRole('textbox', { name: 'Scan', exact:
 
 /** Needs /BatchJob to render the handheld pages for ?job= and ?pack= (features/floor's BatchJobPage). */
 describe('the floor on a handheld', () => {
-  it('picks a cluster job with typed scans (one wrong scan, one short pick), packs into two cartons and ships', async () => {
+  it('runs a wave of 10 orders as one cluster job: typed scans (one wrong, one short pick), two cartons, shipped from /BatchJob, Shipped live on /OrderDashboard', async () => {
     const page = await demo.newPage({ viewport: { width: 390, height: 844 } });
     await signIn(page, ...DEMO.staff);
     const api = await apiAs(page, DEMO.staff);
     const admin = await apiAs(page, DEMO.admin);
 
-    // Three orders of one client, allocated and released as one cluster job; totes and carton types to use.
+    // Ten orders of one client, allocated and released as one cluster job; totes and carton types to use.
     const skus = await api('/warehouse/Sku/GetAllSkus', { filters: {}, searchQuery: 'FJE-100', pageNumber: 1, pageSize: 2 });
     const [skuA, skuB] = skus.items as { skuId: number; skuCode: string; customerId: number }[];
     const { customerData } = await api('/Common/UserModule/GetWarehouseClient');
     const served = (customerData as { customerId: number; warehouseId: number; warehouseName: string }[]).find((c) => c.customerId === skuA.customerId)!;
     const warehouseId = served.warehouseId;
-    for (const code of ['E2E-TOTE-1', 'E2E-TOTE-2', 'E2E-TOTE-3']) {
+    const toteCodes = Array.from({ length: 10 }, (_, i) => `E2E-TOTE-${i + 1}`);
+    for (const code of toteCodes) {
       await admin('/warehouse/Location/CreateLocation', { warehouseId, locationCode: code, locationType: 'tote', capacity: 0, isPickable: false });
     }
     for (const [code, tare] of [['E2E-S', 0.2], ['E2E-M', 0.4]] as const) {
       await admin('/Warehouse/Pack/SaveCartonType', { warehouseId, code, name: `Box ${code}`, lengthCm: 30, widthCm: 20, heightCm: 15, tareWeightKg: tare });
     }
     const orderIds: number[] = [];
-    for (const [i, a, b] of [[1, 3, 1], [2, 1, 1], [3, 2, 0]] as const) {
+    for (let i = 1; i <= 10; i++) {
+      const [a, b] = [1 + (i % 2), i % 2];
       const lines = [{ skuId: skuA.skuId, quantity: a }, ...(b ? [{ skuId: skuB.skuId, quantity: b }] : [])];
       const created = await api('/Warehouse/Order/CreateOrder', {
         warehouseId, customerId: skuA.customerId, orderType: 'Sales', referenceNumber: `PO-E2E-FLOOR-${i}`, orderDate: '2026-11-20', shipToName: `Floor ${i}`, lines,
@@ -58,7 +60,8 @@ describe('the floor on a handheld', () => {
       orderIds.push(created.data?.order?.orderId ?? created.data?.orderId);
     }
     await api('/Warehouse/Order/AllocateOrders', { orderIds });
-    const wave = await api('/Warehouse/Wave/CreateWave', { warehouseId, orderIds, strategy: 'cluster', totesPerJob: 8 });
+    const wave = await api('/Warehouse/Wave/CreateWave', { warehouseId, orderIds, strategy: 'cluster', totesPerJob: 10 });
+    expect(wave.data.released).toHaveLength(10);
     expect(wave.data.wave.jobCount).toBe(1);
     const jobs = await api('/Warehouse/PickJob/GetJobs', { filters: { waveId: wave.data.wave.waveId }, pageNumber: 1, pageSize: 5 });
     const jobId: number = jobs.items[0].jobId;
@@ -68,8 +71,8 @@ describe('the floor on a handheld', () => {
     await page.goto(`/BatchJob?job=${jobId}`);
 
     // A tote for each slot, one at a time.
-    for (const [slot, tote] of [[1, 'E2E-TOTE-1'], [2, 'E2E-TOTE-2'], [3, 'E2E-TOTE-3']] as const) {
-      await page.getByText(new RegExp(`Scan a tote for slot ${slot} `)).waitFor();
+    for (const [i, tote] of toteCodes.entries()) {
+      await page.getByText(new RegExp(`Scan a tote for slot ${i + 1} `)).waitFor();
       await scan(page, tote);
     }
     await shot(page, 'floor-picking-stop-390');
@@ -77,7 +80,7 @@ describe('the floor on a handheld', () => {
     // Stop by stop: the first one gets a wrong location first (refused, nothing moves), the second one is short.
     let stopsDone = 0;
     let shorted = false;
-    for (let guard = 0; guard < 20; guard++) {
+    for (let guard = 0; guard < 30; guard++) {
       const job = await readJob();
       const stop = [...job.stops].sort((a, b) => a.seq - b.seq).find((s) => left(s) > 0);
       if (!stop) break;
@@ -159,9 +162,25 @@ describe('the floor on a handheld', () => {
     const firstOrder = await api(`/Warehouse/Order/GetOrder?orderId=${orderIds[0]}`);
     expect(firstOrder.status).toBe('Packed');
 
-    // Ship the packed orders; they are Shipped.
-    const shipped = await api('/Warehouse/Ship/ConfirmShipment', { warehouseId, orderIds });
-    expect(shipped.data.refused).toEqual([]);
+    // An administrator watches /OrderDashboard at 1440 px while the orders are shipped from /BatchJob's Ship tab: they turn
+    // Shipped there without a reload.
+    const desk = await demo.newPage({ viewport: { width: 1440, height: 900 } });
+    await signIn(desk, ...DEMO.admin);
+    await landOnDashboard(desk, { warehouse: served.warehouseName });
+    await desk.goto('/OrderDashboard');
+    await desk.getByPlaceholder('SO number, reference or ship-to').fill('PO-E2E-FLOOR');
+    const deskRows = desk.locator('.ant-table-tbody tr.ant-table-row', { hasText: 'PO-E2E-FLOOR' });
+    await expect.poll(() => deskRows.filter({ hasText: 'Packed' }).count(), { timeout: 15_000 }).toBe(10);
+
+    await page.goto('/BatchJob');
+    await page.getByTestId('batchjob-tabs').getByText('Ship', { exact: true }).click();
+    const carrier = page.locator('.ant-card', { hasText: 'PO-E2E-FLOOR-1' }).first();
+    await carrier.getByTestId('ship-all').click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Ship' }).click();
+    await page.locator('.ant-modal:visible').getByText(/^10 orders shipped/).waitFor();
+    await shot(page, 'floor-ship-390');
+    await expect.poll(() => deskRows.filter({ hasText: 'Shipped' }).count(), { timeout: 15_000 }).toBe(10);
+    await shot(desk, 'floor-orders-shipped-1440');
     for (const orderId of orderIds) expect((await api(`/Warehouse/Order/GetOrder?orderId=${orderId}`)).status).toBe('Shipped');
-  }, 240_000);
+  }, 300_000);
 });
