@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { FloorEventKind } from '@bolx/contracts';
+import type { Executor } from '../db/schema.js';
 import type { Actor } from './actor.js';
 import type { WarehouseTimeZones } from './business-day.js';
 import type { UnitOfWork } from './unit-of-work.js';
@@ -45,4 +46,20 @@ export class FloorEvents {
       at: iso, at_ms: ms, business_day: days.get(e.warehouseId)!, seconds_since_previous: i === 0 ? gap : 0,
     }))).execute();
   }
+}
+
+/** A user's picks and unpicks of a job, oldest first: the stack an undo works on. */
+export function jobPickEvents(db: Executor, jobId: number, userId: number) {
+  return db.selectFrom('floor_event').select(['id', 'kind', 'task_id', 'quantity', 'at'])
+    .where('job_id', '=', jobId).where('user_id', '=', userId).where('kind', 'in', ['pick', 'unpick']).orderBy('id').execute();
+}
+
+/** The pick an undo takes back: picks and unpicks as a stack, each unpick having taken the latest pick still standing. */
+export function standingPick<E extends { kind: string }>(events: E[]): E | undefined {
+  const standing: E[] = [];
+  for (const e of events) {
+    if (e.kind === 'pick') standing.push(e);
+    else standing.pop();
+  }
+  return standing.at(-1);
 }

@@ -111,12 +111,6 @@ export const pickingRepository = {
     return n(r.n);
   },
 
-  /** A user's pick and unpick events of a job, oldest first (the undo stack). */
-  pickEvents(db: Executor, jobId: number, userId: number) {
-    return db.selectFrom('floor_event').select(['id', 'kind', 'task_id', 'quantity', 'at'])
-      .where('job_id', '=', jobId).where('user_id', '=', userId).where('kind', 'in', ['pick', 'unpick']).orderBy('id').execute();
-  },
-
   async lastSeq(db: Executor, jobId: number) {
     const r = await db.selectFrom('pick_task').select(sql<number>`max(seq)`.as('seq')).where('job_id', '=', jobId).executeTakeFirst();
     return n(r?.seq);

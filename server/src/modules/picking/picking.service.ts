@@ -5,7 +5,7 @@ import type { Actor } from '../../platform/actor.js';
 import type { WarehouseTimeZones } from '../../platform/business-day.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { conflict, notFound, unprocessable } from '../../platform/errors.js';
-import type { FloorEvent, FloorEvents } from '../../platform/floor-events.js';
+import { jobPickEvents, standingPick, type FloorEvent, type FloorEvents } from '../../platform/floor-events.js';
 import { count } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
@@ -120,7 +120,7 @@ export class PickingService {
   /** Takes back the caller's last pick of the job (tote to bin), while the job is not finished. */
   async undoPick(principal: Principal, input: { jobId: number }, actor: Actor) {
     return this.inJob(principal, input.jobId, actor, async (uow, job) => {
-      const last = lastPickOf(await repo.pickEvents(uow.tx, job.id, principal.userId));
+      const last = standingPick(await jobPickEvents(uow.tx, job.id, principal.userId));
       if (!last) throw conflict('You have no pick of this job to undo');
       const task = (await repo.task(uow.tx, job.id, n(last.task_id)))!;
       if (task.status === 'Short') throw conflict(`The stop at ${task.location_code} was short-picked: its picks cannot be undone`);
@@ -336,20 +336,8 @@ export class PickingService {
    * would take back (picks and unpicks of the caller as a stack: several picks may be undone one after another).
    */
   private async detailOf(db: Executor, jobId: number, userId: number): Promise<PickJobDetail> {
-    const detail = await this.parts.pickJobs.detailWithin(db, jobId);
-    const last = lastPickOf(await repo.pickEvents(db, jobId, userId));
-    return { ...detail, lastPick: last ? { eventId: n(last.id), taskId: n(last.task_id), quantity: n(last.quantity), at: last.at } : null };
+    return this.parts.pickJobs.detailWithin(db, jobId, userId);
   }
-}
-
-/** The pick an undo takes back: picks and unpicks as a stack, each unpick taking the latest pick still standing. */
-function lastPickOf<E extends { kind: string }>(events: E[]): E | undefined {
-  const standing: E[] = [];
-  for (const e of events) {
-    if (e.kind === 'pick') standing.push(e);
-    else standing.pop();
-  }
-  return standing.at(-1);
 }
 
 const summaryOf = (d: PickJobDetail): PickJobSummary => {

@@ -354,6 +354,8 @@ describe('UndoPick', () => {
     expect(undo1.message).toMatch(/2 units/);
     expect(undo1.job.lastPick).toMatchObject({ quantity: 1 });
     expect(undo1.job.stops[0].pickedQuantity).toBe(1);
+    // GetJob tells the picker the same: the one undo stack (platform/floor-events.ts).
+    expect((await f.staff.get(`${J}/GetJob?jobId=${job2.jobId}`)).json().lastPick).toEqual(undo1.job.lastPick);
     const undo2 = await ok(await f.staff.post(`${J}/UndoPick`, { jobId: job2.jobId }));
     expect(undo2.job.lastPick).toBeNull();
     expect(undo2.job.stops[0].pickedQuantity).toBe(0);

@@ -40,14 +40,14 @@ export class PickJobService {
   }
 
   async get(principal: Principal, jobId: number): Promise<PickJobDetail> {
-    const job = await readJobDetail(this.db, principal.scope, jobId);
+    const job = await readJobDetail(this.db, principal.scope, jobId, principal.userId);
     if (!job) throw notFound('Pick job');
     return job;
   }
 
-  /** A job's detail read in the caller's transaction, whatever the scope (picking answers with it after a pick). */
-  async detailWithin(db: Executor, jobId: number): Promise<PickJobDetail> {
-    const job = await readJobDetail(db, Scope.everything, jobId);
+  /** A job's detail read in the caller's transaction, whatever the scope (picking answers with it after a pick); lastPick is the user's. */
+  async detailWithin(db: Executor, jobId: number, userId: number | null): Promise<PickJobDetail> {
+    const job = await readJobDetail(db, Scope.everything, jobId, userId);
     if (!job) throw notFound('Pick job');
     return job;
   }
@@ -78,7 +78,7 @@ export class PickJobService {
     const userId = principal.userId;
     const detail = await inTransaction(this.db, async (uow) => {
       const own = await repo.ownAssigned(uow.tx, input.warehouseId, userId);
-      if (own) return (await readJobDetail(uow.tx, Scope.everything, n(own.id)))!;
+      if (own) return (await readJobDetail(uow.tx, Scope.everything, n(own.id), principal.userId))!;
       const tried: number[] = [];
       for (;;) {
         const next = await repo.nextOpen(uow.tx, input.warehouseId, tried);
@@ -175,7 +175,7 @@ export class PickJobService {
 
   /** Records a job's change (audit + UpdateJob) and answers its detail as it now is. */
   private async recordJob(uow: UnitOfWork, actor: Actor, jobId: number, action: string, before?: unknown, extra?: Record<string, unknown>) {
-    const detail = (await readJobDetail(uow.tx, Scope.everything, jobId))!;
+    const detail = (await readJobDetail(uow.tx, Scope.everything, jobId, actor.userId))!;
     const { totes: _t, stops: _s, lastPick: _l, ...summary } = detail;
     await this.recorder.record(uow, actor, jobChange(summary, action, before, extra));
     return detail;

@@ -21,7 +21,7 @@ export const toJobSummary = (r: JobRow): PickJobSummary => ({
 type Repo = typeof wavesRepository;
 type TaskRow = Awaited<ReturnType<Repo['jobTasks']>>[number];
 type OrderOfJob = Awaited<ReturnType<Repo['jobOrders']>>[number];
-type LastPick = Awaited<ReturnType<Repo['lastPick']>>;
+type LastPick = { id: number | string; task_id: number | string | null; quantity: number | string; at: string } | undefined;
 
 /** A job's detail: its summary, totes by slot, stops in walking order with their tasks, and the pick UndoPick would take back. */
 export function toJobDetail(job: JobRow, orders: OrderOfJob[], tasks: TaskRow[], last: LastPick): PickJobDetail {

@@ -1,3 +1,4 @@
+import { jobPickEvents, standingPick } from '../../platform/floor-events.js';
 import { sql, type Insertable } from 'kysely';
 import type { BatchRuleCriteria, OrderStatus, PickJobDetail } from '@bolx/contracts';
 import type { Executor } from '../../db/schema.js';
@@ -252,14 +253,6 @@ export const wavesRepository = {
       .where('t.job_id', '=', jobId).orderBy('t.seq').orderBy('jo.slot').orderBy('t.id').execute();
   },
 
-  /** The job's latest pick not taken back since (no 'unpick' after it): what UndoPick would undo. */
-  lastPick(db: Executor, jobId: number) {
-    return db.selectFrom('floor_event as e').select(['e.id', 'e.task_id', 'e.quantity', 'e.at'])
-      .where('e.job_id', '=', jobId).where('e.kind', '=', 'pick')
-      .where(sql<boolean>`not exists (select 1 from floor_event u where u.job_id = e.job_id and u.kind = 'unpick' and u.id > e.id)`)
-      .orderBy('e.id', 'desc').limit(1).executeTakeFirst();
-  },
-
   /** The picker's own job waiting for them (Assigned), most urgent first. */
   ownAssigned(db: Executor, warehouseId: number, userId: number) {
     return db.selectFrom('pick_job').select(['id']).where('warehouse_id', '=', warehouseId).where('assigned_to', '=', userId)
@@ -323,11 +316,13 @@ export const wavesRepository = {
 
 /**
  * One pick job as the picking screens read it (contracts' pickJobDetail): summary, totes by slot, stops in walking
- * order with their tasks, and the pick UndoPick would take back. Undefined outside the scope. Picking reuses it.
+ * order with their tasks, and the pick the user's UndoPick would take back (none without a user). Undefined outside
+ * the scope. Picking reuses it.
  */
-export async function readJobDetail(db: Executor, scope: Scope, jobId: number): Promise<PickJobDetail | undefined> {
+export async function readJobDetail(db: Executor, scope: Scope, jobId: number, userId: number | null): Promise<PickJobDetail | undefined> {
   const job = await wavesRepository.findJob(db, scope, jobId);
   if (!job) return undefined;
-  const [orders, tasks, last] = await Promise.all([wavesRepository.jobOrders(db, jobId), wavesRepository.jobTasks(db, jobId), wavesRepository.lastPick(db, jobId)]);
-  return toJobDetail(job, orders, tasks, last);
+  const [orders, tasks, picks] = await Promise.all([wavesRepository.jobOrders(db, jobId), wavesRepository.jobTasks(db, jobId),
+    userId === null ? [] : jobPickEvents(db, jobId, userId)]);
+  return toJobDetail(job, orders, tasks, standingPick(picks));
 }
