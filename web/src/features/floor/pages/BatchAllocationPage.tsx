@@ -14,7 +14,7 @@ import { RulePreview } from '../components/RulePreview';
 import { SavedRules } from '../components/SavedRules';
 import { useAllocationRun } from '../components/use-allocation-run';
 import { criteriaKey, criteriaOf, formValuesOf, jobOfAnswer, type RuleFormValues } from '../floor-model';
-import { useDebouncedValue } from '../use-debounced-value';
+import { useDebounced } from '../../../lib/use-debounced';
 import { useMayAllocate } from '../use-floor-actor';
 import '../messages';
 import '../floor.css';
@@ -44,7 +44,7 @@ export default function BatchAllocationPage() {
   const [activeRule, setActiveRule] = useState<SavedBatchRule>();
   const criteria = useMemo(() => criteriaOf(values, warehouseId), [values, warehouseId]);
   const key = criteriaKey(criteria);
-  const settledKey = useDebouncedValue(key);
+  const settledKey = useDebounced(key);
   // The preview asks with the criteria once they stop changing.
   const previewCriteria = useMemo<BatchRuleCriteria | null>(() => (settledKey ? (JSON.parse(settledKey) as [string, unknown][]).reduce(
     (o, [k, v]) => ({ ...o, [k]: v }), {} as BatchRuleCriteria) : null), [settledKey]);

@@ -8,7 +8,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import { locationTypeOptions } from '../location-type-options';
 import { useCreateLocationsByPatternMutation, useGetLocationTypesQuery, usePreviewLocationPatternQuery } from '../locations-api';
 import { rangeValue, toPatternArgs, type PatternFormValues } from '../pattern-args';
-import { useDebounced } from '../use-debounced';
+import { useDebounced } from '../../../lib/use-debounced';
 import { useWarehouseChoice } from '../use-warehouse-choice';
 import { PatternPreview } from './PatternPreview';
 import { WarehouseField } from './WarehouseField';

@@ -11,7 +11,7 @@ import { PageHeading } from '../components/PageHeading';
 import { WarehouseField } from '../components/WarehouseField';
 import { locationTypeOptions } from '../location-type-options';
 import { locationFiles, useGetLocationFilterLabelsQuery, useGetLocationTypesQuery, type PrintLabelsArgs, type PrintSelection } from '../locations-api';
-import { useDebounced } from '../use-debounced';
+import { useDebounced } from '../../../lib/use-debounced';
 import { useWarehouseChoice } from '../use-warehouse-choice';
 import '../locations.css';
 

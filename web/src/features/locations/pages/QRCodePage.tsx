@@ -7,7 +7,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import { CodeSvg } from '../components/CodeSvg';
 import { PageHeading } from '../components/PageHeading';
 import { locationFiles } from '../locations-api';
-import { useDebounced } from '../use-debounced';
+import { useDebounced } from '../../../lib/use-debounced';
 import '../locations.css';
 
 /** Code 128 holds printable ASCII; anything else would scan back as something else (the server refuses it too). */
