@@ -49,7 +49,7 @@ beforeAll(async () => {
   const pallet = await pkg({ package_type: 'Pallet', package_name: 'Pallet of 40', parent_id: null, quantity: 1, gtin: '30036000291453' });
   caseId = await pkg({ package_type: 'Case', package_name: 'Case of 12', parent_id: pallet, quantity: 40, gtin: '10036000291459' });
   await pkg({ package_type: 'Each', package_name: 'Single', parent_id: caseId, quantity: 12, gtin: null });
-  for (const type of ['rack', 'dock', 'staging', 'returns', 'quarantine']) loc[type] = await makeLocation(t.database, wh, `SCN-${type.toUpperCase()}-1`, type);
+  for (const type of ['rack', 'dock', 'staging', 'returns', 'quarantine', 'tote']) loc[type] = await makeLocation(t.database, wh, `SCN-${type.toUpperCase()}-1`, type);
   await makeLocation(t.database, otherWh, 'SCN-ELSEWHERE', 'rack');
   loc.off = await makeLocation(t.database, wh, 'SCN-OFF', 'rack');
   await db.updateTable('location').set({ is_active: 0 }).where('id', '=', loc.off).execute();
@@ -85,8 +85,8 @@ describe('POST /Warehouse/Scan/Resolve', () => {
     expect((await resolve(admin, '30036000291453')).json()).toMatchObject({ kind: 'sku', matches: [{ packageName: 'Pallet of 40', unitsPerScan: 480 }] });
   });
 
-  it('resolves a location of every type by its code, in any case; an inactive one says so', async () => {
-    for (const type of ['rack', 'dock', 'staging', 'returns', 'quarantine']) {
+  it('resolves a location of every type (a tote too) by its code, in any case; an inactive one says so', async () => {
+    for (const type of ['rack', 'dock', 'staging', 'returns', 'quarantine', 'tote']) {
       const res = await resolve(admin, `scn-${type}-1`);
       expect(res.json()).toEqual({ code: `scn-${type}-1`, kind: 'location', matches: [{
         kind: 'location', locationId: loc[type], warehouseId: wh, locationCode: `SCN-${type.toUpperCase()}-1`, type, zone: null, isActive: true,
