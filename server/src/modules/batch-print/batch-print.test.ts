@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { systemActor } from '../../platform/actor.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import { floor } from '../../../test/floor-fixtures.js';
+import { floor } from '../../../test/support/floor-fixtures.js';
 import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { as, buildTestApp, login, makeUser, recordEvents, type TestApp } from '../../../test/helpers.js';
-import { floor, type Caller, type Floor } from '../../../test/floor-fixtures.js';
+import { floor, type Caller, type Floor } from '../../../test/support/floor-fixtures.js';
 import { Scope } from '../../platform/scope.js';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, ledgerBalanced, type TestApp } from '../../../test/helpers.js';
-import { floor, type Floor } from '../../../test/floor-fixtures.js';
+import { floor, type Floor } from '../../../test/support/floor-fixtures.js';
 
 // One order through the floor with the real routes: released in a wave, picked into a tote by scans, packed into
 // two cartons at the pack station, shipped. The ledger tells the whole story, one document per step.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import { buildTestApp, ledgerBalanced, recordEvents, type TestApp } from '../../../test/helpers.js';
-import { floor, type Floor } from '../../../test/floor-fixtures.js';
+import { floor, type Floor } from '../../../test/support/floor-fixtures.js';
 
 let t: TestApp;
 const B = '/Warehouse/BatchAllocation';

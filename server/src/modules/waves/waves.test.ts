@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, ledgerBalanced, recordEvents, type TestApp } from '../../../test/helpers.js';
-import { floor, type Floor } from '../../../test/floor-fixtures.js';
+import { floor, type Floor } from '../../../test/support/floor-fixtures.js';
 
 let t: TestApp;
 let f: Floor;

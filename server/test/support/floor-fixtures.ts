@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ADMIN, as, login, makeCustomer, makeSku, makeUser, makeWarehouse, postStock, type TestApp } from './helpers.js';
+import { ADMIN, as, login, makeCustomer, makeSku, makeUser, makeWarehouse, postStock, type TestApp } from '../helpers.js';
 
 /** A warehouse floor for the wave and pick-job tests: clients, staff, and helpers to make stock and allocated orders. */
 export type Caller = ReturnType<typeof as>;
