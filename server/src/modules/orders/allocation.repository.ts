@@ -16,8 +16,16 @@ export const allocationRepository = {
       .where('l.order_id', '=', orderId).orderBy('l.line_no').execute();
   },
 
-  setLine(tx: Executor, lineId: number, allocated: number, shortReason: string | null) {
-    return tx.updateTable('sales_order_line').set({ allocated_qty: allocated, short_reason: shortReason }).where('id', '=', lineId).execute();
+  /** Each line's allocated quantity and short reason: one statement for an order's lines. */
+  setLines(tx: Executor, rows: { lineId: number; allocated: number; shortReason: string | null }[]) {
+    if (rows.length === 0) return Promise.resolve();
+    const ids = rows.map((r) => r.lineId);
+    const allocated = sql.join(rows.map((r) => sql`WHEN ${r.lineId} THEN ${r.allocated}`), sql` `);
+    const reason = sql.join(rows.map((r) => sql`WHEN ${r.lineId} THEN ${r.shortReason}`), sql` `);
+    return tx.updateTable('sales_order_line').set({
+      allocated_qty: sql<number>`CAST(CASE id ${allocated} END AS INTEGER)`,
+      short_reason: sql<string | null>`CAST(CASE id ${reason} END AS VARCHAR(32))`,
+    }).where('id', 'in', ids).execute();
   },
 
   /** Every line of an order back to nothing allocated (its reservations were released). */

@@ -103,6 +103,7 @@ export class OrderAllocationService {
     const order = (await alloc.order(uow.tx, orderId))!;
     let added = 0;
     const lines: LineOutcome[] = [];
+    const changed: { lineId: number; allocated: number; shortReason: ShortReason | null }[] = [];
     const byLineNo = await alloc.lines(uow.tx, orderId);
     // Lines by SKU: two orders' allocations lock the SKUs' balances in the same order (fewer deadlocks on PostgreSQL).
     const sorted = [...byLineNo].sort((a, b) => a.sku_id - b.sku_id || n(a.line_no) - n(b.line_no));
@@ -123,13 +124,14 @@ export class OrderAllocationService {
         added += take.allocated;
         // A kit line short of built kits waits for a kit build, whatever else is missing.
         shortReason = take.short === 0 ? null : n(line.is_kit) === 1 ? 'awaiting-kit-build' : take.shortReason ?? 'no-stock';
-        await alloc.setLine(uow.tx, line.id, allocated, shortReason);
+        changed.push({ lineId: line.id, allocated, shortReason });
       }
       lines.push({
         lineId: line.id, lineNo: n(line.line_no), skuCode: line.sku_code, quantity, allocatedQuantity: allocated,
         shortQuantity: quantity - allocated, shortReason: allocated < quantity ? shortReason : null,
       });
     }
+    await alloc.setLines(uow.tx, changed);
     lines.sort((a, b) => a.lineNo - b.lineNo);
     const skuOf = new Map(byLineNo.map((l) => [l.id, l.sku_id]));
     const to = heldStatus(lines.every((l) => l.shortQuantity === 0), n(order.allow_backorders) === 1);
