@@ -346,7 +346,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await page.locator('.bolx-ro-receive .ant-select').first().click();
     const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
     // Polled: the list is measured and filled while the dropdown opens.
-    await expect.poll(() => options.allInnerTexts()).toEqual(['DOCK-01 (dock)', 'DOCK-02 (dock)', 'STAGE-01 (staging)']);
+    await expect.poll(() => options.allInnerTexts()).toEqual(['DOCK-01 (dock)', 'DOCK-02 (dock)', 'PACK-01 (staging)', 'STAGE-01 (staging)']);
     await shot(page, 'inbound-receiver-docks');
     await page.keyboard.press('Escape');
     const scan = page.getByTestId('scan-input');

@@ -138,24 +138,29 @@ describe('redirects after login', () => {
 });
 
 describe('what each account is offered follows the server’s access policies', () => {
-  it('offers a client account no Add Data form, and /Dimensions (a module it does not hold) shows Unauthorized, never an error over an empty table', async () => {
+  it('offers a client account only the Orders form of Add Data (its own orders), and /Dimensions (a module it does not hold) shows Unauthorized, never an error over an empty table', async () => {
     const page = await demo.newPage();
     const refused: string[] = [];
     page.on('response', (r) => { if (r.status() === 403) refused.push(new URL(r.url()).pathname); });
     await signIn(page, 'client', 'bolx-demo-client');
     await landOnDashboard(page);
     await page.locator('.bolx-header__end .ant-avatar').first().waitFor();
-    expect(await page.getByRole('button', { name: 'Add Data' }).count()).toBe(0);
+    // It takes in its own orders (OrderDashboard write); nothing else of Add Data is its to do.
+    await page.getByRole('button', { name: 'Add Data' }).click();
+    const grid = page.getByTestId('add-data-grid');
+    await grid.waitFor();
+    expect((await grid.locator('.bolx-add-data__card').allInnerTexts()).map((s) => s.trim())).toEqual(['Orders']);
+    await page.keyboard.press('Escape');
     await page.goto('/Dimensions');
     await page.getByText('You are not authorized for this page!').waitFor();
     expect(await page.getByText(/Something went wrong/).count()).toBe(0);
     expect(await page.locator('.ant-table').count()).toBe(0);
     await shot(page, 'shell-client-dimensions-unauthorized');
-    // The SKU list it reads is there, with no add, upload or template offered.
+    // The SKU list it reads is there, with no add, upload or template offered (the header's Add Data is for its orders).
     await page.goto('/SKU');
     await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
-    expect(await page.getByRole('button', { name: /^(Add|Upload)/ }).count()).toBe(0);
-    expect(refused).toEqual([]);
+    expect(await page.getByRole('button', { name: /^(Add(?! Data)|Upload)/ }).count()).toBe(0);
+    expect(refused, 'routes the client was refused').toEqual([]);
     await page.context().close();
   });
 
