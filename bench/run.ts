@@ -1,8 +1,8 @@
 // `npm run bench`: the real app against a bare node:http server running the same SQL through the same driver,
 // on SQLite and on PostgreSQL, plus startup time, the stock-on-hand list over a large ledger and the real-time
 // hub under 500 clients, the SKU and user lists over 100,000 SKUs and 10,000 users, and the orders' allocation batch and
-// single order create+allocate, and the floor's ship confirm, pickers at once and pick list PDF. Ratios are taken within one run on one machine, so they mean something where absolute
-// req/s would not. Settings: lib/settings.ts (BENCH_* variables).
+// single order create+allocate, and the floor's ship confirm, pickers at once and pick list PDF. Ratios are taken
+// within one run on one machine, so they mean something where absolute req/s would not. Settings: lib/settings.ts (BENCH_* variables).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
