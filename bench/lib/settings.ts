@@ -25,7 +25,7 @@ export const settings = {
   /** Runs of the startup measurement; the median is reported. */
   startupRuns: num('BENCH_STARTUP_RUNS', 5),
   /** The whole run is stopped (and cleaned up) after this long, whatever happens. */
-  timeoutSeconds: num('BENCH_TIMEOUT_SECONDS', 1200),
+  timeoutSeconds: num('BENCH_TIMEOUT_SECONDS', 1800),
   /** The app's log level under load; `info` is what `npm start` runs with (one line per request). */
   appLogLevel: process.env.BENCH_LOG_LEVEL || 'info',
   /** Pool size for both servers on PostgreSQL (the server's default DB_POOL_SIZE). */
