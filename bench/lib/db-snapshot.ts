@@ -13,8 +13,15 @@ import { openRawDb, type RawDb } from './raw-db.js';
 /** Above this many rows a table is treated as append-only (kept by its last id, not copied). */
 const COPY_ROWS = 50_000;
 
-/** Takes the snapshot now; `replayDb()` puts it back (PostgreSQL) or opens it (SQLite) for the replay. */
-export async function takeSnapshot(database: Database, cfg: ChildConfig, name: string): Promise<{ replayDb(): Promise<RawDb> }> {
+export interface Snapshot {
+  /** PostgreSQL only: puts the snapshot back under the app (which keeps running), and keeps it for another time. */
+  restore?: () => Promise<void>;
+  /** Puts the snapshot back (PostgreSQL) or opens it (SQLite) for the replay; the snapshot is then gone. */
+  replayDb(): Promise<RawDb>;
+}
+
+/** Takes the snapshot now. */
+export async function takeSnapshot(database: Database, cfg: ChildConfig, name: string): Promise<Snapshot> {
   if (database.sqlite) {
     const dataDir = join(cfg.dataDir, `snapshot-${name}`);
     const { mkdirSync, rmSync } = await import('node:fs');
@@ -28,7 +35,7 @@ export async function takeSnapshot(database: Database, cfg: ChildConfig, name: s
   const db = database.db;
   const q = (text: string) => sql.raw(text).execute(db);
   const tables = (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema} and table_type = 'BASE TABLE' order by table_name`.execute(db)).rows.map((r) => r.name);
-  const sequences = (await sql<{ name: string }>`select sequence_name as name from information_schema.sequences where sequence_schema = ${schema}`.execute(db)).rows.map((r) => r.name);
+  const sequences = (await sql<{ name: string }>`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'S' and n.nspname = ${schema}`.execute(db)).rows.map((r) => r.name);
   await q(`drop schema if exists "${snap}" cascade`);
   await q(`create schema "${snap}"`);
   const kept = new Map<string, number>(); // append-only table → its last id before the run
@@ -43,17 +50,21 @@ export async function takeSnapshot(database: Database, cfg: ChildConfig, name: s
     const r = (await sql.raw<{ last_value: number; is_called: boolean }>(`select last_value, is_called from "${schema}"."${s}"`).execute(db)).rows[0];
     seqValues.push({ name: s, last: Number(r.last_value), called: r.is_called });
   }
+  const restore = async () => {
+    await db.transaction().execute(async (tx) => {
+      const t = (text: string) => sql.raw(text).execute(tx);
+      await t('set local session_replication_role = replica');
+      const copied = tables.filter((x) => !kept.has(x));
+      if (copied.length) await t(`truncate ${copied.map((x) => `"${schema}"."${x}"`).join(', ')}`);
+      for (const x of copied) await t(`insert into "${schema}"."${x}" overriding system value select * from "${snap}"."${x}"`);
+      for (const [x, last] of kept) await t(`delete from "${schema}"."${x}" where id > ${last}`);
+      for (const s of seqValues) await t(`select setval('"${schema}"."${s.name}"', ${s.last}, ${s.called})`);
+    });
+  };
   return {
+    restore,
     async replayDb() {
-      await db.transaction().execute(async (tx) => {
-        const t = (text: string) => sql.raw(text).execute(tx);
-        await t('set local session_replication_role = replica');
-        const copied = tables.filter((x) => !kept.has(x));
-        if (copied.length) await t(`truncate ${copied.map((x) => `"${schema}"."${x}"`).join(', ')}`);
-        for (const x of copied) await t(`insert into "${schema}"."${x}" overriding system value select * from "${snap}"."${x}"`);
-        for (const [x, last] of kept) await t(`delete from "${schema}"."${x}" where id > ${last}`);
-        for (const s of seqValues) await t(`select setval('"${schema}"."${s.name}"', ${s.last}, ${s.called})`);
-      });
+      await restore();
       await q(`drop schema "${snap}" cascade`);
       return openRawDb(cfg);
     },
