@@ -1,8 +1,8 @@
 // `npm run bench`: the real app against a bare node:http server running the same SQL through the same driver,
 // on SQLite and on PostgreSQL, plus startup time, the stock-on-hand list over a large ledger and the real-time
 // hub under 500 clients, the SKU and user lists over 100,000 SKUs and 10,000 users, and the orders' allocation batch and
-// single order create+allocate. Ratios are taken within one run on one machine, so they mean something where absolute
-// req/s would not. Settings: lib/settings.ts (BENCH_* variables).
+// single order create+allocate, and the floor's ship confirm, pickers at once and pick list PDF. Ratios are taken
+// within one run on one machine, so they mean something where absolute req/s would not. Settings: lib/settings.ts (BENCH_* variables).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import type { Engine } from './lib/sql-capture.js';
 import { measureStartup } from './lib/startup.js';
 import { seedMasterdata } from './lib/masterdata-seed.js';
 import { seedLargeLedger } from './lib/stock-seed.js';
+import type { FloorBenchResult } from './lib/floor-bench.js';
 import type { OrderFigures, OrdersBenchResult } from './lib/orders-bench.js';
 import { traceKey, type Captured, type CapturedRequests } from './lib/trace.js';
 
@@ -135,6 +136,34 @@ async function benchOrders(report: BenchReport, engine: Engine, base: Omit<Child
   record(report, engine, 'CreateOrder+AllocateOrders', pairs(single), settings.targets.orderRatio, undefined, single.note, String(single.statements));
 }
 
+/**
+ * Issue 13's floor figures (lib/floor-bench.ts), after the orders case: a large order's ship confirm (seconds and
+ * statements) and its whole released→shipped flow, pickers at once (picks/s), a large pick list PDF (seconds);
+ * each against a raw replay of the statements the app sent.
+ */
+async function benchFloor(report: BenchReport, engine: Engine, base: Omit<ChildConfig, 'logLevel'>, file: string): Promise<void> {
+  const f = settings.floor;
+  const t = settings.targets;
+  log(`${engine}: floor — a ${f.shipLines}-line order released to shipped, ${f.pickers} pickers × ${f.pickLines} stops at once, their pick lists printed; each against a raw replay of its statements`);
+  await runChildToEnd('floor bench', 'floor-bench.ts', { ...base, capturedFile: file, logLevel: 'silent' }, 900_000);
+  const { ship, flow, picks, print } = JSON.parse(readFileSync(file, 'utf8')) as FloorBenchResult;
+  const pairs = (r: OrderFigures): Measured => ({ server: timesFigures(r.appMs, 0), bare: timesFigures(r.rawMs, 0), roundRatios: r.appMs.map((ms, i) => r.rawMs[i] / ms) });
+  record(report, engine, `ConfirmShipment ${f.shipLines} lines`, pairs(ship), null, t.shipConfirmMs, ship.note, String(ship.statements));
+  const shipCase = report.cases[report.cases.length - 1];
+  if (ship.statements > t.shipConfirmStatements && shipCase.verdict === 'PASS') {
+    shipCase.verdict = 'FAIL';
+    shipCase.note = `${ship.statements} statements, more than ${t.shipConfirmStatements}; ${ship.note}`;
+  }
+  record(report, engine, `released→shipped ${f.shipLines} lines`, pairs(flow), null, undefined, flow.note, String(flow.statements));
+  // A rate of picks, not of runs: the figures' req/s are picks per second, p50/p99 the run's ms per pick.
+  const rate = (ms: number): LoadFigures => ({ reqPerSec: (picks.units ?? 0) / (ms / 1000), p50: ms / (picks.units || 1), p99: ms / (picks.units || 1), requests: picks.units ?? 0, failures: 0 });
+  record(report, engine, `ConfirmPick, ${f.pickers} pickers`, { server: rate(picks.appMs[0]), bare: rate(picks.rawMs[0]), roundRatios: [picks.rawMs[0] / picks.appMs[0]] }, null, undefined, picks.note, String(picks.statements));
+  const pickCase = report.cases[report.cases.length - 1];
+  if (pickCase.verdict === 'info') pickCase.verdict = pickCase.server.reqPerSec >= t.picksPerSecond ? 'PASS' : 'FAIL';
+  pickCase.note = `target ≥ ${t.picksPerSecond} picks/s; ${picks.note}`;
+  record(report, engine, `PickLists PDF ${(f.pickers * f.pickLines).toLocaleString('en-US')} lines`, pairs(print), null, t.pickListMs, print.note, String(print.statements));
+}
+
 /** `target` is a ratio to the bare server; `p99TargetMs` (the stock list) a latency the app must keep instead. */
 function record(report: BenchReport, engine: Engine, name: string, figures: Measured, target: number | null, p99TargetMs?: number, note?: string, statements?: string): void {
   const ratio = figures.bare.reqPerSec > 0 ? figures.server.reqPerSec / figures.bare.reqPerSec : 0;
@@ -247,13 +276,14 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
   }
   // Last: it adds SKUs, stock and orders the other cases' figures should not see.
   if (settings.cases.includes('orders') && !stopping()) await benchOrders(report, engine, base, join(db.dataDir, 'orders.json'));
+  if (settings.cases.includes('floor') && !stopping()) await benchFloor(report, engine, base, join(db.dataDir, 'floor.json'));
 }
 
 async function main(): Promise<number> {
   guardRun(settings.timeoutSeconds);
   const report = newReport({ ...settings, user: settings.user.username });
   try {
-    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'hub'];
+    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor', 'hub'];
     const unknown = settings.cases.filter((c) => !known.includes(c));
     if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
     if (settings.cases.includes('startup')) {
@@ -261,7 +291,7 @@ async function main(): Promise<number> {
       const ok = startup.medianMs <= settings.targets.startupMs;
       report.startup = { ...startup, targetMs: settings.targets.startupMs, verdict: ok ? 'PASS' : 'FAIL' };
     }
-    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders'].includes(c));
+    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor'].includes(c));
     for (const engine of settings.engines) {
       if (stopping()) break;
       if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);

@@ -25,7 +25,7 @@ export const settings = {
   /** Runs of the startup measurement; the median is reported. */
   startupRuns: num('BENCH_STARTUP_RUNS', 5),
   /** The whole run is stopped (and cleaned up) after this long, whatever happens. */
-  timeoutSeconds: num('BENCH_TIMEOUT_SECONDS', 1200),
+  timeoutSeconds: num('BENCH_TIMEOUT_SECONDS', 1800),
   /** The app's log level under load; `info` is what `npm start` runs with (one line per request). */
   appLogLevel: process.env.BENCH_LOG_LEVEL || 'info',
   /** Pool size for both servers on PostgreSQL (the server's default DB_POOL_SIZE). */
@@ -35,9 +35,10 @@ export const settings = {
    * Which cases to run: read (GetWarehouseClient), login, startup, receive (ReceiveItem + Putaway), move
    * (MoveItems), soh (GetStockOnHand over a large ledger), masterdata (GetAllSkus and GetUsers over a large
    * catalogue and user base), hub (real-time clients), asexpected (ReceiveAsExpected of a large order, created to
-   * closed in one request), orders (issue 12's allocation batch and single order create+allocate).
+   * closed in one request), orders (issue 12's allocation batch and single order create+allocate), floor (issue 13's
+   * ship confirm and released→shipped flow of a large order, pickers at once, a large pick list PDF).
    */
-  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,asexpected,masterdata,orders,hub'),
+  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,asexpected,masterdata,orders,floor,hub'),
   /** The receive-as-expected case: lines per order, and orders received (each once) per server. */
   asExpectedLines: Math.round(num('BENCH_ASEXPECTED_LINES', 750)),
   asExpectedRuns: Math.round(num('BENCH_ASEXPECTED_RUNS', 5)),
@@ -68,12 +69,23 @@ export const settings = {
     orderRounds: Math.round(num('BENCH_ORDERS_ROUNDS', 2)),
     orderRuns: Math.round(num('BENCH_ORDERS_RUNS', 20)),
   },
+  /**
+   * The floor case: one order of `shipLines` lines released to shipped (a carton per `linesPerCarton` lines);
+   * `pickers` jobs of `pickLines` stops picked at once, their pick lists printed first (`printRuns` times).
+   */
+  floor: {
+    shipLines: Math.round(num('BENCH_FLOOR_SHIP_LINES', 750)),
+    linesPerCarton: Math.round(num('BENCH_FLOOR_LINES_PER_CARTON', 50)),
+    pickers: Math.round(num('BENCH_FLOOR_PICKERS', 8)),
+    pickLines: Math.round(num('BENCH_FLOOR_PICK_LINES', 125)),
+    printRuns: Math.round(num('BENCH_FLOOR_PRINT_RUNS', 3)),
+  },
   /** PostgreSQL server to use; the bench makes and drops its own schema there. */
   pgUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   ci: !!process.env.CI,
   /** The demo user of the authenticated read: not a Super Administrator, so the scope queries run. */
   user: { username: 'manager', password: 'bolx-demo-manager' },
-  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 25, masterdataP99Ms: 50, hubP99Ms: 250, asExpectedMs: 750, allocationBatchMs: 5000, orderRatio: 0.4 },
+  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 25, masterdataP99Ms: 50, hubP99Ms: 250, asExpectedMs: 750, allocationBatchMs: 5000, orderRatio: 0.4, shipConfirmMs: 1000, shipConfirmStatements: 60, picksPerSecond: 300, pickListMs: 2000 },
 };
 
 export type Settings = typeof settings;

@@ -27,7 +27,8 @@ export interface Captured extends CapturedRequests<'receive' | 'move' | 'soh' | 
 
 export const traceKey = (method: string, path: string, body: string) => `${method} ${path}\n${body}`;
 
-export interface Statement { sql: string; params: unknown[] }
+/** conn: which pg client sent it (concurrent requests interleave; each client's transactions stay whole). */
+export interface Statement { sql: string; params: unknown[]; conn?: number }
 export type Trace = Statement[];
 
 /** Timestamps and ids the app makes per request: a replay makes fresh ones (same id → same new id within a replay). */
@@ -44,8 +45,11 @@ let sink: Trace | null = null;
 export function recordStatements(sqlite?: SQLite.Database): { take(): Trace } {
   const clientProto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
   const query = clientProto.query;
-  clientProto.query = function (this: unknown, ...args: unknown[]) {
-    if (sink && typeof args[0] === 'string') sink.push({ sql: args[0], params: Array.isArray(args[1]) ? [...(args[1] as unknown[])] : [] });
+  const conns = new WeakMap<object, number>();
+  let nextConn = 0;
+  const connOf = (client: object) => { let n = conns.get(client); if (n === undefined) conns.set(client, (n = nextConn++)); return n; };
+  clientProto.query = function (this: object, ...args: unknown[]) {
+    if (sink && typeof args[0] === 'string') sink.push({ sql: args[0], params: Array.isArray(args[1]) ? [...(args[1] as unknown[])] : [], conn: connOf(this) });
     return query.apply(this, args);
   };
   if (sqlite) {
@@ -111,4 +115,21 @@ export function replayer(trace: Trace): (db: RawDb) => Promise<void> {
       }
     }
   };
+}
+
+/**
+ * A trace of concurrent requests split into the units one connection sent whole: each transaction (its own
+ * connection's statements from begin to commit) and each statement outside one, in the order they started.
+ */
+export function traceUnits(trace: Trace): Trace[] {
+  const units: Trace[] = [];
+  const open = new Map<number, Trace>();
+  for (const st of trace) {
+    const conn = st.conn ?? -1;
+    const block = open.get(conn);
+    if (isBegin(st.sql)) { const b = [st]; open.set(conn, b); units.push(b); continue; }
+    if (block) { block.push(st); if (isEnd(st.sql)) open.delete(conn); continue; }
+    units.push([st]);
+  }
+  return units;
 }
