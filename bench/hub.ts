@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { cleanupAll, guardRun, onCleanup } from './lib/cleanup.js';
-import { startChild, type RunningChild } from './lib/child.js';
+import { metricsTokenOf, startChild } from './lib/child.js';
 import { pgReachable, prepareDemoDatabase } from './lib/databases.js';
 import { settings } from './lib/settings.js';
 import type { Engine } from './lib/sql-capture.js';
@@ -64,11 +64,13 @@ async function login(base: string): Promise<string> {
  * The server's own memory figures, from its /metrics: the lowest of a few readings over two seconds, so garbage
  * not yet collected weighs as little as it can (the server runs without --expose-gc).
  */
-async function serverMemory(base: string): Promise<{ rss: number; heap: number }> {
+async function serverMemory(base: string, metricsToken: string): Promise<{ rss: number; heap: number }> {
   let rss = Infinity;
   let heap = Infinity;
   for (let i = 0; i < 5; i++) {
-    const text = await (await fetch(`${base}/metrics`)).text();
+    const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    if (!res.ok) throw new Error(`${base}/metrics: ${res.status} ${await res.text()}`);
+    const text = await res.text();
     const read = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
     rss = Math.min(rss, read('process_resident_memory_bytes'));
     heap = Math.min(heap, read('nodejs_heap_size_used_bytes'));
@@ -91,17 +93,30 @@ function hubClient(base: string, token: string, onEvent: (receivedAt: number, ch
   return conn;
 }
 
-async function connectAll(base: string, tokens: string[], count: number, onEvent: (i: number, receivedAt: number, changedAt: number) => void) {
+/** `count` clients spread round-robin over `bases` (the nodes of a cluster, or the one server). */
+async function connectAll(bases: string[], tokens: string[], count: number, onEvent: (i: number, receivedAt: number, changedAt: number) => void) {
   const clients: HubConnection[] = [];
-  for (let i = 0; i < count; i++) clients.push(hubClient(base, tokens[i % tokens.length], (r, c) => onEvent(i, r, c)));
+  for (let i = 0; i < count; i++) clients.push(hubClient(bases[i % bases.length], tokens[i % tokens.length], (r, c) => onEvent(i, r, c)));
   const batch = 50;
   for (let i = 0; i < clients.length; i += batch) await Promise.all(clients.slice(i, i + batch).map((c) => c.start()));
   return clients;
 }
 
-/** Measures one engine against an already running app server. */
-export async function measureHub(engine: Engine, app: RunningChild): Promise<HubFigures> {
-  const base = app.url;
+/**
+ * Where the hub is measured: changes are written through `writeBase`, clients connect to `clientBases` (one
+ * server; or every node of a cluster, so most events cross from one node to another). `metricsToken` opens /metrics.
+ */
+export interface HubTarget { writeBase: string; clientBases: string[]; metricsToken: string }
+
+/** Memory of every server the clients are on, added up. */
+async function totalMemory(target: HubTarget): Promise<{ rss: number; heap: number }> {
+  const each = await Promise.all(target.clientBases.map((b) => serverMemory(b, target.metricsToken)));
+  return { rss: each.reduce((a, m) => a + m.rss, 0), heap: each.reduce((a, m) => a + m.heap, 0) };
+}
+
+/** Measures one engine against already running servers. */
+export async function measureHub(engine: Engine, target: HubTarget): Promise<HubFigures> {
+  const base = target.writeBase;
   const tokens: string[] = [];
   for (let i = 0; i < hubSettings.sessions; i++) tokens.push(await login(base));
   const auth = { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' };
@@ -111,18 +126,18 @@ export async function measureHub(engine: Engine, app: RunningChild): Promise<Hub
   const warehouse = list.items[0];
   if (!warehouse) throw new Error('the demo database has no warehouse');
 
-  const before = await serverMemory(base);
+  const before = await totalMemory(target);
   // Receipts by the change's timestamp: an event can reach clients before the API call that raised it answers.
   const receipts = new Map<number, number[]>();
   const connectStarted = Date.now();
-  const clients = await connectAll(base, tokens, hubSettings.clients, (_i, receivedAt, changedAt) => {
+  const clients = await connectAll(target.clientBases, tokens, hubSettings.clients, (_i, receivedAt, changedAt) => {
     const list = receipts.get(changedAt);
     if (list) list.push(receivedAt - changedAt);
     else receipts.set(changedAt, [receivedAt - changedAt]);
   });
   const connectSeconds = (Date.now() - connectStarted) / 1000;
   await sleep(1000); // let the server settle after the connection burst before reading its memory
-  const after = await serverMemory(base);
+  const after = await totalMemory(target);
 
   let lost = 0;
   let latencies: number[] = [];
@@ -164,13 +179,13 @@ export async function measureHub(engine: Engine, app: RunningChild): Promise<Hub
 /** Prepares the demo database, starts the app in its own process, measures, and cleans up. */
 export async function runHubBench(engine: Engine): Promise<HubFigures> {
   const db = await prepareDemoDatabase(engine, settings.pgUrl);
+  const tokenSecretHex = randomBytes(32).toString('hex');
   const app = await startChild('app', 'app-server.ts', {
-    engine, dataDir: db.dataDir, databaseUrl: db.databaseUrl, pgSchema: db.pgSchema, poolSize: settings.poolSize,
-    tokenSecretHex: randomBytes(32).toString('hex'), logLevel: 'warn',
+    engine, dataDir: db.dataDir, databaseUrl: db.databaseUrl, pgSchema: db.pgSchema, poolSize: settings.poolSize, tokenSecretHex, logLevel: 'warn',
   });
   const stop = onCleanup('stop hub bench app', () => app.stop());
   try {
-    return await measureHub(engine, app);
+    return await measureHub(engine, { writeBase: app.url, clientBases: [app.url], metricsToken: metricsTokenOf(tokenSecretHex) });
   } finally {
     await stop();
   }

@@ -1,17 +1,22 @@
 // `npm run bench`: the real app against a bare node:http server running the same SQL through the same driver,
 // on SQLite and on PostgreSQL, plus startup time, the stock-on-hand list over a large ledger and the real-time
 // hub under 500 clients, the SKU and user lists over 100,000 SKUs and 10,000 users, and the orders' allocation batch and
-// single order create+allocate, and the floor's ship confirm, pickers at once and pick list PDF. Ratios are taken
+// single order create+allocate, the floor's ship confirm, pickers at once and pick list PDF, and a month's billing run and accrual. Ratios are taken
 // within one run on one machine, so they mean something where absolute req/s would not. Settings: lib/settings.ts (BENCH_* variables).
+// Also issue 19's cluster case (cluster.ts): three nodes behind HAProxy against one, and the hub across nodes.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { haproxyPath } from '../server/cluster/cluster.js';
+import { runClusterBench } from './cluster.js';
 import { formatHubFigures, hubSettings, runHubBench } from './hub.js';
 import { cleanupAll, guardRun, onCleanup, stopping } from './lib/cleanup.js';
 import { runChildToEnd, startChild, type ChildConfig, type RunningChild } from './lib/child.js';
 import { pgReachable, prepareDemoDatabase } from './lib/databases.js';
-import { call, combine, runLoad, type LoadCase, type LoadFigures } from './lib/load.js';
+import { measure, type Measured } from './lib/alternate.js';
+import { loginCase, readCase, replayCase } from './lib/cases.js';
+import { call, type LoadCase, type LoadFigures } from './lib/load.js';
 import { formatTable, newReport, writeReport, type BenchReport } from './lib/report.js';
 import { settings } from './lib/settings.js';
 import type { Engine } from './lib/sql-capture.js';
@@ -19,22 +24,11 @@ import { measureStartup } from './lib/startup.js';
 import { seedMasterdata } from './lib/masterdata-seed.js';
 import { seedLargeLedger } from './lib/stock-seed.js';
 import type { FloorBenchResult } from './lib/floor-bench.js';
+import type { BillingBenchResult } from './lib/billing-bench.js';
 import type { OrderFigures, OrdersBenchResult } from './lib/orders-bench.js';
 import { traceKey, type Captured, type CapturedRequests } from './lib/trace.js';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-
-const loginCase: LoadCase = {
-  method: 'POST',
-  path: '/Common/Auth/login',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(settings.user),
-};
-const readCase = (token: string): LoadCase => ({
-  method: 'GET',
-  path: '/Common/UserModule/GetWarehouseClient',
-  headers: { authorization: `Bearer ${token}` },
-});
 
 async function loginToken(server: RunningChild): Promise<string> {
   const res = await call(server.url, loginCase);
@@ -56,34 +50,6 @@ async function checkEquivalent(app: RunningChild, bare: RunningChild): Promise<s
   const crossCheck = await call(app.url, readCase(bareToken));
   if (crossCheck.status !== 200) throw new Error(`the app refused a token from the bare login: ${crossCheck.status}`);
   return appToken;
-}
-
-interface Measured { server: LoadFigures; bare: LoadFigures; roundRatios: number[] }
-
-/** How long requests still queued in a server may take to finish once the load stops (20 connections, busy machine). */
-const DRAIN_MS: Record<Engine, number> = { sqlite: 1000, postgres: 300 };
-
-async function measure(engine: Engine, name: string, app: RunningChild, bare: RunningChild, c: LoadCase, connections = settings.connections): Promise<Measured> {
-  const { rounds } = settings;
-  const roundSeconds = settings.seconds / rounds;
-  log(`  ${name}: warm-up ${settings.warmupSeconds} s each, then ${rounds} × ${roundSeconds} s each, alternating (${connections} connections)`);
-  // Let requests still in flight finish before the other server starts: on SQLite the two share one file, and
-  // a write of one landing inside the other's transaction fails it (SQLITE_BUSY on upgrading a read snapshot).
-  const drain = () => new Promise((r) => setTimeout(r, DRAIN_MS[engine]));
-  await runLoad(bare.url, c, settings.warmupSeconds, connections);
-  await drain();
-  await runLoad(app.url, c, settings.warmupSeconds, connections);
-  await drain();
-  const figures = { server: [] as LoadFigures[], bare: [] as LoadFigures[] };
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? (['bare', 'server'] as const) : (['server', 'bare'] as const);
-    for (const side of order) {
-      figures[side].push(await runLoad((side === 'bare' ? bare : app).url, c, roundSeconds, connections));
-      await drain();
-    }
-  }
-  const roundRatios = figures.server.map((f, i) => f.reqPerSec / (figures.bare[i].reqPerSec || Infinity));
-  return { server: combine(figures.server), bare: combine(figures.bare), roundRatios };
 }
 
 /**
@@ -164,6 +130,19 @@ async function benchFloor(report: BenchReport, engine: Engine, base: Omit<ChildC
   record(report, engine, `PickLists PDF ${(f.pickers * f.pickLines).toLocaleString('en-US')} lines`, pairs(print), null, t.pickListMs, print.note, String(print.statements));
 }
 
+/**
+ * Issue 16's billing figures (lib/billing-bench.ts), last: a month's billing run over 1M ledger rows (seconds) and
+ * the live unbilled accrual (ms), each against a raw read/copy of the same rows in the same run.
+ */
+async function benchBilling(report: BenchReport, engine: Engine, base: Omit<ChildConfig, 'logLevel'>, file: string): Promise<void> {
+  log(`${engine}: billing — a month's run for one client over ${(settings.billing.balances * settings.billing.rowsPerBalance).toLocaleString('en-US')} ledger rows and 105k events, then its live accrual; each against a raw copy/read of the same rows`);
+  await runChildToEnd('billing bench', 'billing-bench.ts', { ...base, capturedFile: file, logLevel: 'silent' }, 900_000);
+  const { run, accrual } = JSON.parse(readFileSync(file, 'utf8')) as BillingBenchResult;
+  const pairs = (f: OrderFigures): Measured => ({ server: timesFigures(f.appMs, 0), bare: timesFigures(f.rawMs, 0), roundRatios: f.appMs.map((ms, i) => f.rawMs[i] / ms) });
+  record(report, engine, `Billing run, ${(settings.billing.balances * settings.billing.rowsPerBalance / 1e6).toLocaleString('en-US')}M ledger rows`, pairs(run), null, settings.targets.billingRunMs, run.note);
+  record(report, engine, 'GetUnbilled (live accrual)', pairs(accrual), null, settings.targets.billingAccrualMs, accrual.note);
+}
+
 /** `target` is a ratio to the bare server; `p99TargetMs` (the stock list) a latency the app must keep instead. */
 function record(report: BenchReport, engine: Engine, name: string, figures: Measured, target: number | null, p99TargetMs?: number, note?: string, statements?: string): void {
   const ratio = figures.bare.reqPerSec > 0 ? figures.server.reqPerSec / figures.bare.reqPerSec : 0;
@@ -173,15 +152,6 @@ function record(report: BenchReport, engine: Engine, name: string, figures: Meas
   const statuses = (side: string, f: LoadFigures) => Object.entries(f.statuses ?? {}).map(([code, count]) => `${side} ${count}× ${code}`);
   const failed = [...statuses('app', figures.server), ...statuses('bare', figures.bare)].join(', ');
   report.cases.push({ engine, case: name, ...figures, ratio, target, p99TargetMs, statements, verdict, note: failures > 0 ? `${failures} failed requests${failed ? `: ${failed}` : ''}` : note });
-}
-
-/** A captured case's load: the captured requests, slot by slot, with the capture's sign-in. */
-function replayCase<K extends string>(captured: CapturedRequests<K>, name: K): LoadCase {
-  const slots = captured.cases[name].slots;
-  return {
-    method: 'POST', path: slots[0][0].path, slots,
-    headers: { authorization: `Bearer ${captured.token}`, 'content-type': 'application/json' },
-  };
 }
 
 async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
@@ -277,13 +247,26 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
   // Last: it adds SKUs, stock and orders the other cases' figures should not see.
   if (settings.cases.includes('orders') && !stopping()) await benchOrders(report, engine, base, join(db.dataDir, 'orders.json'));
   if (settings.cases.includes('floor') && !stopping()) await benchFloor(report, engine, base, join(db.dataDir, 'floor.json'));
+  if (settings.cases.includes('billing') && !stopping()) await benchBilling(report, engine, base, join(db.dataDir, 'billing.json'));
+}
+
+/** Issue 19's case (cluster.ts): PostgreSQL and HAProxy only; either missing skips it, or fails it in CI. */
+async function benchCluster(report: BenchReport): Promise<void> {
+  const why = (await pgReachable(settings.pgUrl)) ?? (haproxyPath() ? null : 'haproxy is not installed (apt-get install -y haproxy)');
+  if (why) {
+    if (settings.ci) throw new Error(`cluster: cannot run (${why}); in CI that is a failure`);
+    log(`cluster: SKIPPED — ${why}`);
+    report.skipped.push({ engine: 'postgres', reason: `cluster: ${why}` });
+    return;
+  }
+  report.cluster = await runClusterBench();
 }
 
 async function main(): Promise<number> {
   guardRun(settings.timeoutSeconds);
   const report = newReport({ ...settings, user: settings.user.username });
   try {
-    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor', 'hub'];
+    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor', 'billing', 'hub', 'cluster'];
     const unknown = settings.cases.filter((c) => !known.includes(c));
     if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
     if (settings.cases.includes('startup')) {
@@ -291,7 +274,7 @@ async function main(): Promise<number> {
       const ok = startup.medianMs <= settings.targets.startupMs;
       report.startup = { ...startup, targetMs: settings.targets.startupMs, verdict: ok ? 'PASS' : 'FAIL' };
     }
-    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor'].includes(c));
+    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor', 'billing'].includes(c));
     for (const engine of settings.engines) {
       if (stopping()) break;
       if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);
@@ -308,6 +291,7 @@ async function main(): Promise<number> {
         }, failed);
       }
     }
+    if (settings.cases.includes('cluster') && !stopping()) await benchCluster(report);
   } catch (err) {
     report.errors.push(err instanceof Error ? err.message : String(err));
   } finally {
@@ -317,6 +301,7 @@ async function main(): Promise<number> {
   log(formatTable(report));
   log(`\nresults: ${writeReport(report)}`);
   const bad = report.errors.length > 0 || report.startup?.verdict === 'FAIL' || report.hub.some((h) => h.verdict === 'FAIL')
+    || report.cluster?.hub?.verdict === 'FAIL' || !!report.cluster?.errors.length || !!report.cluster?.cases.some((c) => c.verdict === 'ERROR')
     || report.cases.some((c) => c.verdict === 'FAIL' || c.verdict === 'ERROR');
   return bad ? 1 : 0;
 }

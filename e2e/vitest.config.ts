@@ -6,6 +6,9 @@ export default defineConfig({
     // One browser at a time on a 2-core machine; each file starts its own server on its own database.
     fileParallelism: false,
     testTimeout: 60_000,
-    hookTimeout: 90_000,
+    hookTimeout: 120_000,
+    // What a browser screen shows arrives with its chunk and its data: on a busy 2-core machine that can take more than
+    // expect.poll's 1 s default, which made journeys fail on timing alone.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

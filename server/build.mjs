@@ -1,4 +1,5 @@
-// Bundles the server (with the contracts' TypeScript) into dist/main.js; npm packages stay external.
+// Bundles the server (with the contracts' TypeScript) into dist/main.js, or into the folder given (`node build.mjs
+// cluster/dist`: the cluster suite's own copy); npm packages stay external.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -7,7 +8,7 @@ const external = Object.keys(pkg.dependencies).filter((d) => d !== '@bolx/contra
 
 await build({
   entryPoints: ['src/main.ts', 'src/db/migrate-cli.ts'],
-  outdir: 'dist',
+  outdir: process.argv[2] ?? 'dist',
   entryNames: '[name]',
   bundle: true,
   platform: 'node',

@@ -3,7 +3,7 @@
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig } from '../../server/src/config.js';
 import { openDatabase } from '../../server/src/db/database.js';
-import { announceReady, readChildConfig } from './child.js';
+import { announceReady, metricsTokenOf, readChildConfig } from './child.js';
 
 const cfg = readChildConfig();
 const config = loadConfig({ LOG_LEVEL: cfg.logLevel }, {
@@ -13,6 +13,7 @@ const config = loadConfig({ LOG_LEVEL: cfg.logLevel }, {
   host: '127.0.0.1',
   port: 0,
   dbPoolSize: cfg.poolSize,
+  metricsToken: metricsTokenOf(cfg.tokenSecretHex),
 });
 const database = openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, pgSchema: cfg.pgSchema, poolSize: cfg.poolSize });
 const app = await buildApp(config, { database });

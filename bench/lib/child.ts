@@ -20,6 +20,9 @@ export interface ChildConfig {
   replayFiles?: string[];
 }
 
+/** The app child's METRICS_TOKEN, derived from the config the parent already holds (the hub bench reads /metrics). */
+export const metricsTokenOf = (tokenSecretHex: string): string => `metrics-${tokenSecretHex.slice(0, 32)}`;
+
 export function readChildConfig(): ChildConfig {
   const raw = process.env.BENCH_CHILD;
   if (!raw) throw new Error('BENCH_CHILD is not set: this file is started by bench/run.ts');

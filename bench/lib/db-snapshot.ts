@@ -55,7 +55,9 @@ export async function takeSnapshot(database: Database, cfg: ChildConfig, name: s
       const t = (text: string) => sql.raw(text).execute(tx);
       await t('set local session_replication_role = replica');
       const copied = tables.filter((x) => !kept.has(x));
-      if (copied.length) await t(`truncate ${copied.map((x) => `"${schema}"."${x}"`).join(', ')}`);
+      // DELETE, not TRUNCATE: a large kept table (the ledger after the stock-on-hand case) references copied ones
+      // (customer, sku), and TRUNCATE checks foreign keys even with triggers off.
+      for (const x of copied) await t(`delete from "${schema}"."${x}"`);
       for (const x of copied) await t(`insert into "${schema}"."${x}" overriding system value select * from "${snap}"."${x}"`);
       for (const [x, last] of kept) await t(`delete from "${schema}"."${x}" where id > ${last}`);
       for (const s of seqValues) await t(`select setval('"${schema}"."${s.name}"', ${s.last}, ${s.called})`);

@@ -2,6 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { ClusterFigures } from '../cluster.js';
+import { formatCluster } from '../cluster.js';
 import type { HubFigures } from '../hub.js';
 import type { LoadFigures } from './load.js';
 import type { StartupFigures } from './startup.js';
@@ -33,6 +35,8 @@ export interface BenchReport {
   startup?: StartupFigures & { targetMs: number; verdict: Verdict };
   cases: CaseResult[];
   hub: (HubFigures & { targetP99Ms: number; verdict: Verdict })[];
+  /** Issue 19: three nodes against one, and the hub across nodes (bench/cluster.ts). */
+  cluster?: ClusterFigures;
   skipped: { engine: string; reason: string }[];
   errors: string[];
 }
@@ -74,6 +78,7 @@ export function formatTable(report: BenchReport): string {
     out.push(`  ${h.engine}: ${h.clients} clients, ${h.samples} receipts, ${h.lost} lost; p50 ${fmt(h.p50Ms)} ms, p99 ${fmt(h.p99Ms)} ms, max ${fmt(h.maxMs)} ms`
       + ` — target p99 ≤ ${fmt(h.targetP99Ms)} ms: ${h.verdict}; server memory per connection: RSS ${fmt(h.rssPerConnectionKb, 1)} KiB, JS heap ${fmt(h.heapPerConnectionKb, 1)} KiB`);
   }
+  if (report.cluster) out.push('', formatCluster(report.cluster));
   for (const e of report.errors) out.push(`ERROR: ${e}`);
   return out.join('\n');
 }

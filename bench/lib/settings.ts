@@ -36,9 +36,11 @@ export const settings = {
    * (MoveItems), soh (GetStockOnHand over a large ledger), masterdata (GetAllSkus and GetUsers over a large
    * catalogue and user base), hub (real-time clients), asexpected (ReceiveAsExpected of a large order, created to
    * closed in one request), orders (issue 12's allocation batch and single order create+allocate), floor (issue 13's
-   * ship confirm and released→shipped flow of a large order, pickers at once, a large pick list PDF).
+   * ship confirm and released→shipped flow of a large order, pickers at once, a large pick list PDF), billing
+   * (issue 16's month's billing run over 1M ledger rows and the live unbilled accrual), cluster (issue 19: three
+   * nodes behind HAProxy against one on PostgreSQL for the read and stock-write loads, and the hub across nodes).
    */
-  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,asexpected,masterdata,orders,floor,hub'),
+  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,asexpected,masterdata,orders,floor,billing,hub,cluster'),
   /** The receive-as-expected case: lines per order, and orders received (each once) per server. */
   asExpectedLines: Math.round(num('BENCH_ASEXPECTED_LINES', 750)),
   asExpectedRuns: Math.round(num('BENCH_ASEXPECTED_RUNS', 5)),
@@ -80,12 +82,17 @@ export const settings = {
     pickLines: Math.round(num('BENCH_FLOOR_PICK_LINES', 125)),
     printRuns: Math.round(num('BENCH_FLOOR_PRINT_RUNS', 3)),
   },
+  /** The billing case: balances of one client and ledger rows per balance in the month (1M rows by default). */
+  billing: {
+    balances: Math.round(num('BENCH_BILLING_BALANCES', 20_000)),
+    rowsPerBalance: Math.round(num('BENCH_BILLING_ROWS_PER_BALANCE', 50)),
+  },
   /** PostgreSQL server to use; the bench makes and drops its own schema there. */
   pgUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   ci: !!process.env.CI,
   /** The demo user of the authenticated read: not a Super Administrator, so the scope queries run. */
   user: { username: 'manager', password: 'bolx-demo-manager' },
-  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 25, masterdataP99Ms: 50, hubP99Ms: 250, asExpectedMs: 750, allocationBatchMs: 5000, orderRatio: 0.4, shipConfirmMs: 1000, shipConfirmStatements: 60, picksPerSecond: 300, pickListMs: 2000 },
+  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 25, masterdataP99Ms: 50, hubP99Ms: 250, asExpectedMs: 750, allocationBatchMs: 5000, orderRatio: 0.4, shipConfirmMs: 1000, shipConfirmStatements: 60, picksPerSecond: 300, pickListMs: 2000, billingRunMs: 10_000, billingAccrualMs: 200 },
 };
 
 export type Settings = typeof settings;

@@ -36,3 +36,6 @@ export function modulesAtUrl(url: string): { app: AppDef; module: ModuleDef }[] 
   for (const app of APPS) walk(app, app.modules);
   return out;
 }
+
+/** Billing (issue 16): only these roles, holding the Billing module, create rate cards, run billing, adjust drafts and finalise. */
+export const BILLING_ROLES: readonly Role[] = ['SuperAdministrator', 'Administrator', 'WarehouseManager'];

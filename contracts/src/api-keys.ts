@@ -11,9 +11,9 @@ export const API_KEY_PATTERN = /^bolx_([0-9a-f]{8})_([0-9a-f]{64})$/;
 export const API_KEY_EXAMPLE = 'bolx_3f9a2c41_' + '0123456789abcdef'.repeat(4);
 /**
  * What a key may do: it acts as a Client account of its customer holding these modules, and only on routes whose
- * policy opens them to keys (`apiKey: true`): the Orders screen's module, read and write.
+ * policy opens them to keys (`apiKey: true`): the Orders screen's module, read and write, and the RMA screen's (a client's returns, issue 15).
  */
-export const API_KEY_MODULES: ReadonlyMap<string, Permission> = new Map([['OrderDashboard', 'write']]);
+export const API_KEY_MODULES: ReadonlyMap<string, Permission> = new Map([['OrderDashboard', 'write'], ['RMA', 'write']]);
 
 const keyName = field.text(100, { error: 'Please enter a name for the key!' }).trim().min(1, 'Please enter a name for the key!');
 

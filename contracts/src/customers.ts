@@ -41,6 +41,8 @@ export const customerSchema = z.object({
   adjustmentApprovalThreshold: z.number().int().nullable(),
   /** An order short of stock waits as Backordered (filled as stock arrives) when true, else stays Partially Allocated. */
   allowBackorders: z.boolean(),
+  /** The GS1 company prefix SSCCs are built from (7–10 digits); null: none (no SSCC labels). */
+  gs1CompanyPrefix: z.string().nullable(),
   isActive: z.boolean(),
   warehouses: z.array(customerWarehouseSchema),
   createdAt: z.string(),
@@ -65,6 +67,8 @@ export const customerInput = z.object({
   adjustmentApprovalThreshold: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
   /** Omitted: unchanged (true for a new customer). */
   allowBackorders: z.boolean().optional(),
+  /** Omitted: unchanged; '' or null: none. */
+  gs1CompanyPrefix: z.union([z.literal(''), field.text(10).trim().regex(/^\d{7,10}$/, 'A GS1 company prefix is 7 to 10 digits')]).nullable().optional(),
   isActive: z.boolean().optional().default(true),
   /** The warehouses that serve the customer; each must be within the caller's warehouses. */
   warehouseIds: z.array(field.id(), { error: 'Please select a warehouse!' })

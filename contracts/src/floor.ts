@@ -298,11 +298,54 @@ export type ConfirmPickInput = z.infer<typeof confirmPickInput>;
  * location gets a spot cycle count; each short line is allocated again elsewhere, or backordered.
  */
 export const shortPickInput = confirmPickInput.omit({ quantity: true }).extend({
+  /** Needed when units were found (they are picked, so the item is scanned); with none found the location alone will do. */
   itemCode: code.optional(),
   foundQuantity: field.int(0, QUANTITY_MAX),
   reason: field.text(255).trim().optional(),
+}).refine((s) => s.foundQuantity === 0 || (s.itemCode ?? '') !== '', { message: 'Scan the item', path: ['itemCode'] });
+
+/** A job's status and progress counts after a picking step (what the job screens total; the stops are not repeated). */
+export const pickJobProgress = z.object({
+  jobId: z.number().int(),
+  jobNumber: z.string(),
+  status: z.enum(PICK_JOB_STATUSES),
+  assignedTo: z.number().int().nullable(),
+  assignedToName: z.string().nullable(),
+  stopCount: z.number().int(),
+  /** Stops with nothing left to pick (every task picked or short). */
+  stopsDone: z.number().int(),
+  units: z.number().int(),
+  pickedUnits: z.number().int(),
+  shortUnits: z.number().int(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
 });
-export const pickResult = z.object({ message: z.string(), job: pickJobDetail });
+export type PickJobProgress = z.infer<typeof pickJobProgress>;
+
+/** An order line as a picking step left it. */
+export const pickedOrderLine = z.object({
+  orderLineId: z.number().int(),
+  orderId: z.number().int(),
+  quantity: z.number().int(),
+  allocatedQuantity: z.number().int(),
+  pickedQuantity: z.number().int(),
+});
+
+/**
+ * ConfirmPick, ShortPick and UndoPick answer what the step changed, never the whole job (a long job would cost its
+ * length on every scan): the job's progress, the stops changed (a short pick's new stops at the end of the path
+ * among them) as they now are, the order lines changed, the status of the orders touched, and the caller's pick an
+ * UndoPick would take back. The screen merges them into the job it read with GetJob.
+ */
+export const pickResult = z.object({
+  message: z.string(),
+  job: pickJobProgress,
+  stops: z.array(pickStop),
+  lines: z.array(pickedOrderLine),
+  orders: z.array(z.object({ orderId: z.number().int(), soNumber: z.string(), status: z.enum(ORDER_STATUSES) })),
+  lastPick: pickJobDetail.shape.lastPick,
+});
+export type PickResult = z.infer<typeof pickResult>;
 /** UndoPick: takes back the caller's last confirmed pick of the job (tote back to bin), while the job is not finished. */
 export const undoPickInput = z.object({ jobId: id });
 
@@ -381,12 +424,22 @@ export type PackOrderView = z.infer<typeof packOrderView>;
 /** Opens the pack station on a tote or an order (its SO number or reference), in a warehouse. */
 export const openPackInput = z.object({ warehouseId: id, code: code.min(1, 'Scan a tote or an order') });
 export const openCartonInput = z.object({ orderId: id, cartonTypeId: field.id('Please select a carton type!') });
-/** One scan into an open carton: the item's code (a package GTIN counts its units); quantity multiplies it. */
+/**
+ * One scan into an open carton: the item's code (a package GTIN counts its units); quantity multiplies it. Either
+ * into a carton open already (cartonId), or into a new carton of a type for the order (orderId and cartonTypeId),
+ * opened only when the scan is accepted: a refused first scan leaves no empty carton behind.
+ */
 export const packItemInput = z.object({
-  cartonId: id,
+  cartonId: optionalId,
+  orderId: optionalId,
+  cartonTypeId: optionalId,
   code: code.min(1, 'Scan an item'),
   lot: field.text(64).trim().optional(),
   quantity: field.int(1, QUANTITY_MAX).optional().default(1),
+}).refine((p) => p.cartonId !== undefined || (p.orderId !== undefined && p.cartonTypeId !== undefined), {
+  message: 'Select an open carton, or an order and a carton type to open one', path: ['cartonId'],
+}).refine((p) => p.cartonId === undefined || (p.orderId === undefined && p.cartonTypeId === undefined), {
+  message: 'Either an open carton or a carton type to open, not both', path: ['cartonTypeId'],
 });
 export const unpackItemInput = z.object({ cartonId: id, orderLineId: id, lot: field.text(64).optional().default(''), quantity: field.int(1, QUANTITY_MAX) });
 export const closeCartonInput = z.object({
@@ -397,6 +450,20 @@ export const closeCartonInput = z.object({
 });
 export const cartonIdInput = z.object({ cartonId: id });
 export const packResult = z.object({ message: z.string(), order: packOrderView });
+/**
+ * PackItem answers what the scan changed, never the whole order (a long order would cost its length on every scan):
+ * the carton packed into (its header; \`opened\` when this scan opened it), the carton line as it now is, and the order
+ * line's picked and packed units. The station merges them into the order it read with OpenPack.
+ */
+export const packItemResult = z.object({
+  message: z.string(),
+  orderId: z.number().int(),
+  carton: carton.omit({ lines: true }),
+  opened: z.boolean(),
+  cartonLine: cartonLine,
+  line: z.object({ orderLineId: z.number().int(), pickedQuantity: z.number().int(), packedQuantity: z.number().int() }),
+});
+export type PackItemResult = z.infer<typeof packItemResult>;
 
 // ---- Ship confirm ----
 
@@ -425,7 +492,19 @@ export const printPackingSlipsInput = z.object({
   waveId: optionalId,
 }).refine((p) => (p.orderIds?.length ?? 0) + (p.jobIds?.length ?? 0) > 0 || !!p.waveId, { message: 'Select orders, jobs or a wave', path: ['orderIds'] });
 
-// ---- Floor events (labour and billing read these) ----
+// ---- Floor events: the activity log labour, productivity, job tracking and billing read ----
 
-export const FLOOR_EVENT_KINDS = ['pick', 'short', 'unpick', 'pack', 'unpack', 'close-carton', 'ship'] as const;
+/**
+ * Every recorded step of warehouse work, one row each (server/src/platform/floor-events.ts). Who records which:
+ * the floor (pick…ship), receiving (receive, putaway), inventory (move, count, adjust, replenish), kits (kit-build),
+ * shipping (label — amount_minor is the carrier's charge —, void-label, manifest), freight (freight-ship), returns
+ * (rma, return-receive, return-inspect, return-dispose with the disposition in detail, manual-ship). A step undone
+ * later records its own opposite kind (unpick, unpack, void-label), never deletes: billing credits it.
+ */
+export const FLOOR_EVENT_KINDS = [
+  'pick', 'short', 'unpick', 'pack', 'unpack', 'close-carton', 'ship',
+  'receive', 'putaway', 'move', 'count', 'adjust', 'replenish', 'kit-build',
+  'label', 'void-label', 'manifest', 'freight-ship',
+  'rma', 'return-receive', 'return-inspect', 'return-dispose', 'manual-ship',
+] as const;
 export type FloorEventKind = (typeof FLOOR_EVENT_KINDS)[number];

@@ -58,6 +58,19 @@ export interface HubEventMap {
     | { subEvent: 'AddLocation' | 'UpdateLocation'; payload: Location }
     | { subEvent: 'AddLocations'; payload: LocationBatch };
   /** A background job of the receiving user: queued, progressed, succeeded or failed (only its owner hears it). */
+  /** Returns (issue 15): RMAs created and moved, units received, inspected and disposed, parcels without an RMA. */
+  ReceiveRmaData: {
+    subEvent: 'AddRma' | 'UpdateRma' | 'ReceiveReturn' | 'InspectReturn' | 'DisposeReturn' | 'ManualReturn' | 'LinkReturn';
+    payload: { rmaId: number | null; itemId?: number; status?: string };
+  };
+  /** Parcel shipments (issue 14): made, labelled, voided, shipped, closed on a manifest; manual shipments and return labels too. */
+  ReceiveShipmentData: { subEvent: 'AddShipment' | 'ShipmentStatus'; payload: { shipmentId: number; status: string; kind?: string } };
+  /** LTL freight shipments: created, changed, a status change, a proof of delivery; payload is the shipment summary. */
+  ReceiveFreightData: { subEvent: 'AddFreightShipment' | 'UpdateFreightShipment' | 'FreightStatus' | 'ProofOfDelivery'; payload: unknown };
+  /** Help desk tickets (issue 18): opened, changed, moved, commented on, a file attached. */
+  ReceiveTicketData: { subEvent: 'AddTicket' | 'UpdateTicket' | 'TicketStatus' | 'AddComment' | 'AddAttachment'; payload: { ticketId: number; status: string } };
+  /** The pallet register (issue 18): pallets added one by one or from a file. */
+  ReceivePalletData: { subEvent: 'AddPallets'; payload: { warehouseId: number; count: number } };
   ReceiveJobData: { subEvent: 'JobQueued' | 'JobProgress' | 'JobSucceeded' | 'JobFailed' | 'JobRetrying' | 'JobCancelled'; payload: JobView };
 }
 /** ReceiveLocationData's AddLocations payload. */

@@ -53,6 +53,8 @@ export const stockFilters = z.object({
   skuId: field.id().optional(),
   locationId: field.id().optional(),
   includeEmpty: z.boolean().optional(),
+  /** Only stock that can be taken by hand now: some free, at an active location not set aside, with no open hold. */
+  takeableOnly: z.boolean().optional(),
 });
 export const stockListRequest = listRequest(stockFilters);
 export const stockRow = z.object({

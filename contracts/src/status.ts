@@ -4,6 +4,19 @@ import { ORDER_STATUSES } from './orders.js';
 import { WORK_ORDER_STATUSES } from './kits.js';
 import { PICK_JOB_STATUSES, WAVE_STATUSES } from './floor.js';
 
+// The later modules' statuses live here, not in their contracts files, so that the status tables (which the
+// web's entry chunk loads) do not pull those modules' schemas into the sign-in bundle.
+export const SHIPMENT_STATUSES = ['Open', 'Labelled', 'Shipped', 'Closed', 'Cancelled'] as const;
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+export const INVOICE_STATUSES = ['Draft', 'Final', 'Discarded'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export const RMA_STATUSES = ['Authorised', 'In Transit', 'Received', 'Inspected', 'Closed', 'Expired', 'Cancelled'] as const;
+export type RmaStatus = (typeof RMA_STATUSES)[number];
+export const FREIGHT_STATUSES = ['Planned', 'Tendered', 'Booked', 'Picked Up', 'In Transit', 'Delivered', 'Cancelled'] as const;
+export type FreightStatus = (typeof FREIGHT_STATUSES)[number];
+export const TICKET_STATUSES = ['Open', 'In Progress', 'Waiting on Client', 'Resolved', 'Closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
 /**
  * Every document's statuses as data: per kind, each status with the statuses it may move to next, its tag colour
  * on the web, and the named user actions that move a document (action → the status it moves to). The server's
@@ -142,6 +155,84 @@ export const STATUS_MACHINES = {
       Cancelled: { colour: 'default', next: [] },
     },
     actions: { complete: 'Completed', cancel: 'Cancelled' },
+  }),
+  /**
+   * A parcel shipment: Open while rated, Labelled once its cartons have labels (voiding them goes back to Open),
+   * Shipped with its order, Closed on the end-of-day manifest (locked). Cancelled before any label stands.
+   */
+  SHIPMENT: table(SHIPMENT_STATUSES, {
+    initial: ['Open'],
+    statuses: {
+      Open: { colour: 'blue', next: ['Labelled', 'Cancelled'] },
+      Labelled: { colour: 'cyan', next: ['Open', 'Shipped'] },
+      Shipped: { colour: 'green', next: ['Closed'] },
+      Closed: { colour: 'success', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { label: 'Labelled', voidLabel: 'Open', ship: 'Shipped', close: 'Closed', cancel: 'Cancelled' },
+  }),
+  /** Invoices and credit notes: a draft is reviewed, re-run and adjusted, then finalised (numbered, locked) or discarded. */
+  INVOICE: table(INVOICE_STATUSES, {
+    initial: ['Draft'],
+    statuses: {
+      Draft: { colour: 'gold', next: ['Final', 'Discarded'] },
+      Final: { colour: 'success', next: [] },
+      Discarded: { colour: 'default', next: [] },
+    },
+    actions: { finalize: 'Final', discard: 'Discarded' },
+  }),
+  /**
+   * Return authorisations (issue 15): In Transit once a return label's tracking number is known; Received at the
+   * first unit in (back to Received from Inspected when more arrive); Inspected when every unit in is inspected;
+   * Closed when every unit has its disposition (or a clerk closes it with what came). Expired by the nightly job
+   * past its date, Cancelled by hand — both only before anything arrived.
+   */
+  RMA: table(RMA_STATUSES, {
+    initial: ['Authorised'],
+    statuses: {
+      Authorised: { colour: 'blue', next: ['In Transit', 'Received', 'Expired', 'Cancelled'] },
+      'In Transit': { colour: 'cyan', next: ['Received', 'Expired', 'Cancelled'] },
+      Received: { colour: 'processing', next: ['Inspected', 'Closed'] },
+      Inspected: { colour: 'purple', next: ['Received', 'Closed'] },
+      Closed: { colour: 'success', next: [] },
+      Expired: { colour: 'default', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { cancel: 'Cancelled', close: 'Closed' },
+  }),
+  /**
+   * LTL freight shipments: Planned (being put together) → Tendered (offered to the carrier) → Booked (accepted, a
+   * PRO number) → Picked Up (left the dock) → In Transit → Delivered (with its proof of delivery). A tender may be
+   * taken back to Planned; a shipment is cancelled only before it is picked up.
+   */
+  FREIGHT_SHIPMENT: table(FREIGHT_STATUSES, {
+    initial: ['Planned'],
+    statuses: {
+      Planned: { colour: 'blue', next: ['Tendered', 'Cancelled'] },
+      Tendered: { colour: 'cyan', next: ['Booked', 'Planned', 'Cancelled'] },
+      Booked: { colour: 'geekblue', next: ['Picked Up', 'Cancelled'] },
+      'Picked Up': { colour: 'purple', next: ['In Transit', 'Delivered'] },
+      'In Transit': { colour: 'processing', next: ['Delivered'] },
+      Delivered: { colour: 'success', next: [] },
+      Cancelled: { colour: 'default', next: [] },
+    },
+    actions: { tender: 'Tendered', untender: 'Planned', book: 'Booked', pickUp: 'Picked Up', inTransit: 'In Transit', deliver: 'Delivered', cancel: 'Cancelled' },
+  }),
+  /**
+   * Help desk tickets (issue 18): staff take an Open ticket (In Progress), ask the client (Waiting on Client — the
+   * SLA clock stops), resolve it; the client or staff close it. A resolved ticket may be reopened; a closed one stays.
+   */
+  TICKET: table(TICKET_STATUSES, {
+    initial: ['Open'],
+    statuses: {
+      Open: { colour: 'blue', next: ['In Progress', 'Waiting on Client', 'Resolved', 'Closed'] },
+      'In Progress': { colour: 'processing', next: ['Waiting on Client', 'Resolved', 'Closed'] },
+      'Waiting on Client': { colour: 'gold', next: ['In Progress', 'Resolved', 'Closed'] },
+      Resolved: { colour: 'success', next: ['In Progress', 'Closed'] },
+      Closed: { colour: 'default', next: [] },
+    },
+    actions: { start: 'In Progress', wait: 'Waiting on Client', resolve: 'Resolved', reopen: 'In Progress', close: 'Closed' },
+    actionSources: { start: ['Open', 'Waiting on Client'], reopen: ['Resolved'] },
   }),
 } as const;
 

@@ -10,6 +10,8 @@ export const STOCK_TXN_TYPES = [
   'kit_consume', 'kit_produce',
   // The floor: bin to tote (pick), tote to pack station (pack), out of the building (ship).
   'pick_out', 'pick_in', 'pack_out', 'pack_in', 'ship',
+  // Returns: units back into stock from a customer (restock or quarantine), and units written off on disposal.
+  'return', 'dispose',
 ] as const;
 export type StockTxnType = (typeof STOCK_TXN_TYPES)[number];
 
@@ -22,6 +24,8 @@ export const STOCK_DOCUMENT_TYPES = [
   'RECEIPT', 'PUTAWAY', 'MOVE', 'PALLET_MOVE', 'ADJUSTMENT', 'IMPORT', 'CYCLE_COUNT', 'REPLENISHMENT', 'DEMO', 'BENCH', 'SO', 'WO',
   // The floor's postings: PICK (document: the job number, line: the task), PACK (the carton number), SHIP (the SO number).
   'PICK', 'PACK', 'SHIP',
+  // Returns: an RMA's receipts and dispositions, a parcel returned without one (RETURN), a shipment made by hand.
+  'RMA', 'RETURN', 'SHIPMENT',
 ] as const;
 export type StockDocumentType = (typeof STOCK_DOCUMENT_TYPES)[number];
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shot } from '../support/browser.js';
 import { useDemoServer } from '../support/demo.js';
-import { DEMO, signInToDashboard } from '../support/session.js';
+import { DEMO, headerFilter, signInToDashboard } from '../support/session.js';
 import { rows } from '../support/lists.js';
 
 const WAREHOUSE = 'Ontario West Coast DC';
@@ -13,15 +13,6 @@ const demo = useDemoServer();
 const panel = (page: Page) => page.locator('.ant-drawer-content.bolx-add-data-drawer');
 const openDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
 const card = (page: Page, title: string) => page.getByTestId('upload-card').filter({ hasText: title });
-
-/** Picks a header filter's option (the header's warehouse and client selects). */
-async function headerFilter(page: Page, label: string, option: string) {
-  const select = page.locator(`.ant-select[aria-label="${label}"]`);
-  await select.click();
-  await page.keyboard.type(option.slice(0, 6));
-  await openDropdown(page).locator('.ant-select-item-option', { hasText: option }).first().click();
-  await select.filter({ hasText: option }).waitFor();
-}
 
 async function openCard(page: Page, title: string) {
   await panel(page).getByTestId('add-data-grid').getByText(title, { exact: true }).click();

@@ -18,6 +18,9 @@ async function allocatedOrders(request: APIRequestContext, count: number, prefix
   // Loose, untracked stock of one client in the warehouse: enough of each SKU for every order's line.
   const here = stock.items.filter((s) => s.warehouseName === WAREHOUSE && s.lot === '' && s.available >= count);
   const customerId = here[0].customerId;
+  // The demo's own allocated orders in the warehouse are held first, so the release is of these orders alone.
+  const held = await request.post('/Warehouse/Order/HoldOrders', { headers, data: { filters: { warehouseId: here[0].warehouseId, status: 'Allocated' }, reason: 'e2e: release these orders alone' } });
+  expect(held.status(), await held.text()).toBe(200);
   const skus = [...new Set(here.filter((s) => s.customerId === customerId).map((s) => s.skuId))];
   const soNumbers: string[] = [];
   const orderIds: number[] = [];

@@ -143,7 +143,12 @@ describe('the floor on a handheld', () => {
       const units = (view.lines as { skuCode: string; pickedQuantity: number }[]).flatMap((l) => Array.from({ length: l.pickedQuantity }, () => l.skuCode));
       if (units.length === 0) continue;
       if (tote.slot === 1) {
-        // The first order goes into two cartons: one unit, close, a new carton for the rest.
+        // A wrong first scan is refused and opens no carton; then the order goes into two cartons: one unit, close,
+        // a new carton for the rest.
+        await scan(page, 'NO-SUCH-ITEM-E2E');
+        await page.getByRole('alert').filter({ hasText: 'NO-SUCH-ITEM-E2E' }).waitFor();
+        await page.getByText('No cartons yet').waitFor();
+        expect((await api('/Warehouse/Pack/OpenPack', { warehouseId, code: tote.toteCode })).cartons).toEqual([]);
         await scan(page, units[0]);
         await page.getByText(/packed into CTN-/).waitFor();
         await closeCarton('0.8');
@@ -175,9 +180,12 @@ describe('the floor on a handheld', () => {
     await page.goto('/BatchJob');
     await page.getByTestId('batchjob-tabs').getByText('Ship', { exact: true }).click();
     const carrier = page.locator('.ant-card', { hasText: 'PO-E2E-FLOOR-1' }).first();
+    // The card holds every packed order of its carrier in the warehouse: these ten, and the demo's own packed orders.
+    const inCard = Number((await carrier.locator('.ant-card-head .ant-tag').first().innerText()).replace(/\D/g, ''));
+    expect(inCard).toBeGreaterThanOrEqual(10);
     await carrier.getByTestId('ship-all').click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'Ship' }).click();
-    await page.locator('.ant-modal:visible').getByText(/^10 orders shipped/).waitFor();
+    await page.locator('.ant-modal:visible').getByText(new RegExp(`^${inCard} orders shipped`)).waitFor();
     await shot(page, 'floor-ship-390');
     await expect.poll(() => deskRows.filter({ hasText: 'Shipped' }).count(), { timeout: 15_000 }).toBe(10);
     await shot(desk, 'floor-orders-shipped-1440');

@@ -27,3 +27,18 @@ export async function shot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: false });
   return path;
 }
+
+/**
+ * Opens a tab of an antd tab bar by its name: directly when it is shown, else through the bar's "more" menu, where
+ * antd puts the tabs a narrow screen has no room for.
+ */
+export async function openTab(page: Page, name: string) {
+  const tab = page.getByRole('tab', { name });
+  const [box, bar] = await Promise.all([tab.boundingBox(), page.locator('.ant-tabs-nav-wrap').first().boundingBox()]);
+  if (box && bar && box.x >= bar.x && box.x + box.width <= bar.x + bar.width + 1) {
+    await tab.click();
+    return;
+  }
+  await page.locator('.ant-tabs-nav-more').first().hover();
+  await page.locator('.ant-tabs-dropdown-menu-item', { hasText: name }).click();
+}

@@ -40,7 +40,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: '1', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 90_000; // a cold start on a loaded 2-core machine took over 30 s
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
       try {

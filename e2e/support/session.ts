@@ -39,3 +39,29 @@ export async function signInToDashboard(page: Page, username: string, password: 
   await signIn(page, username, password);
   await landOnDashboard(page);
 }
+
+/**
+ * Picks an option of a header filter (the warehouse and client selects). The option list filters and re-renders
+ * while it is typed into, so a click can land on a row being replaced and choose nothing: it is tried again.
+ */
+export async function headerFilter(page: Page, label: string, option: string): Promise<void> {
+  const select = page.locator(`.ant-select[aria-label="${label}"]`);
+  for (let attempt = 1; ; attempt++) {
+    await select.click();
+    await page.keyboard.type(option.slice(0, 6));
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+    try {
+      await select.filter({ hasText: option }).waitFor({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
+/** Chooses a warehouse in the header and returns its id. */
+export async function chooseWarehouse(page: Page, name: string): Promise<number> {
+  await headerFilter(page, 'Warehouse', name);
+  return Number(await page.evaluate(() => sessionStorage.getItem('selectedWarehouse') ?? localStorage.getItem('selectedWarehouse')));
+}

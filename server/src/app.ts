@@ -43,6 +43,16 @@ import { waveRoutes } from './modules/waves/waves.routes.js';
 import { packingRoutes } from './modules/packing/packing.routes.js';
 import { shipConfirmRoutes } from './modules/ship-confirm/ship-confirm.routes.js';
 import { batchAllocationRoutes } from './modules/waves/batch-allocation.routes.js';
+import { shippingRoutes } from './modules/shipping/shipping.routes.js';
+import { billingRoutes } from './modules/billing/billing.routes.js';
+import { reportRoutes } from './modules/reports/reports.routes.js';
+import { labourRoutes } from './modules/labour/labour.routes.js';
+import { returnRoutes } from './modules/returns/returns.routes.js';
+import { freightRoutes } from './modules/freight/freight.routes.js';
+import { assistantRoutes } from './modules/assistant/assistant.routes.js';
+import { jobTrackingRoutes } from './modules/job-tracking/job-tracking.routes.js';
+import { helpDeskRoutes } from './modules/helpdesk/helpdesk.routes.js';
+import { palletRoutes } from './modules/pallets/pallets.routes.js';
 
 export const VERSION = '0.1.0';
 
@@ -52,6 +62,13 @@ const ROUTE_MODULES: RouteModule[] = [
   warehouseRoutes, userRoutes, customerRoutes, skuRoutes, locationRoutes, inventoryRoutes,
   adjustmentRoutes, cycleCountRoutes, replenishmentRoutes, inventoryReportRoutes, receivingRoutes,
   jobRoutes, orderRoutes, apiKeyRoutes, kitRoutes, waveRoutes, batchAllocationRoutes, pickingRoutes, packingRoutes, shipConfirmRoutes, batchPrintRoutes,
+  shippingRoutes,
+  billingRoutes,
+  reportRoutes, labourRoutes, jobTrackingRoutes,
+  returnRoutes,
+  freightRoutes,
+  assistantRoutes,
+  helpDeskRoutes, palletRoutes,
 ];
 
 declare module 'fastify' {
@@ -111,9 +128,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (closing) void reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
-    services.health.httpDuration
-      .labels(request.method, request.routeOptions.url ?? 'unmatched', String(reply.statusCode))
-      .observe(reply.elapsedTime / 1000);
+    services.health.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
   });
 
   await app.register(errorHandlerPlugin);

@@ -26,6 +26,10 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   BACKGROUND_UPLOAD_BYTES: z.coerce.number().int().min(0).default(256 * 1024),
+  JOB_LOCK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
 export interface Config {
@@ -45,6 +49,17 @@ export interface Config {
   dbPoolSize: number;
   /** An upload larger than this runs as a background job (202 and the job); smaller ones answer in the response. */
   backgroundUploadBytes: number;
+  /** How long a node's claim on a job lasts unrenewed: how soon another node takes over the job of a node that died. */
+  jobLockMs: number;
+  /**
+   * On SIGTERM, how long /ready answers 503 while requests are still served, before the node stops listening: a load
+   * balancer's health check (interval × fall) needs that long to send new requests elsewhere.
+   */
+  shutdownDrainMs: number;
+  /** /metrics on the main port answers a request bearing this token (Prometheus' `authorization` setting). */
+  metricsToken: string | undefined;
+  /** A listener of its own serving /metrics alone, to be kept off the public network. */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -58,6 +73,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
   }
   const e = parsed.data;
+  // Every node behind one PostgreSQL must sign and check tokens with one secret; a secret generated per node
+  // would sign its users out whenever the load balancer sent them to another.
+  if (e.DATABASE_URL && !e.TOKEN_SECRET && !overrides.tokenSecret) {
+    throw new ConfigError('Invalid configuration: TOKEN_SECRET must be set when DATABASE_URL is set (the same on every node, at least 32 characters: `openssl rand -base64 48`)');
+  }
   const dataDir = resolve(overrides.dataDir ?? e.DATA_DIR);
   const port = overrides.port ?? e.PORT;
   return {
@@ -76,6 +96,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: e.WEB_DIST,
     dbPoolSize: e.DB_POOL_SIZE,
     backgroundUploadBytes: e.BACKGROUND_UPLOAD_BYTES,
+    jobLockMs: e.JOB_LOCK_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
     ...overrides,
   };
 }

@@ -40,11 +40,25 @@ import { JobService } from './modules/jobs/jobs.service.js';
 import { ApiKeyService } from './modules/api-keys/api-keys.service.js';
 import { registerUploadJobs } from './modules/uploads/upload-jobs.js';
 import { BatchPrintService } from './modules/batch-print/batch-print.service.js';
+import { FreightService } from './modules/freight/freight.service.js';
 import { WaveService } from './modules/waves/waves.service.js';
 import { PickJobService } from './modules/waves/pick-jobs.service.js';
 import { PackingService } from './modules/packing/packing.service.js';
 import { ShipConfirmService } from './modules/ship-confirm/ship-confirm.service.js';
 import { BatchAllocationService, registerBatchAllocationJob } from './modules/waves/batch-allocation.service.js';
+import { ShippingService } from './modules/shipping/shipping.service.js';
+import { ManualShipmentService } from './modules/shipping/manual-shipments.js';
+import { BillingService, registerBillingJobs } from './modules/billing/billing.service.js';
+import { BillingReports } from './modules/billing/billing-reports.js';
+import { StorageSnapshots, registerSnapshotSchedule } from './modules/billing/storage-snapshots.js';
+import { LabourService } from './modules/labour/labour.service.js';
+import { ReportService } from './modules/reports/reports.service.js';
+import { ReportJobs } from './modules/reports/report-jobs.js';
+import { JobTrackingService } from './modules/job-tracking/job-tracking.service.js';
+import { ReturnService, registerRmaExpiry } from './modules/returns/returns.service.js';
+import { AssistantService } from './modules/assistant/assistant.service.js';
+import { HelpDeskService } from './modules/helpdesk/helpdesk.service.js';
+import { PalletService } from './modules/pallets/pallets.service.js';
 
 /** The composition root: every service, built once per app from its dependencies. */
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger) {
@@ -59,10 +73,11 @@ export function createServices(config: Config, database: Database, log: FastifyB
   // The floor's event log (picks, packs, ships): labour and billing read it.
   const floorEvents = new FloorEvents(deps.timeZones);
   // Background jobs and schedules: handlers register below; the worker starts in main.ts (tests start it on demand).
-  const jobs = new Jobs({ db, dialect, events, log });
+  const health = new HealthService(deps);
+  const jobs = new Jobs({ db, dialect, events, log, metrics: health.jobMetrics });
   const schedules = new Schedules({ db, jobs, timeZones: deps.timeZones, log });
   // Orders: Transfer and Purchase orders make their receiving orders through the receiving service.
-  const receiving = new ReceivingService(deps, stock);
+  const receiving = new ReceivingService(deps, stock, floorEvents);
   const orders = new OrderService(deps, new OrderReceipts(receiving));
   const orderDocuments = new OrderDocumentService(deps);
   // The floor: waves release orders into pick jobs; jobs give their orders back through the same release.
@@ -71,6 +86,16 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const cycleCounts = new CycleCountService(deps, stock);
   const pickJobs = new PickJobService(deps, waves.release);
   const allocation = new OrderAllocationService(deps, stock);
+  const shipConfirm = new ShipConfirmService(deps, { stock, floorEvents, orders, allocation });
+  // Parcel shipping ships through ship confirm; a shipment follows its order there.
+  const shipping = new ShippingService(deps, { floorEvents, shipConfirm });
+  shipping.followOrders(domainEvents);
+  shipping.announceStatusChanges(domainEvents);
+  // Billing: daily storage snapshots, rate cards, runs and invoices.
+  const storageSnapshots = new StorageSnapshots(db, deps.timeZones);
+  const billing = new BillingService(deps, jobs, storageSnapshots);
+  const labour = new LabourService(deps);
+  const reports = new ReportService(deps, labour);
   const services = {
     tokens,
     mailer,
@@ -82,9 +107,9 @@ export function createServices(config: Config, database: Database, log: FastifyB
     domainEvents,
     auth: new AuthService(deps),
     userModules: new UserModuleService(deps),
-    dashboard: new DashboardService(deps),
+    dashboard: new DashboardService(deps, reports),
     audit: new AuditService(deps),
-    health: new HealthService(deps),
+    health,
     scans,
     warehouses: new WarehouseService(deps),
     users: new UserService(deps),
@@ -109,17 +134,35 @@ export function createServices(config: Config, database: Database, log: FastifyB
     batchAllocation: new BatchAllocationService(deps, allocation, jobs),
     picking: new PickingService(deps, { stock, floorEvents, scans, cycleCounts, orders, pickJobs, waves }),
     packing: new PackingService(deps, { stock, floorEvents, orders, scans }),
-    shipConfirm: new ShipConfirmService(deps, { stock, floorEvents, orders, allocation }),
     jobs,
     schedules,
     jobStatus: new JobService({ jobs }),
     uploadQueue: { jobs, db, backgroundBytes: config.backgroundUploadBytes },
     batchPrint: new BatchPrintService(deps),
+    shipConfirm,
+    shipping,
+    billing,
+    billingReports: new BillingReports(db, deps.dialect, deps.timeZones, storageSnapshots, billing),
+    labour,
+    reports,
+    reportJobs: new ReportJobs({ db, dialect, jobs, mailer }, reports),
+    jobTracking: new JobTrackingService(deps),
+    returns: new ReturnService(deps, { stock, floorEvents, scans }),
+    manualShipments: new ManualShipmentService(deps, { stock, floorEvents, shipping }),
+    freight: new FreightService(deps, floorEvents, shipConfirm),
+    assistant: new AssistantService(deps),
+    helpDesk: new HelpDeskService(deps),
+    pallets: new PalletService(deps),
   };
   registerUploadJobs(jobs, database, services);
   registerHousekeeping(jobs, schedules, db);
   registerBackorderFilling(jobs, domainEvents, db, services.allocation, log);
   registerBatchAllocationJob(jobs, services);
+  registerBillingJobs(jobs, billing);
+  registerSnapshotSchedule(jobs, schedules, db, storageSnapshots);
+  registerRmaExpiry(jobs, schedules, services.returns);
+  services.reportJobs.register(jobs, schedules, (userId, session) => services.auth.principalOfUser(userId, session));
+  services.returns.followReturnLabels(domainEvents);
   return services;
 }
 

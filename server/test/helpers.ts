@@ -23,6 +23,9 @@ export interface TestApp {
   app: FastifyInstance;
   config: Config;
   database: Database;
+  /** Stops the app and closes its database, keeping the data (a restore test reopens it). */
+  stop(): Promise<void>;
+  /** Stops (if not yet) and removes the database. */
   close(): Promise<void>;
 }
 
@@ -38,40 +41,60 @@ export async function buildTestApp(opts: {
   idempotencyWaitMs?: number;
   logStream?: NodeJS.WritableStream;
 } = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bolx-test-'));
+  const { database, dataDir, drop } = await openEmptyDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent' }, { dataDir, tokenSecret: randomBytes(32), webDist: join(dataDir, 'no-web'), ...opts.config });
-  let schema: string | undefined;
   const url = process.env.TEST_DATABASE_URL;
-  if (url) {
-    schema = `t_${randomBytes(6).toString('hex')}`;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}`);
-    await client.end();
-  }
-  const database = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema, poolSize: 5 });
-  await prepareDatabase(database, { demoData: !!opts.demo, adminPassword: 'bolx-test-admin' }, { info: () => {}, warn: () => {} });
   const app = await buildApp({ ...config, databaseUrl: url }, {
     database, idempotencyWaitMs: opts.idempotencyWaitMs, ...(opts.logStream ? { logStream: opts.logStream } : { logger: false }),
   });
+  // As main.ts does: the app is built first, so the demo takes its orders through the app's services.
+  await prepareDatabase(database, { demoData: !!opts.demo, adminPassword: 'bolx-test-admin', services: app.services }, { info: () => {}, warn: () => {} });
   opts.beforeReady?.(app);
   await app.ready();
   await app.services.events.start();
+  let stopped: Promise<void> | undefined;
+  const stop = () => (stopped ??= (async () => {
+    await app.services.events.stop();
+    await app.close();
+    await database.close();
+  })());
   return {
-    app, config, database,
+    app, config, database, stop,
     async close() {
-      await app.services.events.stop();
-      await app.close();
-      await database.close();
-      if (url && schema) {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        await client.query(`DROP SCHEMA ${schema} CASCADE`);
-        await client.end();
-      }
+      await stop();
+      await drop();
+    },
+  };
+}
+
+/**
+ * A fresh, empty, unmigrated database of this run's engine: a SQLite file in its own folder, or a PostgreSQL
+ * schema of its own. `drop` removes it (close the database first).
+ */
+export async function openEmptyDatabase(): Promise<{ database: Database; dataDir: string; schema?: string; drop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bolx-test-'));
+  const url = process.env.TEST_DATABASE_URL;
+  const schema = url ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  if (url) await pgAdmin(url, `CREATE SCHEMA ${schema}`);
+  const database = openDatabase({ databaseUrl: url, dataDir, pgSchema: schema, poolSize: 5 });
+  return {
+    database, dataDir, schema,
+    async drop() {
+      if (url && schema) await pgAdmin(url, `DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs one statement on its own connection to `url` (creating and dropping schemas and databases). */
+export async function pgAdmin(url: string, statement: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
 
 export const ADMIN = { username: 'admin', password: 'bolx-test-admin' };

@@ -5,8 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgAdmin } from './helpers.js';
 
 /**
  * Two server nodes — two real processes (src/main.ts) — on one PostgreSQL database: an event committed on one
@@ -25,15 +25,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement: string) => pgAdmin(url!, statement);
 
 interface Node { name: string; base: string; child: ChildProcess; exited: Promise<unknown>; output: () => string }
 
@@ -62,12 +54,21 @@ async function startNode(name: string, databaseUrl: string, secret: string, data
   return { name, base, child, exited, output: () => output };
 }
 
+function addWarehouse(base: string, token: string, warehouseCode: string, warehouseName: string) {
+  return fetch(`${base}/Warehouse/Warehouse/AddWarehouse`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ warehouseCode, warehouseName, city: 'Reno', state: 'NV', zip: '89502', country: 'United States', timezone: 'UTC', capacity: 5 }),
+  });
+}
+
 describe.skipIf(!url)('hub across server nodes (PostgreSQL)', () => {
   const database = `bolx_nodes_${randomBytes(5).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'bolx-nodes-'));
   const secret = randomBytes(32).toString('hex');
   const nodes: Node[] = [];
   let hub: HubConnection | undefined;
+  let accesstoken: string;
 
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${database}`);
@@ -92,7 +93,7 @@ describe.skipIf(!url)('hub across server nodes (PostgreSQL)', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'bolx-nodes-admin' }),
     });
     expect(loginRes.status).toBe(200);
-    const { accesstoken } = (await loginRes.json()) as { accesstoken: string };
+    ({ accesstoken } = (await loginRes.json()) as { accesstoken: string });
 
     hub = new HubConnectionBuilder()
       .withUrl(`${b.base}/hubs/wms`, {
@@ -104,16 +105,23 @@ describe.skipIf(!url)('hub across server nodes (PostgreSQL)', () => {
     const received = new Promise<{ subEvent: string; payload: { warehouseId: number } }>((resolve) => hub!.on('ReceiveWareHousedata', resolve));
     await hub.start();
 
-    const addRes = await fetch(`${a.base}/Warehouse/Warehouse/AddWarehouse`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${accesstoken}` },
-      body: JSON.stringify({
-        warehouseCode: 'NODEA1', warehouseName: 'Committed on A', city: 'Reno', state: 'NV', zip: '89502', country: 'United States', timezone: 'UTC', capacity: 5,
-      }),
-    });
+    const addRes = await addWarehouse(a.base, accesstoken, 'NODEA1', 'Committed on A');
     expect(addRes.status).toBe(200);
     const { data } = (await addRes.json()) as { data: { warehouseId: number } };
     const event = await Promise.race([received, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no event on node B')), 5000))]);
     expect(event).toMatchObject({ subEvent: 'AddWarehouse', payload: { warehouseId: data.warehouseId, warehouseName: 'Committed on A' } });
+  });
+
+  it('keeps delivering after the nodes lose their listening connections (PostgreSQL restarted, connection cut)', async () => {
+    const [a] = nodes;
+    await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}' AND query LIKE 'LISTEN %'`);
+    const received = new Promise<{ payload: { warehouseName: string } }>((resolve) => hub!.on('ReceiveWareHousedata', (e) => {
+      if (e.payload.warehouseName === 'After the cut') resolve(e);
+    }));
+    const addRes = await addWarehouse(a.base, accesstoken, 'NODEA2', 'After the cut');
+    expect(addRes.status).toBe(200);
+    // Committed while node B may not be listening yet: it catches up when it listens again.
+    await Promise.race([received, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no event on node B after the cut')), 10_000))]);
+    expect(nodes.every((n) => n.child.exitCode === null)).toBe(true);
   });
 });

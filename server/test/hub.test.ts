@@ -479,10 +479,10 @@ describe('ending connections', () => {
     expect(closeError?.message).toMatch(/session has ended/);
   });
 
-  it('counts connections and messages in /metrics', async () => {
+  it('counts connections and messages in the metrics', async () => {
     const l = await listener(adminToken);
     await l.conn.invoke('Ping');
-    const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const metrics = await t.app.services.health.metrics();
     expect(metrics).toMatch(/^bolx_hub_connections [1-9]/m);
     expect(metrics).toMatch(/^bolx_hub_messages_sent_total\{kind="completion"\} [1-9]/m);
   });

@@ -203,14 +203,27 @@ describe('outbox events', () => {
 });
 
 describe('operations', () => {
-  it('/health, /ready, /metrics and the OpenAPI document answer', async () => {
+  it('/health, /ready, the metrics and the OpenAPI document answer', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
     expect((await t.app.inject({ method: 'GET', url: '/ready' })).json()).toEqual({ status: 'ready' });
-    const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
-    expect(metrics.body).toContain('bolx_http_request_duration_seconds');
+    expect(await t.app.services.health.metrics()).toContain('bolx_http_request_duration_seconds'); // over HTTP: metrics.test.ts
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/Common/Auth/login', '/Common/UserModule/GetWarehouseClient', '/Common/ForgotPassword/Restpassword']));
     expect(doc.paths['/Common/Auth/login'].post.requestBody).toBeDefined();
+  });
+
+  it('a draining node fails /ready (a load balancer stops sending it requests) and still answers the rest', async () => {
+    const other = await buildTestApp();
+    try {
+      other.app.services.health.startDraining();
+      const ready = await other.app.inject({ method: 'GET', url: '/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'draining' });
+      expect((await other.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+      await login(other.app, ADMIN.username, ADMIN.password);
+    } finally {
+      await other.close();
+    }
   });
 });
 
@@ -221,12 +234,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
     expect(() => loadConfig({ ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD must be at least 8/);
+    expect(() => loadConfig({ JOB_LOCK_MS: '10' })).toThrow(/^Invalid configuration: JOB_LOCK_MS /);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/^Invalid configuration: SHUTDOWN_DRAIN_MS /);
   });
 
   it('defaults, and keeps a generated token secret in DATA_DIR', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bolx-cfg-'));
     const a = loadConfig({ DATA_DIR: dir });
-    expect(a).toMatchObject({ port: 8080, databaseUrl: undefined, demoData: false, logLevel: 'info' });
+    expect(a).toMatchObject({ port: 8080, databaseUrl: undefined, demoData: false, logLevel: 'info', jobLockMs: 60_000, shutdownDrainMs: 0 });
     const b = loadConfig({ DATA_DIR: dir, DEMO_DATA: '1' });
     expect(Buffer.from(b.tokenSecret).equals(Buffer.from(a.tokenSecret))).toBe(true);
     expect(b.demoData).toBe(true);

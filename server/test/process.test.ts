@@ -52,10 +52,18 @@ describe('the server process', () => {
     expect(p.output().trim()).toMatch(/^Invalid configuration: PORT /);
   });
 
-  it('prints a random admin password once on an empty database without demo data', async () => {
-    const port = await freePort();
-    const p = start({ PORT: String(port) });
+  it('stops at start with one line when DATABASE_URL comes without TOKEN_SECRET', async () => {
+    const p = start({ DATABASE_URL: 'postgres://127.0.0.1:1/bolx', TOKEN_SECRET: '' });
+    expect(await p.exited).toBe(2);
+    expect(p.output().trim()).toMatch(/^Invalid configuration: TOKEN_SECRET must be set when DATABASE_URL is set [^\n]*$/);
+  });
+
+  it('prints a random admin password once on an empty database without demo data (metrics on METRICS_PORT)', async () => {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const p = start({ PORT: String(port), METRICS_PORT: String(metricsPort) });
     await waitReady(`http://127.0.0.1:${port}`);
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(403);
     const password = p.output().match(/password: (\S+)/)?.[1];
     expect(password).toBeTruthy();
     const res = await fetch(`http://127.0.0.1:${port}/Common/Auth/login`, {
@@ -79,6 +87,24 @@ describe('the server process', () => {
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(((await res.json()) as { userId: number }).userId).toBe(1);
+    expect(await p.exited).toBe(0);
+  });
+
+  it('on SIGTERM leaves the load balancer first: /ready fails while requests are still answered, then it exits 0', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const p = start({ PORT: String(port), ADMIN_PASSWORD: 'bolx-proc-admin', SHUTDOWN_DRAIN_MS: '3000' });
+    await waitReady(base);
+    p.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    const ready = await fetch(`${base}/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'draining' });
+    // Still serving: a balancer that has not yet seen /ready fail loses nothing it sends meanwhile.
+    const login = await fetch(`${base}/Common/Auth/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'bolx-proc-admin' }),
+    });
+    expect(login.status).toBe(200);
     expect(await p.exited).toBe(0);
   });
 

@@ -28,3 +28,9 @@ export function statementCounter(sqlite?: SQLite.Database) {
     restore() { for (const r of restore.reverse()) r(); },
   };
 }
+
+/**
+ * PostgreSQL's delivery of committed events to the hub, after (and outside) the request's transaction: the
+ * announcement of their ids (platform/events.ts) and each node's listener loading them. Not a request's own work.
+ */
+export const isHubDelivery = (q: string) => /^select \* from "event_outbox" where "id" in|^select set_config\('synchronous_commit', 'off', true\), pg_notify/.test(q);

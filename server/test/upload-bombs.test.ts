@@ -69,10 +69,11 @@ describe.each(Object.keys(UPLOADS) as (keyof typeof UPLOADS)[])('the %s upload',
     expect([413, 422], res.body).toContain(res.statusCode);
     expect(res.json().message).toContain(bomb);
     expect(res.json().details).toHaveProperty('file');
-    expect(ms).toBeLessThan(1000);
+    // Before the reader was bounded both waited out the bomb (14 s here, 30–75 s on the report); quiet, both take
+    // tens of milliseconds (the figures above). The bounds only separate the two, with room for a busy CI machine.
+    expect(ms).toBeLessThan(5000);
     expect(health.statusCode).toBe(200);
-    // Before the reader was bounded it waited out the bomb (14 s here); the margin is for a busy shared machine.
-    expect(healthMs).toBeLessThan(500);
+    expect(healthMs).toBeLessThan(3000);
     expect(growthMb).toBeLessThan(100);
     expect(await written()).toEqual(before);
   });

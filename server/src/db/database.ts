@@ -70,21 +70,29 @@ const SQLITE_OPTIMIZE_EVERY_MS = 3 * 3600_000;
 
 /**
  * Kysely's SQLite driver prepares every statement anew; compiling the SQL costs more than running most of our
- * queries. Statements are reusable (we never stream, so none is left mid-iteration), so keep the recent ones.
+ * queries. Statements are reusable (we never stream, so none is left mid-iteration), so keep the recent ones. A hit
+ * only stamps its entry (the key is the whole SQL text, so each Map operation hashes or compares kilobytes); the
+ * least recently used is looked for only when a new statement needs the room.
  */
 export function withStatementCache(sqlite: SQLite.Database, size = 500): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new Map<string, { statement: SQLite.Statement; used: number }>();
+  let tick = 0;
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
-      let statement = cache.get(text);
-      if (statement) {
-        cache.delete(text); // re-inserted below: the Map's order is the recency order
-      } else {
-        statement = sqlite.prepare(text);
-        if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      const hit = cache.get(text);
+      if (hit) {
+        hit.used = ++tick;
+        return hit.statement;
       }
-      cache.set(text, statement);
+      const statement = sqlite.prepare(text);
+      if (cache.size >= size) {
+        let oldest: string | undefined;
+        let at = Infinity;
+        for (const [key, entry] of cache) if (entry.used < at) { at = entry.used; oldest = key; }
+        cache.delete(oldest!);
+      }
+      cache.set(text, { statement, used: ++tick });
       return statement;
     },
   };

@@ -28,6 +28,10 @@ export interface Dialect {
   localDay(instant: Expression<unknown>, zone: Expression<string>): RawBuilder<string>;
   /** A business day (YYYY-MM-DD) plus `days` calendar days. */
   addDays(day: Expression<string>, days: number): RawBuilder<string>;
+  /** How many days the month of a business day (YYYY-MM-DD) has, as an integer. */
+  daysInMonth(day: Expression<string>): RawBuilder<number>;
+  /** A FROM item of the entries of a JSON object held as text: columns `key` and `value` (text), under `alias`. */
+  jsonEntries(json: Expression<string>, alias: string): RawBuilder<unknown>;
 }
 
 export function dialectFor(engine: Engine): Dialect {
@@ -42,6 +46,8 @@ export function dialectFor(engine: Engine): Dialect {
       // The cast makes a text parameter an instant; on a timestamptz column it is a no-op.
       localDay: (instant, zone) => sql<string>`to_char((${instant})::timestamptz AT TIME ZONE ${zone}, 'YYYY-MM-DD')`,
       addDays: (day, days) => sql<string>`to_char((${day})::date + ${sql.lit(Math.trunc(days))}, 'YYYY-MM-DD')`,
+      daysInMonth: (day) => sql<number>`CAST(EXTRACT(DAY FROM date_trunc('month', (${day})::date) + interval '1 month - 1 day') AS INTEGER)`,
+      jsonEntries: (json, alias) => sql`json_each_text(CAST(${json} AS json)) AS ${sql.id(alias)}`,
     };
   }
   return {
@@ -56,6 +62,8 @@ export function dialectFor(engine: Engine): Dialect {
     // the runtime's (Intl's), which knows every offset change, so a day across a DST change is exact too.
     localDay: (instant, zone) => sql<string>`local_day(${instant}, ${zone})`,
     addDays: (day, days) => sql<string>`date(${day}, ${sql.lit(`${Math.trunc(days) >= 0 ? '+' : ''}${Math.trunc(days)} days`)})`,
+    daysInMonth: (day) => sql<number>`CAST(strftime('%d', ${day}, 'start of month', '+1 month', '-1 day') AS INTEGER)`,
+    jsonEntries: (json, alias) => sql`json_each(${json}) AS ${sql.id(alias)}`,
   };
 }
 
@@ -96,10 +104,12 @@ export function classifyDbError(err: unknown): DbErrorKind {
 
 /**
  * A read whose rows must stay put until commit (a count's snapshot, a pallet about to move): FOR UPDATE on
- * PostgreSQL. SQLite needs nothing: its one connection runs one transaction at a time.
+ * PostgreSQL — of the table aliased `of` only, when the read joins others. SQLite needs nothing: its one
+ * connection runs one transaction at a time.
  */
-export function lockRows<Q extends { forUpdate(): Q }>(d: Dialect, q: Q): Q {
-  return d.engine === 'postgres' ? q.forUpdate() : q;
+export function lockRows<Q extends { forUpdate(of?: never): Q }>(d: Dialect, q: Q, of?: string): Q {
+  if (d.engine !== 'postgres') return q;
+  return of === undefined ? q.forUpdate() : q.forUpdate(of as never);
 }
 
 /**
@@ -111,11 +121,19 @@ export function lockRowAsMutex<Q extends { forNoKeyUpdate(): Q }>(d: Dialect, q:
 }
 
 /**
- * Inserts one row as the first write of a transaction, waiting at most `waitMs` for another transaction that
- * holds the same unique key: when that one commits this fails as 'unique', when it is still running after the
- * wait as 'lock_timeout'. On PostgreSQL the bound (lock_timeout) is set inside the statement and restored by it,
- * so it costs no statement of its own and the rest of the transaction waits as usual. SQLite needs none: its one
- * connection runs one transaction at a time, so the other has ended before this one begins.
+ * lockRowAsMutex for the rows of one table of a join (by its alias): the other tables' rows are read, not taken
+ * (a pick takes its orders' rows, not the locations and SKUs other pickers read too). SQLite: nothing.
+ */
+export function lockJoinedRowsAsMutex<Q extends { forNoKeyUpdate(of: never): Q }>(d: Dialect, q: Q, of: string): Q {
+  return d.engine === 'postgres' ? q.forNoKeyUpdate(of as never) : q;
+}
+
+/**
+ * Inserts one row, waiting at most `waitMs` for another transaction that holds the same unique key uncommitted:
+ * when that one commits this fails as 'unique', when it is still running after the wait as 'lock_timeout'. On
+ * PostgreSQL the bound (lock_timeout) is set inside the statement and restored by it, so it costs no statement of
+ * its own and the rest of the transaction waits as usual. SQLite needs none: its one connection runs one
+ * transaction at a time, so the other has ended before this one begins.
  */
 export async function insertWaitingAtMost<T extends keyof DB & string>(
   d: Dialect, tx: Executor, table: T, row: { [C in keyof DB[T] & string]?: string | number | null }, waitMs: number,

@@ -22,10 +22,22 @@ import * as m0020 from './migrations/0020_allocation.js';
 import * as m0021 from './migrations/0021_kits.js';
 import * as m0022 from './migrations/0022_order_intake.js';
 import * as m0023 from './migrations/0023_floor.js';
+import * as m0024 from './migrations/0024_activity.js';
+import * as m0025 from './migrations/0025_floor_indexes.js';
+import * as m0027 from './migrations/0027_shipping.js';
+import * as m0028 from './migrations/0028_freight.js';
+import * as m0029 from './migrations/0029_returns.js';
+import * as m0030 from './migrations/0030_billing.js';
+import * as m0031 from './migrations/0031_reports_labour.js';
+import * as m0032 from './migrations/0032_helpdesk.js';
+import * as m0033 from './migrations/0033_pallets.js';
+import * as m0035 from './migrations/0035_manual_shipping.js';
+import * as m0037 from './migrations/0037_billing_ledger_index.js';
+import * as m0038 from './migrations/0038_report_jobs.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
-const STEPS: Record<string, Step> = {
+export const STEPS: Record<string, Step> = {
   '0001_foundation': m0001,
   '0002_catalog_inventory': m0002,
   '0003_customers': m0003,
@@ -48,22 +60,52 @@ const STEPS: Record<string, Step> = {
   '0021_kits': m0021,
   '0022_order_intake': m0022,
   '0023_floor': m0023,
+  '0024_activity': m0024,
+  '0025_floor_indexes': m0025,
+  '0027_shipping': m0027,
+  '0028_freight': m0028,
+  '0029_returns': m0029,
+  '0030_billing': m0030,
+  '0031_reports_labour': m0031,
+  '0032_helpdesk': m0032,
+  '0033_pallets': m0033,
+  '0035_manual_shipping': m0035,
+  '0037_billing_ledger_index': m0037,
+  '0038_report_jobs': m0038,
 };
 
 class StaticProvider implements MigrationProvider {
-  constructor(private readonly dialect: Dialect) {}
+  constructor(private readonly dialect: Dialect, private readonly later: string[]) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return Object.fromEntries(
-      Object.entries(STEPS).map(([name, step]) => [name, { up: (db: Kysely<any>) => step.up(db, this.dialect) }]),
-    );
+    const steps = Object.entries(STEPS).map(([name, step]) => [name, { up: (db: Kysely<any>) => step.up(db, this.dialect) }] as const);
+    // A later release's steps, already run by its nodes: known by name only, never run from here.
+    const later = this.later.map((name) => [name, { up: async () => { throw new Error(`${name} is a later release's migration`); } }] as const);
+    return Object.fromEntries([...steps, ...later]);
   }
 }
 
-/** Brings the schema up to date; throws on the first failing migration (which is rolled back). */
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect, pgSchema?: string): Promise<string[]> {
+/**
+ * The steps a later release's nodes have already run here, which this release does not know: during a rolling
+ * upgrade a node of the previous release may (re)start on a schema the new one expanded, and must serve on it
+ * rather than refuse (Kysely refuses a database with a step it does not know).
+ */
+async function laterSteps(db: Kysely<any>, pgSchema?: string): Promise<string[]> {
+  try {
+    const rows = await (pgSchema ? db.withSchema(pgSchema) : db).selectFrom('kysely_migration').select('name').execute();
+    return rows.map((r: { name: string }) => r.name).filter((name: string) => !(name in STEPS));
+  } catch {
+    return []; // a new database: no bookkeeping table yet
+  }
+}
+
+/**
+ * Brings the schema up to date — or, given `upTo` (a step's name), to that step, as an older release left it
+ * (upgrade tests); throws on the first failing migration (which is rolled back).
+ */
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect, pgSchema?: string, upTo?: string): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), migrationTableSchema: pgSchema });
-  const { error, results } = await migrator.migrateToLatest();
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect, await laterSteps(db, pgSchema)), migrationTableSchema: pgSchema });
+  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

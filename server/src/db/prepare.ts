@@ -1,25 +1,60 @@
 import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
 import type { Database } from './database.js';
+import type { Services } from '../services.js';
 import { migrateToLatest } from './migrate.js';
 import { syncReferenceData } from './seed/base.js';
 import { seedDemoData } from './seed/demo.js';
+import { seedDemoOrders } from './seed/demo-orders.js';
 import { insertUser } from './seed/users.js';
 import { randomPassword } from '../platform/secrets.js';
 import { ChangeRecorder } from '../platform/change-recorder.js';
 import { EventBus } from '../platform/events.js';
 import { WarehouseTimeZones } from '../platform/business-day.js';
 import { StockEngine } from '../platform/stock/stock-engine.js';
+import { FloorEvents } from '../platform/floor-events.js';
 
 export interface PrepareOptions {
   demoData: boolean;
   adminPassword?: string;
+  /**
+   * The app's services: with them the demo also takes orders through the floor (intake to ship confirm), as users
+   * would. Without them (a migration run, a bench database) the demo has its stock, receipts and sign-ins only.
+   */
+  services?: Services;
 }
 
 /**
  * Brings a database to a usable state: migrations, reference data, then — only when it has no users — either
  * demo data or the one Super Administrator `admin` (with ADMIN_PASSWORD, or a random password printed once).
+ * On PostgreSQL, nodes starting together take turns (an advisory lock): the first migrates and seeds, the
+ * others then find nothing left to do.
  */
 export async function prepareDatabase(database: Database, opts: PrepareOptions, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): Promise<void> {
+  await oneNodeAtATime(database, () => prepare(database, opts, log));
+}
+
+/**
+ * Runs `fn` holding a session-level advisory lock keyed by the schema, so one node at a time migrates that
+ * schema. Kysely's migrator locks too, but only after creating its own tables, which two fresh nodes race on,
+ * and not around the seeding (two admins, two sets of demo data). SQLite has one process: nothing to take turns with.
+ */
+async function oneNodeAtATime(database: Database, fn: () => Promise<void>): Promise<void> {
+  if (!database.pool) return fn();
+  // Its own connection, not one of the pool's: with a pool of one, the work would wait for the lock's holder.
+  const client = new pg.Client(database.pool.options);
+  client.on('error', () => undefined); // a dropped connection fails the query in hand, which throws below
+  await client.connect();
+  const key = `bolx-migrate:${database.pgSchema ?? 'public'}`;
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+    await fn();
+  } finally {
+    await client.end(); // ending the session releases its lock, also when fn threw
+  }
+}
+
+async function prepare(database: Database, opts: PrepareOptions, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): Promise<void> {
   const applied = await migrateToLatest(database.db, database.dialect, database.pgSchema);
   if (applied.length) log.info({ migrations: applied }, 'database migrated');
   await syncReferenceData(database.db);
@@ -27,10 +62,14 @@ export async function prepareDatabase(database: Database, opts: PrepareOptions, 
   if (anyUser) return;
   if (opts.demoData) {
     // The demo's stock is posted through the stock engine, as every other posting is.
-    const stock = new StockEngine({
-      db: database.db, dialect: database.dialect, recorder: new ChangeRecorder(new EventBus(database)), timeZones: new WarehouseTimeZones(database.db),
-    });
-    await seedDemoData(database.db, stock);
+    const timeZones = new WarehouseTimeZones(database.db);
+    const stock = new StockEngine({ db: database.db, dialect: database.dialect, recorder: new ChangeRecorder(new EventBus(database)), timeZones });
+    await seedDemoData(database.db, stock, new FloorEvents(timeZones));
+    if (opts.services) {
+      const started = Date.now();
+      const orders = await seedDemoOrders(database, opts.services);
+      log.info({ orders, ms: Date.now() - started }, 'demo orders taken through the floor');
+    }
     log.info('demo data loaded: sign in as admin / bolx-demo-admin (see README for the other accounts)');
     return;
   }

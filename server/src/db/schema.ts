@@ -12,6 +12,12 @@ import type { OrderTables } from './tables/orders.js';
 import type { ApiKeyTables } from './tables/api-keys.js';
 import type { KitTables } from './tables/kits.js';
 import type { FloorTables } from './tables/floor.js';
+import type { ShippingTables } from './tables/shipping.js';
+import type { BillingTables } from './tables/billing.js';
+import type { ReportTables } from './tables/reports.js';
+import type { ReturnTables } from './tables/returns.js';
+import type { FreightTables } from './tables/freight.js';
+import type { HelpDeskTables } from './tables/helpdesk.js';
 
 
 export interface AppTable { id: number; key: string; name: string; description: string; sort: number }
@@ -92,8 +98,7 @@ export interface InventoryTxnTable {
 }
 
 /** Every table. The foundation's are listed here; each area adds its own through its tables file. */
-export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables,
-  StockTables, DocumentTables, JobTables, OrderTables, ApiKeyTables, KitTables, FloorTables {
+export interface DB extends CustomerTables, CatalogTables, LocationTables, InventoryOperationTables, ReceivingTables, StockTables, DocumentTables, JobTables, OrderTables, ApiKeyTables, KitTables, FloorTables, ShippingTables, BillingTables, ReportTables, ReturnTables, FreightTables, HelpDeskTables {
   app: AppTable;
   module: ModuleTable;
   country: CountryTable;

@@ -1,8 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { STOCK_DOCUMENT_TYPES, STOCK_TXN_TYPES } from '@bolx/contracts';
 import type { Dialect } from './dialect.js';
+import { quotedList, widenSqliteColumnCheck } from './sqlite-column-check.js';
 
-const list = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+const list = (values: readonly string[]) => sql.raw(quotedList(values));
 
 /**
  * Makes the database accept today's stock vocabularies (contracts/src/stock.ts) on a database migrated before
@@ -23,22 +24,10 @@ export async function widenStockVocabularies(db: Kysely<any>, d: Dialect) {
   for (const event of ['INSERT', 'UPDATE']) {
     await sql.raw(`DROP TRIGGER IF EXISTS inventory_txn_types_${event.toLowerCase()}`).execute(db);
     await sql.raw(`CREATE TRIGGER inventory_txn_types_${event.toLowerCase()} BEFORE ${event} ON inventory_txn
-      WHEN NEW.txn_type NOT IN (${STOCK_TXN_TYPES.map((v) => `'${v}'`).join(', ')})
-        OR NEW.document_type IS NULL OR NEW.document_type NOT IN (${STOCK_DOCUMENT_TYPES.map((v) => `'${v}'`).join(', ')})
+      WHEN NEW.txn_type NOT IN (${quotedList(STOCK_TXN_TYPES)})
+        OR NEW.document_type IS NULL OR NEW.document_type NOT IN (${quotedList(STOCK_DOCUMENT_TYPES)})
       BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: inventory_txn type'); END`).execute(db);
   }
-  // SQLite cannot change a column's CHECK: the reservation table is rebuilt from its own definition with today's list.
-  const table = (await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'stock_reservation'`.execute(db)).rows[0];
-  const widened = table.sql.replace(/"?document_type"? varchar\(32\) not null check \(document_type IN \([^)]*\)\)/i,
-    `"document_type" varchar(32) not null check (document_type IN (${STOCK_DOCUMENT_TYPES.map((v) => `'${v}'`).join(', ')}))`);
-  if (widened === table.sql) {
-    if (!STOCK_DOCUMENT_TYPES.every((v) => table.sql.includes(`'${v}'`))) throw new Error('stock_reservation: its document_type CHECK was not found');
-    return;
-  }
-  const indexes = (await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'stock_reservation' AND sql IS NOT NULL`.execute(db)).rows;
-  await sql.raw(widened.replace(/^CREATE TABLE "?stock_reservation"?/i, 'CREATE TABLE "stock_reservation_widened"')).execute(db);
-  await sql`INSERT INTO stock_reservation_widened SELECT * FROM stock_reservation`.execute(db);
-  await sql`DROP TABLE stock_reservation`.execute(db);
-  await sql`ALTER TABLE stock_reservation_widened RENAME TO stock_reservation`.execute(db);
-  for (const index of indexes) await sql.raw(index.sql).execute(db);
+  await widenSqliteColumnCheck(db, 'stock_reservation', /"?document_type"? varchar\(32\) not null check \(document_type IN \([^)]*\)\)/i,
+    `"document_type" varchar(32) not null check (document_type IN (${quotedList(STOCK_DOCUMENT_TYPES)}))`, STOCK_DOCUMENT_TYPES);
 }

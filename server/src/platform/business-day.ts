@@ -12,6 +12,9 @@ export function isTimeZone(timeZone: string): boolean {
   }
 }
 
+/** A calendar day (YYYY-MM-DD) moved by whole days. */
+export const addDays = (day: string, days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
 /**
  * The business day (YYYY-MM-DD) an instant belongs to in a warehouse's time zone: a receipt posted at 23:30 in
  * Los Angeles belongs to that day there, not to the next UTC day. An unknown zone counts as UTC.

@@ -15,18 +15,27 @@ export const NUMBERING = {
   JOB: { prefix: 'JOB-', pad: 6, gapFree: false },
   SHP: { prefix: 'SHP-', pad: 6, gapFree: false },
   BOL: { prefix: 'BOL-', pad: 6, gapFree: false },
+  MAN: { prefix: 'MAN-', pad: 6, gapFree: false },
+  // Freight (LTL) shipments.
+  FRT: { prefix: 'FRT-', pad: 6, gapFree: false },
   RMA: { prefix: 'RMA-', pad: 6, gapFree: false },
   WO: { prefix: 'WO-', pad: 6, gapFree: false },
+  // Help desk tickets.
+  TKT: { prefix: 'TKT-', pad: 6, gapFree: false },
+  // Pallets registered without an id of their own (and no SSCC).
+  PLT: { prefix: 'PLT-', pad: 6, gapFree: false },
   CTN: { prefix: 'CTN-', pad: 8, gapFree: false },
   INV: { prefix: 'INV-', pad: 6, gapFree: true },
+  // Credit notes: their own gap-free series beside the invoices'.
+  CN: { prefix: 'CN-', pad: 6, gapFree: true },
   // SSCC serial references: the bare number, which the label code wraps with its company prefix and check digit.
   SSCC: { prefix: '', pad: 0, gapFree: false },
 } as const satisfies Record<string, { prefix: string; pad: number; gapFree: boolean }>;
 export type NumberedKind = keyof typeof NUMBERING;
 
-/** Where a sequence counts: the whole system (''), or one warehouse's own series. */
-export type NumberScope = '' | { warehouseId: number };
-const scopeKey = (scope: NumberScope) => (scope === '' ? '' : `W${scope.warehouseId}`);
+/** Where a sequence counts: the whole system (''), one warehouse's own series, or one customer's (SSCC serials). */
+export type NumberScope = '' | { warehouseId: number } | { customerId: number };
+const scopeKey = (scope: NumberScope) => (scope === '' ? '' : 'warehouseId' in scope ? `W${scope.warehouseId}` : `C${scope.customerId}`);
 
 export const formatNumber = (kind: NumberedKind, value: number) =>
   `${NUMBERING[kind].prefix}${NUMBERING[kind].pad ? String(value).padStart(NUMBERING[kind].pad, '0') : value}`;

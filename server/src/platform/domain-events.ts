@@ -58,6 +58,8 @@ export interface DomainEventMap {
   'kit-work-order.completed': Owned & {
     workOrderId: number; woNumber: string; type: 'Build' | 'Unbuild'; kitSkuId: number; quantity: number; locationId: number; document: string;
   };
+  /** An RMA's return label was made (shipping): returns put the RMA In Transit with its tracking number. */
+  'shipment.return-labelled': Owned & { rmaId: number; shipmentId: number; trackingNumber: string; carrier: string };
   /**
    * A document moved from one status to another. The status machine raises it for every transition:
    * `raises: domainEvent('document.status-changed', …)` in the Change of the transition's audit row and hub event.

@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
 import type { HubEventMap, HubEventName } from '@bolx/contracts';
 import type { Database } from '../db/database.js';
 import type { Executor } from '../db/schema.js';
@@ -20,6 +19,9 @@ export interface DeliveredEvent extends DomainEvent {
   id: number;
 }
 
+/** How often a node whose listening connection was lost tries to listen again. */
+const RELISTEN_EVERY_MS = 1000;
+
 /**
  * One channel per schema: ids are per schema, so a node must never hear (and load by id) another schema's
  * events — several test files, or several deployments, may share one PostgreSQL database.
@@ -32,15 +34,21 @@ function channelFor(schema: string | undefined): string {
 
 /**
  * The transactional outbox. `record` writes the event in the caller's transaction; it is delivered to local
- * subscribers only after that transaction commits — on PostgreSQL through NOTIFY (which Postgres itself
- * holds back until commit, and which every server node hears), on SQLite through `afterCommit`.
+ * subscribers only after that transaction commits — on PostgreSQL through NOTIFY, which every server node hears,
+ * sent once the transaction has committed (see announce); on SQLite through `afterCommit`.
  */
 export class EventBus {
   private readonly emitter = new EventEmitter();
   private listenerClient: import('pg').PoolClient | undefined;
   private readonly pending: number[] = [];
   private draining = false;
+  private stopped = false;
+  /** The newest event id delivered from a notification: where to catch up from after listening again. */
+  private lastDelivered = 0;
   private readonly channel: string;
+  /** Committed events' ids waiting to be announced, and whether an announcement is on its way. */
+  private readonly unannounced: number[] = [];
+  private announcing = false;
 
   constructor(private readonly database: Database) {
     this.emitter.setMaxListeners(0);
@@ -51,17 +59,13 @@ export class EventBus {
     await this.recordMany(tx, [event], afterCommit);
   }
 
-  /**
-   * Several events of one change in one statement. On PostgreSQL the NOTIFY rides on the same INSERT
-   * (pg_notify in RETURNING), so an event costs one statement on either engine.
-   */
+  /** Several events of one change in one statement (a thousand a statement). */
   async recordMany(tx: Executor, events: DomainEvent[], afterCommit: (fn: () => void) => void): Promise<void> {
     // A bulk upload's thousands of events: a thousand rows a statement, well under either engine's parameter bound.
     for (let i = 0; i < events.length; i += 1000) await this.insertEvents(tx, events.slice(i, i + 1000), afterCommit);
   }
 
   private async insertEvents(tx: Executor, events: DomainEvent[], afterCommit: (fn: () => void) => void): Promise<void> {
-    const notify = this.database.dialect.engine === 'postgres';
     const rows = await tx
       .insertInto('event_outbox')
       .values(events.map((event) => ({
@@ -70,9 +74,38 @@ export class EventBus {
         warehouse_id: event.warehouseId ?? null,
         customer_id: event.customerId ?? null,
       })))
-      .returning(notify ? ['id', sql<string>`pg_notify(${this.channel}, id::text)`.as('notified')] : ['id'])
+      .returning(['id'])
       .execute();
-    if (!notify) afterCommit(() => events.forEach((event, i) => this.emitter.emit('event', { ...event, id: rows[i].id })));
+    if (this.database.dialect.engine === 'postgres') afterCommit(() => this.announce(rows.map((r) => Number(r.id))));
+    else afterCommit(() => events.forEach((event, i) => this.emitter.emit('event', { ...event, id: rows[i].id })));
+  }
+
+  /**
+   * PostgreSQL: tells every node (this one included) of committed events, after their transaction. A NOTIFY inside
+   * the transaction would hold PostgreSQL's one notification lock from its commit until the commit is on disk, so
+   * every writing request of the cluster would commit in turn, each waiting for the previous one's disk flush (8
+   * pickers at once were slower than one). Announced apart, the commits share their flushes, and the announcement
+   * itself waits for no flush (synchronous_commit off: a notification is not data). Ids committed meanwhile go
+   * together in the next announcement (comma-separated, at most ~7,000 characters a notification).
+   */
+  private announce(ids: number[]): void {
+    this.unannounced.push(...ids);
+    if (this.announcing) return;
+    this.announcing = true;
+    void (async () => {
+      try {
+        while (this.unannounced.length > 0) {
+          const batch = this.unannounced.splice(0, 700);
+          // On the pool itself, never a request's pinned connection (platform/pinned-connection.ts), which may by now be
+          // another request's transaction.
+          await this.database.pool!.query(`select set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [this.channel, batch.join(',')]);
+        }
+      } catch {
+        this.unannounced.length = 0; // the database is closing; nothing is listening any more
+      } finally {
+        this.announcing = false;
+      }
+    })();
   }
 
   /** The newest committed event's id: what a listener joining now has already missed. */
@@ -88,21 +121,59 @@ export class EventBus {
 
   /** On PostgreSQL, listens for events committed by any node. */
   async start(): Promise<void> {
-    const pool = this.database.pool;
-    if (!pool) return;
-    const client = await pool.connect();
-    this.listenerClient = client;
+    if (!this.database.pool) return;
+    this.stopped = false;
+    this.lastDelivered = await this.latestId();
+    await this.listen();
+  }
+
+  private async listen(): Promise<void> {
+    const client = await this.database.pool!.connect();
     client.on('notification', (msg) => {
       if (msg.channel !== this.channel || !msg.payload) return;
-      this.pending.push(Number(msg.payload));
+      this.pending.push(...msg.payload.split(',').map(Number));
       void this.drain();
     });
-    await client.query(`LISTEN ${this.channel}`);
+    // The listening connection lost (PostgreSQL restarted, the connection was cut): listen again on a new one.
+    client.on('error', () => void this.relisten(client));
+    client.on('end', () => void this.relisten(client));
+    try {
+      await client.query(`LISTEN ${this.channel}`);
+    } catch (err) {
+      client.release(true);
+      throw err;
+    }
+    if (this.stopped) client.release();
+    else this.listenerClient = client;
   }
 
   /**
-   * Notifications arrive in commit order; loading each one on its own pooled query could emit them out of
-   * order, so one loader at a time takes every id waiting and emits them in that order.
+   * Listens again after the listening connection was lost, trying every second until the database answers; then
+   * delivers the events committed meanwhile (those after the last one delivered), which no notification brought.
+   * An event committed just as listening resumed may be announced both ways and reach the hub twice: its clients
+   * refetch what changed, so a repeat costs a read, where a miss would leave a screen stale.
+   */
+  private async relisten(lost: import('pg').PoolClient): Promise<void> {
+    if (this.listenerClient !== lost) return;
+    this.listenerClient = undefined;
+    lost.release(true);
+    while (!this.stopped) {
+      try {
+        await this.listen();
+        const missed = await this.database.db.selectFrom('event_outbox').select('id').where('id', '>', this.lastDelivered).orderBy('id').execute();
+        const waiting = new Set(this.pending);
+        this.pending.push(...missed.map((r) => Number(r.id)).filter((id) => !waiting.has(id)));
+        void this.drain();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, RELISTEN_EVERY_MS));
+      }
+    }
+  }
+
+  /**
+   * Notifications arrive in the order they were announced (a node's, in commit order); loading each one on its own
+   * pooled query could emit them out of order, so one loader at a time takes every id waiting and emits them in that order.
    */
   private async drain(): Promise<void> {
     if (this.draining) return;
@@ -120,6 +191,7 @@ export class EventBus {
         for (const id of ids) {
           const row = byId.get(id);
           if (!row) continue;
+          this.lastDelivered = Math.max(this.lastDelivered, id);
           this.emitter.emit('event', {
             id: row.id,
             target: row.name as HubEventName,
@@ -135,7 +207,9 @@ export class EventBus {
   }
 
   async stop(): Promise<void> {
-    this.listenerClient?.release();
+    this.stopped = true;
+    const client = this.listenerClient;
     this.listenerClient = undefined;
+    client?.release();
   }
 }

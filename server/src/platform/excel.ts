@@ -36,3 +36,18 @@ export async function toXlsx<T>(sheetName: string, columns: ExcelColumn<T>[], ro
 }
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export interface ExcelSheet<T> { name: string; columns: ExcelColumn<T>[]; rows: T[] }
+
+/** Several sheets in one book (an invoice: its summary, and every line's source), each as toXlsx writes its one. */
+export async function toXlsxBook(sheets: ExcelSheet<any>[]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  book.creator = 'BOLX-WMS';
+  for (const s of sheets) {
+    const sheet = book.addWorksheet(s.name.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.columns = s.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width ?? Math.max(12, c.header.length + 4) }));
+    sheet.getRow(1).font = { bold: true };
+    for (const row of s.rows) sheet.addRow(s.columns.map((c) => safeCell(c.value(row))));
+  }
+  return Buffer.from(await book.xlsx.writeBuffer());
+}

@@ -20,25 +20,15 @@ export interface TakenKey {
 /** The idempotency_key table's statements. */
 export const idempotencyKeys = {
   /**
-   * Claims the key as the first write of the caller's transaction. Throws a unique violation when the key's first
-   * request has committed, and a lock timeout when it is still running after `waitMs`.
+   * Writes the key with its answer as the last write of the transaction that did the request's work: one statement.
+   * Throws a unique violation when another request with the key has committed (its answer stands, this work must be
+   * rolled back), and a lock timeout when that request still holds the key uncommitted after `waitMs`.
    */
-  claim(tx: Executor, d: Dialect, c: KeyClaim, waitMs: number): Promise<void> {
+  remember(tx: Executor, d: Dialect, c: KeyClaim, answer: { statusCode: number; body: string }, waitMs: number): Promise<void> {
     return insertWaitingAtMost(d, tx, 'idempotency_key', {
       user_id: c.userId, key: c.key, method: c.method, path: c.path, request_hash: c.requestHash,
-      status_code: null, response_json: null, created_at: new Date().toISOString(),
+      status_code: answer.statusCode, response_json: answer.body, created_at: new Date().toISOString(),
     }, waitMs);
-  },
-
-  /** Keeps the answer, as the last write of the transaction that claimed the key. */
-  async answer(tx: Executor, c: KeyClaim, statusCode: number, body: string): Promise<void> {
-    await tx.updateTable('idempotency_key').set({ status_code: statusCode, response_json: body })
-      .where('user_id', '=', c.userId).where('key', '=', c.key).execute();
-  },
-
-  /** Gives the key up in the transaction that claimed it (an answer not worth keeping): it is never seen taken. */
-  async giveUp(tx: Executor, c: KeyClaim): Promise<void> {
-    await tx.deleteFrom('idempotency_key').where('user_id', '=', c.userId).where('key', '=', c.key).execute();
   },
 
   async find(db: Db, c: KeyClaim): Promise<TakenKey | undefined> {

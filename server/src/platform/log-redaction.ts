@@ -28,8 +28,11 @@ export function redactUrl(url: string): string {
 
 /** Keys whose values are secrets wherever a log call puts them (at the top or one level down). */
 const SECRET_KEYS = [
-  'password', 'newPassword', 'previousPassword', 'token', 'accesstoken', 'accessToken', 'access_token',
+  'password', 'newPassword', 'previousPassword', 'rePassword', 'confirmPassword', 'token', 'accesstoken', 'accessToken', 'access_token',
   'refreshtoken', 'refreshToken', 'refresh_token', 'pin', 'apiKey', 'api_key', 'secret', 'authorization', 'cookie',
+  // Carrier and integration credentials, and the server's own settings (connection strings carry passwords).
+  'clientSecret', 'client_secret', 'apiSecret', 'privateKey', 'private_key', 'tokenSecret', 'metricsToken',
+  'databaseUrl', 'smtpUrl', 'DATABASE_URL', 'SMTP_URL', 'TOKEN_SECRET', 'METRICS_TOKEN', 'PGPASSWORD',
 ];
 
 const REDACT_PATHS = [

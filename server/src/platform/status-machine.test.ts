@@ -68,6 +68,39 @@ async function documentOf(kind: DocumentKind, status: string): Promise<number> {
         job_number: `T-${tag}`, wave_id: wave, warehouse_id: wh, strategy: 'discrete', zone: null, status, assigned_to: null, created_at: at, updated_at: at,
       }).returning('id').executeTakeFirstOrThrow()).id;
     }
+    case 'SHIPMENT':
+      return (await db.insertInto('shipment').values({
+        shipment_number: `T-${tag}`, kind: 'manual', warehouse_id: wh, customer_id: cust, order_id: null, carrier_account_id: null, adapter: null, service_code: null,
+        service_name: null, status, reference: null, ship_to_name: null, ship_to_address1: null, ship_to_address2: null, ship_to_city: null, ship_to_state: null,
+        ship_to_zip: null, ship_to_country: null, rate_minor: null, rate_reason: null, exception: null, ship_day: null, manifest_id: null, created_by: null,
+        created_at: at, updated_at: at, labelled_at: null, shipped_at: null, closed_at: null,
+      }).returning('id').executeTakeFirstOrThrow()).id;
+    case 'INVOICE':
+      return (await db.insertInto('invoice').values({
+        kind: 'invoice', invoice_number: null, status, warehouse_id: wh, customer_id: cust, period_kind: 'custom', period_from: '2030-01-01', period_to: '2030-01-31',
+        currency: 'USD', run_job_id: null, run_message: null, credits_invoice_id: null, reason: null, created_by: null, updated_at: at, finalized_at: null, finalized_by: null,
+      }).returning('id').executeTakeFirstOrThrow()).id;
+    case 'RMA': {
+      const order = await documentOf('SALES_ORDER', 'Shipped');
+      return (await db.insertInto('rma').values({
+        rma_number: `T-${tag}`, warehouse_id: wh, customer_id: cust, order_id: order, status, resolution: 'refund', expires_on: '2030-01-01',
+        tracking_number: null, carrier: null, notes: null, created_by: null, created_at: at, updated_at: at,
+      }).returning('id').executeTakeFirstOrThrow()).id;
+    }
+    case 'FREIGHT_SHIPMENT':
+      return (await db.insertInto('freight_shipment').values({
+        ship_number: `T-${tag}`, bol_number: `T-${tag}`, warehouse_id: wh, customer_id: cust, status, consignee_name: 'C', consignee_address1: 'A',
+        consignee_address2: null, consignee_city: 'C', consignee_state: 'S', consignee_zip: 'Z', consignee_country: 'US', consignee_phone: null,
+        consignee_location_number: null, bill_to_name: null, bill_to_address1: null, bill_to_address2: null, bill_to_city: null, bill_to_state: null,
+        bill_to_zip: null, bill_to_country: null, bill_to_phone: null, bill_to_location_number: null, carrier_name: 'C', scac: 'ABCD', pro_number: null,
+        trailer_number: null, seal_number: null, charge_terms: 'Prepaid', cod_amount_minor: null, declared_value_minor: null, declared_value_per: null,
+        special_instructions: null, pickup_date: null, pickup_window_from: null, pickup_window_to: null, dock_door: null, created_by: null, created_at: at, updated_at: at,
+      }).returning('id').executeTakeFirstOrThrow()).id;
+    case 'TICKET':
+      return (await db.insertInto('ticket').values({
+        ticket_number: `T-${tag}`, warehouse_id: wh, customer_id: cust, title: 'T', description: null, category: 'other', priority: 'Normal', status,
+        assignee_id: null, link_kind: null, link_id: null, due_at: at, created_by: null, created_at: at, updated_at: at,
+      }).returning('id').executeTakeFirstOrThrow()).id;
   }
 }
 
@@ -83,7 +116,7 @@ const history = (kind: DocumentKind, id: number) =>
   t.database.db.selectFrom('document_status_history').select(['from_status', 'to_status', 'username', 'reason']).where('kind', '=', kind)
     .where('document_id', '=', id).orderBy('id').execute();
 const statusOf = async (kind: DocumentKind, id: number) => {
-  const tables = { RECEIVING_ORDER: 'receiving_order', CYCLE_COUNT: 'cycle_count', ADJUSTMENT: 'adjustment_request', REPLENISHMENT_TASK: 'replenishment_task', SALES_ORDER: 'sales_order', KIT_WORK_ORDER: 'kit_work_order', WAVE: 'wave', PICK_JOB: 'pick_job' } as const;
+  const tables = { RECEIVING_ORDER: 'receiving_order', CYCLE_COUNT: 'cycle_count', ADJUSTMENT: 'adjustment_request', REPLENISHMENT_TASK: 'replenishment_task', SALES_ORDER: 'sales_order', KIT_WORK_ORDER: 'kit_work_order', WAVE: 'wave', PICK_JOB: 'pick_job', SHIPMENT: 'shipment', INVOICE: 'invoice', RMA: 'rma', FREIGHT_SHIPMENT: 'freight_shipment', TICKET: 'ticket' } as const;
   return (await t.database.db.selectFrom(tables[kind]).select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 };
 const caught = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal'); }, (e: unknown) => e as AppError);

@@ -17,6 +17,11 @@ export const DOCUMENT_TABLES: { [K in DocumentKind]: { table: keyof DB & string;
   KIT_WORK_ORDER: { table: 'kit_work_order', label: 'Work order' },
   WAVE: { table: 'wave', label: 'Wave' },
   PICK_JOB: { table: 'pick_job', label: 'Pick job' },
+  SHIPMENT: { table: 'shipment', label: 'Shipment' },
+  INVOICE: { table: 'invoice', label: 'Invoice' },
+  RMA: { table: 'rma', label: 'RMA' },
+  FREIGHT_SHIPMENT: { table: 'freight_shipment', label: 'Freight shipment' },
+  TICKET: { table: 'ticket', label: 'Ticket' },
 };
 
 type Row = Record<string, unknown>;
@@ -45,6 +50,9 @@ export interface TransitionRequest<K extends DocumentKind> {
   /** The change (audit + hub event) this transition makes, recorded with it through the change recorder. */
   change?: Change | ((row: Row) => Change);
 }
+
+/** Documents per statement in the batch moves: well inside both engines' bound-parameter limits. */
+const MANY = 400;
 
 const refused = (message: string, current: string, requested: string) =>
   new AppError(409, ERROR_CODES.CONFLICT, message, { status: current, requestedStatus: requested });
@@ -130,6 +138,121 @@ export class StatusMachine {
     const r = await sql<Row>`update ${sql.table(table)} set ${sets} where id = ${req.id} and status in (${sql.join(req.in as readonly string[])}) returning *${extra}`.execute(uow.tx);
     if (!r.rows[0]) throw await this.refusal(uow, table, label, req.id, null, req.refusal);
     return r.rows[0] as R;
+  }
+
+  /**
+   * `hold` for many documents of a kind at once: one conditional UPDATE (on PostgreSQL the rows locked in id order,
+   * so two batches over the same documents take turns). Answers the rows held, and for each document not held its
+   * refusal (404, or 409 naming its status) — one statement more, only when some are refused.
+   */
+  async holdMany<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, req: {
+    kind: K; ids: number[]; in: readonly DocumentStatus<K>[]; returning?: AliasedRawBuilder<unknown, string>[]; refusal?: (current: string) => string;
+    /** The status the caller means to move them to (the refusal's requestedStatus); default: none, a hold. */
+    to?: DocumentStatus<K>;
+  }): Promise<{ held: R[]; refused: Map<number, AppError> }> {
+    const { table, label } = DOCUMENT_TABLES[req.kind];
+    const ids = [...new Set(req.ids)];
+    const held: R[] = [];
+    const refusals = new Map<number, AppError>();
+    if (ids.length === 0) return { held, refused: refusals };
+    const extra = req.returning?.length ? sql`, ${sql.join(req.returning)}` : sql``;
+    const statuses = sql.join(req.in as readonly string[]);
+    for (let i = 0; i < ids.length; i += MANY) {
+      const part = sql.join(ids.slice(i, i + MANY));
+      const r = this.dialect.engine === 'postgres'
+        ? await sql<Row>`update ${sql.table(table)} set status = ${sql.ref(`${table}.status`)}
+            from (select id from ${sql.table(table)} where id in (${part}) and status in (${statuses}) order by id for update) as held
+            where ${sql.ref(`${table}.id`)} = held.id returning ${sql.table(table)}.*${extra}`.execute(uow.tx)
+        : await sql<Row>`update ${sql.table(table)} set status = status where id in (${part}) and status in (${statuses}) returning *${extra}`.execute(uow.tx);
+      held.push(...(r.rows as R[]));
+    }
+    const got = new Set(held.map((row) => Number(row.id)));
+    const missing = ids.filter((id) => !got.has(id));
+    if (missing.length) {
+      const now = new Map<number, string>();
+      for (let i = 0; i < missing.length; i += MANY) {
+        const r = await sql<{ id: number; status: string }>`select id, status from ${sql.table(table)} where id in (${sql.join(missing.slice(i, i + MANY))})`.execute(uow.tx);
+        for (const row of r.rows) now.set(Number(row.id), row.status);
+      }
+      for (const id of missing) {
+        const status = now.get(id);
+        refusals.set(id, status === undefined ? notFound(label)
+          : refused(req.refusal?.(status) ?? (req.to ? `${label} is ${status}; it cannot become ${req.to as string}` : `${label} is ${status}; this cannot be done now`),
+            status, (req.to as string | undefined) ?? status));
+      }
+    }
+    return { held, refused: refusals };
+  }
+
+  /**
+   * Many documents of a kind moved at once, each to its own status, from `from` (which every target must allow):
+   * on PostgreSQL one UPDATE of the rows locked in id order and one INSERT of their history rows; on SQLite (one
+   * writer) the history rows first, from the rows as they are, then the UPDATE. Per 400 documents. A document not
+   * in a status to move is refused as `transition` refuses it (409/404), and the whole call with it: hold them
+   * first (`holdMany`). A document already at its target is written (`set`) with no history row, as `transition`
+   * does. Answers the rows with their previous status.
+   */
+  async transitionMany<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, actor: Actor, req: {
+    kind: K; moves: { id: number; to: DocumentStatus<K> }[]; from: readonly DocumentStatus<K>[]; reason?: string | null; set?: Row;
+  }): Promise<(R & { previous_status: string })[]> {
+    const { table, label } = DOCUMENT_TABLES[req.kind];
+    const from = req.from as readonly string[];
+    for (const to of new Set(req.moves.map((m) => m.to as string))) {
+      const illegal = from.filter((s) => s !== to && !mayTransition(req.kind, s, to));
+      if (illegal.length || from.length === 0) throw new Error(`${req.kind}: no transition ${illegal.join('/') || '(none)'} → ${to}`);
+    }
+    const at = new Date().toISOString();
+    const pg = this.dialect.engine === 'postgres';
+    const sets = sql.join([sql`status = v.to_status`, ...Object.entries(req.set ?? {}).filter(([, v]) => v !== undefined).map(([c, v]) => sql`${sql.ref(c)} = ${v}`)]);
+    const columns = sql`(kind, document_id, from_status, to_status, at, user_id, username, reason)`;
+    const rows: (Row & { previous_status: string })[] = [];
+    for (let i = 0; i < req.moves.length; i += MANY) {
+      const moves = req.moves.slice(i, i + MANY);
+      const values = sql.join(moves.map((m) => (pg ? sql`(cast(${m.id} as integer), cast(${m.to} as text))` : sql`(${m.id}, ${m.to})`)));
+      const ids = sql.join(moves.map((m) => m.id));
+      let part: (Row & { previous_status: string })[];
+      if (pg) {
+        part = (await sql<Row & { previous_status: string }>`
+          with v(id, to_status) as (values ${values})
+          update ${sql.table(table)} set ${sets}
+          from v, (select id, status from ${sql.table(table)} where id in (${ids}) order by id for update) as prev
+          where ${sql.ref(`${table}.id`)} = v.id and prev.id = v.id and prev.status in (${sql.join(from)})
+          returning ${sql.table(table)}.*, prev.status as previous_status`.execute(uow.tx)).rows;
+        const changed = part.filter((r) => r.previous_status !== r.status);
+        if (changed.length) {
+          await sql`insert into document_status_history ${columns} values ${sql.join(changed.map((r) =>
+            sql`(${req.kind}, ${r.id}, ${r.previous_status}, ${r.status}, ${at}, ${actor.userId}, ${actor.username}, ${req.reason ?? null})`))}`.execute(uow.tx);
+        }
+      } else {
+        const written = (await sql<{ document_id: number; from_status: string }>`
+          with v(id, to_status) as (values ${values})
+          insert into document_status_history ${columns}
+          select ${req.kind}, t.id, t.status, v.to_status, ${at}, ${actor.userId}, ${actor.username}, ${req.reason ?? null}
+          from ${sql.table(table)} t join v on v.id = t.id where t.status in (${sql.join(from)}) and t.status <> v.to_status
+          returning document_id, from_status`.execute(uow.tx)).rows;
+        const previous = new Map(written.map((w) => [Number(w.document_id), w.from_status]));
+        part = (await sql<Row>`
+          with v(id, to_status) as (values ${values})
+          update ${sql.table(table)} set ${sets} from v
+          where ${sql.ref(`${table}.id`)} = v.id and ${sql.ref(`${table}.status`)} in (${sql.join(from)})
+          returning *`.execute(uow.tx)).rows.map((r) => ({ ...r, previous_status: previous.get(Number(r.id)) ?? (r.status as string) }));
+      }
+      if (part.length < moves.length) {
+        const got = new Set(part.map((r) => Number(r.id)));
+        const first = moves.find((m) => !got.has(m.id))!;
+        throw await this.refusal(uow, table, label, first.id, first.to as string);
+      }
+      rows.push(...part);
+    }
+    const moved = rows.filter((r) => r.previous_status !== r.status);
+    if (moved.length) {
+      // As `transition`: modules that follow documents subscribe to this, whatever the kind.
+      await this.recorder.domainEvents.raise(uow, actor, moved.map((r) => ({
+        name: 'document.status-changed' as const,
+        payload: { kind: req.kind, documentId: Number(r.id), from: r.previous_status, to: r.status as string, warehouseId: numberOr(r.warehouse_id), customerId: numberOr(r.customer_id) },
+      })));
+    }
+    return rows as (R & { previous_status: string })[];
   }
 
   /** The answer to a refused transition: 404 for no document, else 409 naming its status and the one asked. */

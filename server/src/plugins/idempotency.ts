@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.js';
 import type { Dialect } from '../db/dialect.js';
 import { conflict, unprocessable, badRequest } from '../platform/errors.js';
 import { sha256 } from '../platform/secrets.js';
 import { MAX_FILES_PER_REQUEST, partsFingerprint, receiveParts, UPLOAD_MAX_BYTES } from '../platform/files.js';
-import type { KeyClaim } from '../platform/idempotency-keys.js';
+import type { KeyClaim, TakenKey } from '../platform/idempotency-keys.js';
 import { RequestTransaction } from '../platform/request-transaction.js';
 import type { Principal } from '../platform/principal.js';
 
@@ -22,10 +22,11 @@ declare module 'fastify' {
 
 /**
  * Idempotency-Key on authenticated mutations: a key has at most one effect. The request runs as one transaction
- * that claims the key first and stores the answer last (platform/request-transaction.ts); a replay returns the
- * stored answer without running the handler, a concurrent duplicate waits for the first (on PostgreSQL at most
- * `waitMs`, then 409) and replays it. A key reused for a different request (body, or an upload's fields and
- * files) is refused. An error answer, or a crash before commit, rolls everything back and keeps no key.
+ * that writes the key with its answer last (platform/request-transaction.ts): of requests sharing a key, the first
+ * to commit takes effect and the others answer its answer (header idempotent-replay), their own work rolled back —
+ * a concurrent duplicate waits for the first's commit (on PostgreSQL at most `waitMs`, then 409). A key reused for a
+ * different request (body, or an upload's fields and files) is refused. An error answer, or a crash before commit,
+ * rolls everything back and keeps no key. An upload looks for its key before its handler reads the file.
  */
 export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db; dialect: Dialect; waitMs?: number }) => {
   const deps = { db: opts.db, dialect: opts.dialect, waitMs: opts.waitMs ?? IDEMPOTENCY_WAIT_MS };
@@ -34,15 +35,18 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db;
   app.addHook('preHandler', (request, reply, done) => {
     claimOf(request).then((claim) => {
       if (!claim) return done();
-      const keyed = new RequestTransaction(deps, claim);
+      const keyed = new RequestTransaction(deps, claim, { lookFirst: request.isMultipart() });
       request.keyed = keyed;
       keyed.run(() => {
         keyed.begin().then((taken) => {
           if (!taken) return done();
-          if (taken.requestHash !== claim.requestHash) return done(unprocessable('This Idempotency-Key was used for a different request'));
-          // Only keys left by versions before issue 10 lack an answer: their request may have taken effect, so never run it again.
-          if (taken.statusCode == null) return done(conflict('The first request with this Idempotency-Key never finished; send the action again with a new key'));
-          void reply.status(taken.statusCode).header('idempotent-replay', 'true').type('application/json; charset=utf-8').send(taken.responseJson ?? '');
+          let body: string;
+          try {
+            body = replayed(reply, claim, taken);
+          } catch (err) {
+            return done(err as Error);
+          }
+          void reply.send(body);
         }, done);
       });
     }, done);
@@ -50,15 +54,15 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db;
 
   app.addHook('onSend', async (request, reply, payload) => {
     const keyed = request.keyed;
-    if (!keyed?.isOpen) return payload;
-    // An error answer: the request changed nothing it keeps, and its key stays free for a retry.
-    if (reply.statusCode >= 400) {
-      await keyed.abort();
-      return payload;
-    }
-    // A text (JSON) answer is kept with the key; a file (a download, which changes nothing) is not: its key is given up.
-    await keyed.commit(typeof payload === 'string' ? { statusCode: reply.statusCode, body: payload } : null);
-    return payload;
+    if (!keyed || keyed.isSettled) return payload;
+    // An error answer keeps nothing and leaves its key free — unless the key was answered meanwhile: a replay
+    // that failed because its first request took effect (the stock it wanted is gone) answers that request's answer.
+    // A text (JSON) answer is kept with the key; a file (a download, which changes nothing) is not.
+    const taken = reply.statusCode >= 400
+      ? await keyed.refuse()
+      : await keyed.commit(typeof payload === 'string' ? { statusCode: reply.statusCode, body: payload } : null);
+    if (!taken) return payload;
+    return replayed(reply, keyed.claim, taken);
   });
 
   // A request that ends without its answer passing onSend (it never replied) must not leave its transaction open.
@@ -66,6 +70,18 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db;
     if (request.keyed?.isOpen) await request.keyed.abort();
   });
 });
+
+/**
+ * Makes the reply the key's first answer (its status and headers here, its body returned); 422 when the key was
+ * used for a different request, 409 for a key left unanswered by a version before issue 10 (its request may have
+ * taken effect: never run it again).
+ */
+function replayed(reply: FastifyReply, claim: KeyClaim, taken: TakenKey): string {
+  if (taken.requestHash !== claim.requestHash) throw unprocessable('This Idempotency-Key was used for a different request');
+  if (taken.statusCode == null) throw conflict('The first request with this Idempotency-Key never finished; send the action again with a new key');
+  void reply.status(taken.statusCode).header('idempotent-replay', 'true').type('application/json; charset=utf-8');
+  return taken.responseJson ?? '';
+}
 
 /**
  * Whose Idempotency-Keys a request's belong to: its user's, or for an API key's request that key's alone (stored

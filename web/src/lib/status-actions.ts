@@ -25,4 +25,9 @@ export const STATUS_LABEL_PREFIX: Record<DocumentKind, string> = {
   KIT_WORK_ORDER: 'kits.status',
   WAVE: 'floor.waveStatus',
   PICK_JOB: 'floor.jobStatus',
+  SHIPMENT: 'shipping.status',
+  INVOICE: 'billing.status',
+  RMA: 'returns.status',
+  FREIGHT_SHIPMENT: 'freight.status',
+  TICKET: 'helpdesk.status',
 };

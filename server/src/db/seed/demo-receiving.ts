@@ -3,6 +3,7 @@ import type { Insertable } from 'kysely';
 import type { InventoryBalanceTable, Tx } from '../schema.js';
 import type { DemoLeg } from './demo-stock.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
+import type { FloorEvent } from '../../platform/floor-events.js';
 
 type Balance = Insertable<InventoryBalanceTable> & { on_hand: number; lot: string; pallet: string };
 
@@ -23,17 +24,22 @@ async function order(tx: Tx, v: { warehouseId: number; customerId: number; suppl
 /**
  * Demo receiving orders for one warehouse and client: a closed one whose receipts are some of the opening stock
  * (received at the dock, then put away, all in the ledger), one being received (stock waiting at the dock), and
- * one due next week. Its stock movements are added to `legs` (the caller posts them); answers the indexes of
- * `balances` whose stock those legs bring, so the caller does not post them again as opening stock.
+ * one due next week. Its stock movements are added to `legs` (the caller posts them) and its floor steps to
+ * `events` (the caller records them), as the receiving service writes them: each ledger row names its RO line and
+ * each receipt and putaway is in the activity log — what billing (per line, per unit, per order) and labour read.
+ * Answers the indexes of `balances` whose stock those legs bring, so the caller does not post them again as opening stock.
  */
 export async function seedReceivingOrders(tx: Tx, p: {
-  warehouseId: number; customerId: number; supplierIndex: number; dockId: number; balances: Balance[]; skuIds: number[]; at: string; legs: DemoLeg[];
+  warehouseId: number; customerId: number; supplierIndex: number; dockId: number; balances: Balance[]; skuIds: number[]; at: string; legs: DemoLeg[]; events: FloorEvent[];
 }): Promise<Set<number>> {
   const covered = new Set<number>();
   const supplier = SUPPLIERS[p.supplierIndex % SUPPLIERS.length];
-  const entry = (b: { sku_id: number; location_id: number; lot: string; pallet: string; expiry_date?: string | null }, qty: number, type: StockTxnType, doc: string, documentType: StockDocumentType) => p.legs.push({
+  const entry = (b: { sku_id: number; location_id: number; lot: string; pallet: string; expiry_date?: string | null }, qty: number, type: StockTxnType, doc: string, documentType: StockDocumentType, line: number) => p.legs.push({
     place: { warehouseId: p.warehouseId, customerId: p.customerId, skuId: b.sku_id, locationId: b.location_id, lot: b.lot, pallet: b.pallet },
-    qty, txnType: type, documentType, documentId: doc, expiryDate: b.expiry_date ?? null,
+    qty, txnType: type, documentType, documentId: doc, documentLine: String(line), expiryDate: b.expiry_date ?? null,
+  });
+  const step = (kind: 'receive' | 'putaway', orderId: number, b: { sku_id: number; location_id: number }, quantity: number) => p.events.push({
+    kind, warehouseId: p.warehouseId, customerId: p.customerId, skuId: b.sku_id, locationId: b.location_id, quantity, docType: 'RO', docId: orderId,
   });
 
   // Closed: three lines received (one short by 5) and put away into stock that is on hand now.
@@ -46,9 +52,11 @@ export async function seedReceivingOrders(tx: Tx, p: {
         order_id: closed.id, line_no: n + 1, sku_id: b.sku_id, expected_qty: b.on_hand + (n === 1 ? 5 : 0), received_qty: b.on_hand, damaged_qty: 0, putaway_qty: b.on_hand, notes: null,
       }).returning('id').executeTakeFirstOrThrow();
       const atDock = { ...b, location_id: p.dockId };
-      entry(atDock, b.on_hand, 'receive', closed.roNumber, 'RECEIPT');
-      entry(atDock, -b.on_hand, 'putaway_out', closed.roNumber, 'PUTAWAY');
-      entry(b, b.on_hand, 'putaway_in', closed.roNumber, 'PUTAWAY');
+      entry(atDock, b.on_hand, 'receive', closed.roNumber, 'RECEIPT', lineId);
+      entry(atDock, -b.on_hand, 'putaway_out', closed.roNumber, 'PUTAWAY', lineId);
+      entry(b, b.on_hand, 'putaway_in', closed.roNumber, 'PUTAWAY', lineId);
+      step('receive', closed.id, atDock, b.on_hand);
+      step('putaway', closed.id, b, b.on_hand);
       await tx.insertInto('receiving_receipt').values({
         order_id: closed.id, line_id: lineId, warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: b.sku_id, location_id: p.dockId,
         lot: b.lot, expiry_date: b.expiry_date ?? null, pallet: b.pallet, quantity: b.on_hand, damaged_qty: 0, damaged_location_id: null,
@@ -68,7 +76,8 @@ export async function seedReceivingOrders(tx: Tx, p: {
     .returning('id').executeTakeFirstOrThrow();
   await tx.insertInto('receiving_order_line').values({ order_id: receiving.id, line_no: 2, sku_id: second, expected_qty: 60, received_qty: 0, damaged_qty: 0, putaway_qty: 0, notes: null }).execute();
   const pallet = `PLT-RCV-${receiving.id}`;
-  entry({ sku_id: first, location_id: p.dockId, lot: '', pallet }, 48, 'receive', receiving.roNumber, 'RECEIPT');
+  entry({ sku_id: first, location_id: p.dockId, lot: '', pallet }, 48, 'receive', receiving.roNumber, 'RECEIPT', partLine);
+  step('receive', receiving.id, { sku_id: first, location_id: p.dockId }, 48);
   await tx.insertInto('receiving_receipt').values({
     order_id: receiving.id, line_id: partLine, warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: first, location_id: p.dockId,
     lot: '', expiry_date: null, pallet, quantity: 48, damaged_qty: 0, damaged_location_id: null, document_id: receiving.roNumber, user_id: null, username: 'demo', at: p.at,

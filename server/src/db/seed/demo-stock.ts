@@ -10,6 +10,8 @@ export interface DemoLeg {
   txnType: StockTxnType;
   documentType: StockDocumentType;
   documentId: string;
+  /** The document's line the leg belongs to (a receipt's RO line). */
+  documentLine?: string;
   reason?: string | null;
   /** For stock arriving: its lot's expiry. */
   expiryDate?: string | null;
@@ -30,7 +32,7 @@ export async function postDemoStock(tx: Tx, stock: StockEngine, legs: DemoLeg[])
     const run = legs.slice(i, j);
     await stock.post(uow, {
       documentType: first.documentType, documentId: first.documentId, reason: first.reason ?? null,
-      legs: run.map((l) => ({ place: l.place, qty: l.qty, txnType: l.txnType, expiryDate: l.expiryDate ?? null })),
+      legs: run.map((l) => ({ place: l.place, qty: l.qty, txnType: l.txnType, expiryDate: l.expiryDate ?? null, documentLine: l.documentLine })),
       record: { kind: first.documentType === 'PUTAWAY' ? 'Putaway' : first.documentType === 'RECEIPT' ? 'Receive' : 'Import', after: { demo: true, legs: run.length } },
     }, actor);
     i = j;

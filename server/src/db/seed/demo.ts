@@ -5,6 +5,11 @@ import { REPLENISHMENT_BAYS, seedReplenishment } from './demo-replenishment.js';
 import { seedFloor } from './demo-floor.js';
 import { postDemoStock, type DemoLeg } from './demo-stock.js';
 import type { StockEngine } from '../../platform/stock/stock-engine.js';
+import type { FloorEvent, FloorEvents } from '../../platform/floor-events.js';
+import { systemActor } from '../../platform/actor.js';
+
+/** The client whose account the demo signs in as (Fjord Electronics). */
+const DEMO_CLIENT_CODE = 'FJE';
 
 /** Demo sign-ins; the README lists them. */
 export const DEMO_USERS = {
@@ -46,7 +51,7 @@ async function insertChunks<T>(rows: T[], size: number, insert: (chunk: T[]) => 
 /** Every demo client's adjustment approval threshold (units). */
 export const DEMO_ADJUSTMENT_THRESHOLD = 100;
 
-export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
+export async function seedDemoData(db: Db, stock: StockEngine, floorEvents: FloorEvents): Promise<void> {
   const random = rng(42);
   const now = new Date().toISOString();
   await db.transaction().execute(async (tx) => {
@@ -127,8 +132,12 @@ export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
       // Receiving orders: a closed one whose receipts are some of this stock, one at the dock, one due next week.
       const dock = await tx.selectFrom('location').select('id').where('warehouse_id', '=', warehouseId).where('code', '=', 'DOCK-01').executeTakeFirstOrThrow();
       const ownSkus = skus.filter((s) => s.customer_id === served[0].id).map((s) => s.id);
+      // The client with the demo's client account receives where it is served (it sees its receipts billed), else the first.
+      const receiver = (served.find(({ c }) => c.code === DEMO_CLIENT_CODE) ?? served[0]).id;
+      const events: FloorEvent[] = [];
       const received = await seedReceivingOrders(tx, {
-        warehouseId, customerId: served[0].id, supplierIndex: wi, dockId: dock.id, balances, at: now, legs, skuIds: ownSkus.slice(0, 3),
+        warehouseId, customerId: receiver, supplierIndex: wi, dockId: dock.id, balances, at: now, legs, events,
+        skuIds: skus.filter((s) => s.customer_id === receiver).slice(0, 3).map((s) => s.id),
       });
       for (const [i, b] of balances.entries()) {
         if (received.has(i)) continue;
@@ -142,6 +151,7 @@ export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
         warehouseId, warehouseCode: w.code, customerId: served[0].id, lots: served[0].c.lots, at: now, legs, skuIds: ownSkus.slice(-REPLENISHMENT_BAYS),
       });
       await postDemoStock(tx, stock, legs);
+      await floorEvents.record({ tx, afterCommit: () => {} }, systemActor('demo'), events, new Date(now));
       // The floor: totes, a pack station and carton types (outside the storage grid: they hold no stock at rest).
       await seedFloor(tx, { warehouseId, at: now });
     }
@@ -166,7 +176,7 @@ export async function seedDemoData(db: Db, stock: StockEngine): Promise<void> {
         SKU: 'read', Dimensions: 'write', InventoryReports: 'read', InboundReports: 'read', OrderReports: 'read',
       },
     });
-    const fjord = customerIds[CUSTOMERS.findIndex((c) => c.code === 'FJE')];
+    const fjord = customerIds[CUSTOMERS.findIndex((c) => c.code === DEMO_CLIENT_CODE)];
     await insertUser(tx, {
       ...DEMO_USERS.client, email: 'client@fje.example.com', firstName: 'Casey', lastName: 'Client', role: 'Client',
       customerId: fjord, defaultAppId: 1,

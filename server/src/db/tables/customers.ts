@@ -10,6 +10,8 @@ export interface CustomerTable {
   adjustment_approval_threshold: number | null;
   /** Short orders wait as Backordered (1, the default) or stay Partially Allocated (0) (migration 0020). */
   allow_backorders: Generated<Flag>;
+  /** The GS1 company prefix SSCCs are built from (migration 0024); NULL: none. */
+  gs1_company_prefix: Generated<string | null>;
 }
 /** Which warehouses serve a customer. */
 export interface CustomerWarehouseTable { customer_id: number; warehouse_id: number }

@@ -44,6 +44,8 @@ export interface FloorEventTable {
   id: Id; kind: string; warehouse_id: number; customer_id: number; user_id: number | null; job_id: number | null; task_id: number | null;
   order_id: number | null; order_line_id: number | null; carton_id: number | null; sku_id: number | null; location_id: number | null;
   quantity: number; at: Timestamp; at_ms: number | string; business_day: string; seconds_since_previous: number | null;
+  /** Migration 0024: the document a step belongs to when no column above names it, a detail, a money amount (minor units). */
+  doc_type: Generated<string | null>; doc_id: Generated<number | null>; detail: Generated<string | null>; amount_minor: Generated<number | string | null>;
 }
 
 /** Tables of the floor (migration 0023). Merged into DB in db/schema.ts. */

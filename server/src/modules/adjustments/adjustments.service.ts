@@ -10,6 +10,7 @@ import type { ListRequest } from '../../platform/list.js';
 import { toXlsx } from '../../platform/excel.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import { FloorEvents } from '../../platform/floor-events.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
@@ -53,7 +54,10 @@ export class AdjustmentService {
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
   private readonly statuses: StatusMachine;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
+  /** The activity log: an adjustment posted is labour (productivity, labour time per task type). */
+  private readonly floor: FloorEvents;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly stock: StockEngine) {
+    this.floor = new FloorEvents(deps.timeZones);
     this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
@@ -76,7 +80,11 @@ export class AdjustmentService {
   }
 
   /** Posts an adjustment through the stock engine (which writes its ledger row, audit row and event). */
-  private postAdjustment(uow: UnitOfWork, place: Place, input: AdjustmentInput, actor: Actor, documentId: string) {
+  private async postAdjustment(uow: UnitOfWork, place: Place, input: AdjustmentInput, actor: Actor, documentId: string, adjustmentId: number) {
+    await this.floor.record(uow, actor, [{
+      kind: 'adjust', warehouseId: place.warehouseId, customerId: place.customerId, skuId: place.skuId, locationId: place.locationId,
+      quantity: input.quantityChange, docType: 'ADJUSTMENT', docId: adjustmentId, detail: input.reasonCode,
+    }]);
     return this.stock.post(uow, {
       documentType: 'ADJUSTMENT', documentId, reason: [input.reasonCode, input.note].filter(Boolean).join(': '),
       legs: [{ place, qty: input.quantityChange, txnType: 'adjust', expiryDate: input.expiryDate ?? null }], quantityField: 'quantityChange',
@@ -113,7 +121,7 @@ export class AdjustmentService {
         await this.record(uow, actor, 'request', id, place, 'AdjustmentRequested', 'Pending', { ...input, threshold });
         return { status: 'Pending' as const, adjustmentId: id, document: null, entries: [] };
       }
-      const posted = await this.postAdjustment(uow, place, input, actor, documentId!);
+      const posted = await this.postAdjustment(uow, place, input, actor, documentId!, id);
       await this.record(uow, actor, 'post', id, place, 'AdjustmentPosted', 'Posted', { ...input, document: documentId },
         [adjustmentPosted(id, documentId!, place, input.quantityChange, input.reasonCode)]);
       return { status: 'Posted' as const, adjustmentId: id, document: posted.document, entries: posted.entries };
@@ -150,7 +158,7 @@ export class AdjustmentService {
       });
       const result = await this.postAdjustment(uow, place, {
         quantityChange: req.quantity_change, reasonCode: req.reason_code, expiryDate: req.expiry_date ?? undefined, note: req.note ?? undefined,
-      }, actor, documentId);
+      }, actor, documentId, req.id);
       await this.record(uow, actor, 'approve', req.id, place, 'AdjustmentApproved', 'Approved', { document: documentId, note: input.note ?? null },
         [adjustmentPosted(req.id, documentId, place, req.quantity_change, req.reason_code)]);
       return result;

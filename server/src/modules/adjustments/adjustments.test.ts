@@ -220,3 +220,15 @@ describe('access', () => {
     expect(res.rawPayload.subarray(0, 2).toString()).toBe('PK');
   });
 });
+
+describe('activity log', () => {
+  it('every posted adjustment is one step of labour; pending and rejected ones are none', async () => {
+    const requests = await t.database.db.selectFrom('adjustment_request').select(['id', 'status', 'quantity_change']).where('warehouse_id', '=', wh).execute();
+    const steps = await t.database.db.selectFrom('floor_event').select(['kind', 'doc_id', 'quantity', 'user_id'])
+      .where('warehouse_id', '=', wh).where('doc_type', '=', 'ADJUSTMENT').orderBy('doc_id').execute();
+    const posted = requests.filter((r) => r.status === 'Posted' || r.status === 'Approved').sort((x, y) => x.id - y.id);
+    expect(posted.length).toBeGreaterThan(1);
+    expect(requests.some((r) => r.status === 'Pending' || r.status === 'Rejected')).toBe(true);
+    expect(steps.map((s) => [s.kind, s.doc_id, s.quantity])).toEqual(posted.map((r) => ['adjust', r.id, r.quantity_change]));
+  });
+});

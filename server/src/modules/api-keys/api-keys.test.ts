@@ -116,7 +116,7 @@ describe('a request signed with X-Api-Key', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       customerId: acme, customerName: 'Acme', warehouseIds: [w1], apiKeyId: key.apiKeyId, prefix: key.prefix,
-      modules: [{ key: 'OrderDashboard', permission: 'write' }],
+      modules: [{ key: 'OrderDashboard', permission: 'write' }, { key: 'RMA', permission: 'write' }],
     });
   });
 
@@ -206,7 +206,9 @@ describe('a request signed with X-Api-Key', () => {
     expect(replay.json()).toEqual(first.json());
     const other = await b.post(ECHO, {}, { 'idempotency-key': 'order-000001' });
     expect(other.headers['idempotent-replay']).toBeUndefined();
-    expect(other.json().run).toBe(first.json().run + 1);
+    // A replay answers the stored answer; its handler may have run again inside a transaction that was rolled back
+    // (the key is written last, with the answer), so only "ran anew" is asserted here, not by how many.
+    expect(other.json().run).toBeGreaterThan(first.json().run);
     // Stored under the key, not under the user who created it.
     const owners = await t.database.db.selectFrom('idempotency_key').select('user_id').where('key', '=', 'order-000001').execute();
     expect(owners.map((o) => o.user_id).every((id) => id < 0)).toBe(true);

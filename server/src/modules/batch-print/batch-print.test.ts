@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { systemActor } from '../../platform/actor.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import { floor } from '../../../test/support/floor-fixtures.js';
+import { pdfBarcodes, pdfPageCount, pdfText, withTools } from '../../../test/support/pdf-readers.js';
 import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
@@ -19,7 +16,6 @@ let seq = 0;
 const P = '/Warehouse/BatchPrint';
 const db = () => t.database.db;
 const now = () => new Date().toISOString();
-const dirs: string[] = [];
 
 /** An order of the client, made through the order intake (SO number, lines). */
 async function order(over: Record<string, unknown> = {}, lines: { skuId: number; quantity: number; lot?: string }[]) {
@@ -65,45 +61,6 @@ const isPdf = (res: LightMyRequestResponse) => {
   return res.rawPayload;
 };
 
-function tempDir() {
-  const dir = mkdtempSync(join(tmpdir(), 'bolx-print-'));
-  dirs.push(dir);
-  return dir;
-}
-
-/** The PDF's text as pdftotext reads it (layout kept, so a row's cells stay on one line). */
-function pdfText(pdf: Buffer): string {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'doc.pdf'), pdf);
-  return execFileSync('pdftotext', ['-layout', join(dir, 'doc.pdf'), '-'], { encoding: 'utf8' });
-}
-
-function pageCount(pdf: Buffer): number {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'doc.pdf'), pdf);
-  return Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [join(dir, 'doc.pdf')], { encoding: 'utf8' }))![1]);
-}
-
-/** zbarimg and pdftoppm decode what a scanner would; without them outside CI the decode tests are skipped. */
-const decoders = existsSync('/usr/bin/zbarimg') && existsSync('/usr/bin/pdftoppm') && existsSync('/usr/bin/pdftotext');
-if (!decoders && process.env.CI) throw new Error('CI needs zbarimg (zbar-tools) and pdftoppm/pdftotext (poppler-utils) to read printed PDFs');
-const withTools = decoders ? describe : describe.skip;
-
-/** Every Code 128 zbarimg finds on the PDF's pages rendered at 200 dpi (first `pages` pages). */
-function code128s(pdf: Buffer, pages = 1): string[] {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'doc.pdf'), pdf);
-  execFileSync('pdftoppm', ['-r', '200', '-f', '1', '-l', String(pages), '-png', join(dir, 'doc.pdf'), join(dir, 'page')]);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.png')).map((f) => join(dir, f));
-  let out = '';
-  try {
-    out = execFileSync('zbarimg', ['--raw', '-q', '-Sdisable', '-Scode128.enable', ...files], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch (err) {
-    out = String((err as { stdout?: string }).stdout ?? ''); // exit 4: nothing found in some image
-  }
-  return out.split('\n').filter(Boolean);
-}
-
 let skuA: number, skuB: number, skuLot: number;
 let locA: number, locB: number, locC: number;
 let o1: Awaited<ReturnType<typeof order>>, o2: Awaited<ReturnType<typeof order>>;
@@ -146,7 +103,6 @@ beforeAll(async () => {
   ], { assignedTo: picker });
 });
 afterAll(async () => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
   await t?.close();
 });
 
@@ -166,14 +122,14 @@ withTools('PickLists', () => {
   });
 
   it('decodes: the job number, each stop’s location and SKU as Code 128 read at 200 dpi', async () => {
-    const found = code128s(isPdf(await staff.post(`${P}/PickLists`, { jobIds: [cluster.jobId] })));
+    const found = pdfBarcodes(isPdf(await staff.post(`${P}/PickLists`, { jobIds: [cluster.jobId] })));
     for (const code of [cluster.jobNumber, 'A-01-02-03', 'B-02-01-04', 'C-03-01-01', 'WIDGET-RED', 'GADGET-42', 'SERUM-7']) expect(found).toContain(code);
   });
 
   it('several jobs: one pick list each, numbered on its own, in the order asked', async () => {
     const discrete = await job(wh, [{ orderId: o2.orderId }], [{ locationId: locB, tasks: [{ order: 0, lineId: o2.lines[1].lineId, skuId: skuB, quantity: 4 }] }], { strategy: 'discrete' });
     const pdf = isPdf(await staff.post(`${P}/PickLists`, { jobIds: [discrete.jobId, cluster.jobId, discrete.jobId] }));
-    expect(pageCount(pdf)).toBe(2);
+    expect(pdfPageCount(pdf)).toBe(2);
     const text = pdfText(pdf);
     expect(text.indexOf(discrete.jobNumber)).toBeLessThan(text.indexOf(cluster.jobNumber));
     expect(text.match(/Page 1 of 1/g)).toHaveLength(2);
@@ -188,7 +144,7 @@ withTools('PickLists', () => {
     }))).returning('id').execute();
     const long = await job(wh, [{ orderId: big.orderId }], locs.map((l) => ({ locationId: l.id, tasks: [{ order: 0, lineId: big.lines[0].lineId, skuId: skuA, quantity: 1 }] })));
     const pdf = isPdf(await staff.post(`${P}/PickLists`, { jobIds: [long.jobId] }));
-    const pages = pageCount(pdf);
+    const pages = pdfPageCount(pdf);
     expect(pages).toBeGreaterThan(20);
     const text = pdfText(pdf);
     expect(text).toContain(`Page 1 of ${pages}`);
@@ -224,12 +180,12 @@ withTools('a wave released by CreateWave', () => {
     expect(where.every((i) => i > 0)).toBe(true);
     expect([...where].sort((a, b) => a - b)).toEqual(where);
     for (const s of [detail.jobNumber, one.soNumber, two.soNumber, ...detail.stops.map((s) => s.skuCode)]) expect(text).toContain(s);
-    const found = code128s(pdf);
+    const found = pdfBarcodes(pdf);
     for (const code of [detail.jobNumber, ...detail.stops.flatMap((s) => [s.locationCode, s.skuCode])]) expect(found).toContain(code);
 
     const slips = isPdf(await f.admin.post(`${P}/PackingSlips`, { waveId }));
-    expect(pageCount(slips)).toBe(2);
-    expect(code128s(slips, 2).sort()).toEqual([one.soNumber, two.soNumber].sort());
+    expect(pdfPageCount(slips)).toBe(2);
+    expect(pdfBarcodes(slips, 2).sort()).toEqual([one.soNumber, two.soNumber].sort());
     // Staff of the floor's warehouse without the BatchPrint module may not print it.
     expect((await f.staff.post(`${P}/PickLists`, { jobIds: [listed.jobId] })).statusCode).toBe(403);
   });
@@ -279,19 +235,19 @@ withTools('PackingSlips', () => {
   });
 
   it('decodes: the order number as Code 128 read at 200 dpi', async () => {
-    expect(code128s(isPdf(await staff.get(`${P}/PackingSlip?orderId=${packed.orderId}`)))).toContain(packed.soNumber);
+    expect(pdfBarcodes(isPdf(await staff.get(`${P}/PackingSlip?orderId=${packed.orderId}`)))).toContain(packed.soNumber);
   });
 
   it('a batch: the orders named, a job’s orders and a wave’s orders, each once and on its own pages', async () => {
     const pdf = isPdf(await staff.post(`${P}/PackingSlips`, { orderIds: [packed.orderId, o2.orderId], jobIds: [cluster.jobId], waveId: cluster.waveId }));
     const text = pdfText(pdf);
-    expect(pageCount(pdf)).toBe(3);
+    expect(pdfPageCount(pdf)).toBe(3);
     expect(text.match(/Page 1 of 1/g)).toHaveLength(3);
     const at = [packed.soNumber, o2.soNumber, o1.soNumber].map((so) => text.indexOf(`Packing slip ${so}`));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(text).toContain('Sam Second');
-    const found = code128s(pdf, 3);
+    const found = pdfBarcodes(pdf, 3);
     for (const so of [packed.soNumber, o1.soNumber, o2.soNumber]) expect(found).toContain(so);
   });
 

@@ -1,5 +1,5 @@
-import { Code128Cache, drawCode128 } from './code128.js';
-import { CONTENT_BOTTOM, CONTENT_WIDTH, PAGE, SectionedPdf, cell } from './pdf-document.js';
+import { Code128Cache, drawCode128 } from '../../platform/pdf/code128.js';
+import { CONTENT_BOTTOM, CONTENT_WIDTH, PAGE, SectionedPdf, cell } from '../../platform/pdf/pdf-document.js';
 
 export interface Address {
   name: string;

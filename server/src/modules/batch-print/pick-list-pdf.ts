@@ -1,5 +1,5 @@
-import { Code128Cache, drawCode128, QUIET_MODULES } from './code128.js';
-import { CONTENT_BOTTOM, CONTENT_WIDTH, PAGE, SectionedPdf, cell } from './pdf-document.js';
+import { Code128Cache, drawCode128, QUIET_MODULES } from '../../platform/pdf/code128.js';
+import { CONTENT_BOTTOM, CONTENT_WIDTH, PAGE, SectionedPdf, cell } from '../../platform/pdf/pdf-document.js';
 
 /** What one pick list shows: the job's header, its totes, and its stops in pick-path order. */
 export interface PickListData {

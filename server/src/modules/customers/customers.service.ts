@@ -30,7 +30,7 @@ export function toCustomer(c: CustomerRow, warehouses: WarehouseRow[]): Customer
     email: c.email, billingEmail: c.billing_email, phone: c.phone, address1: c.address1, address2: c.address2,
     city: c.city, state: c.state, zip: c.zip, country: c.country,
     adjustmentApprovalThreshold: c.adjustment_approval_threshold == null ? null : Number(c.adjustment_approval_threshold),
-    allowBackorders: Number(c.allow_backorders) === 1,
+    allowBackorders: Number(c.allow_backorders) === 1, gs1CompanyPrefix: c.gs1_company_prefix ?? null,
     isActive: c.is_active === 1, warehouses: warehouses.filter((w) => w.customer_id === c.id).map(toWarehouseEntry),
     createdAt: c.created_at, updatedAt: c.updated_at,
   };
@@ -43,6 +43,7 @@ function columnsOf(input: CustomerInput) {
     address1: input.address1 || null, address2: input.address2 || null, city: input.city, state: input.state, zip: input.zip,
     country: input.country, adjustment_approval_threshold: input.adjustmentApprovalThreshold ?? null, is_active: input.isActive ? 1 : 0,
     ...(input.allowBackorders === undefined ? {} : { allow_backorders: input.allowBackorders ? 1 : 0 }),
+    ...(input.gs1CompanyPrefix === undefined ? {} : { gs1_company_prefix: input.gs1CompanyPrefix || null }),
   };
 }
 

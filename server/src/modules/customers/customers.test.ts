@@ -91,6 +91,17 @@ describe('UpdateCustomer', () => {
     expect((await update({ allowBackorders: 'no' })).statusCode).toBe(400);
   });
 
+  it('keeps the GS1 company prefix SSCCs are built from: 7–10 digits, left as it was when not sent, cleared by an empty value', async () => {
+    const created = (await admin.post(`${B}/AddNewCustomer`, valid([wh1], { customerCode: 'gs1a', gs1CompanyPrefix: '0614141' }))).json().data;
+    expect(created.gs1CompanyPrefix).toBe('0614141');
+    const update = (over: Record<string, unknown>) => admin.post(`${B}/UpdateCustomer`, { ...valid([wh1], { customerCode: created.customerCode, ...over }), customerId: created.customerId });
+    expect((await update({ customerName: 'Kept' })).json().data.gs1CompanyPrefix).toBe('0614141');
+    const bad = await update({ gs1CompanyPrefix: '12345' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/7 to 10 digits/);
+    expect((await update({ gs1CompanyPrefix: '' })).json().data.gs1CompanyPrefix).toBeNull();
+  });
+
   it('updates with before and after in the audit and raises UpdateCustomer', async () => {
     // Listen from before the create: on PostgreSQL its event may arrive after the update's request started.
     const events = recordEvents(t.app);

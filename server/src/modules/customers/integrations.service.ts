@@ -26,6 +26,19 @@ type ValueRow = Awaited<ReturnType<typeof repo.values>>[number];
 /** The associated data a sealed value is bound to: its integration and property. */
 const boundTo = (integrationId: number, propertyId: number) => `customer_integration:${integrationId}:${propertyId}`;
 
+/** The box integration secrets are sealed in (the token secret, this purpose's label). */
+export const integrationSecretBox = (tokenSecret: Uint8Array) => new SecretBox(tokenSecret, INTEGRATION_SECRETS_LABEL);
+
+/** A stored property value in plain text: a secret unsealed, or null when it no longer opens (e.g. the token secret was changed). */
+export function openIntegrationValue(box: SecretBox, v: { customer_integration_id: number; property_id: number; value: string; is_secret: number }): string | null {
+  if (v.is_secret !== 1) return v.value;
+  try {
+    return box.open(v.value, boundTo(v.customer_integration_id, v.property_id));
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A customer's carrier accounts or sales-channel integrations (one service per kind): an integration type
  * from the seeded catalogue, with a value for each of its properties. Secret values are sealed at rest and
@@ -40,7 +53,7 @@ export class IntegrationService {
   constructor(deps: Pick<ServiceDeps, 'config' | 'db' | 'recorder'>, readonly kind: IntegrationKind) {
     this.db = deps.db;
     this.recorder = deps.recorder;
-    this.box = new SecretBox(deps.config.tokenSecret, INTEGRATION_SECRETS_LABEL);
+    this.box = integrationSecretBox(deps.config.tokenSecret);
     this.words = WORDS[kind];
   }
 
@@ -163,14 +176,8 @@ export class IntegrationService {
     return plain === null ? MASK : maskSecret(plain);
   }
 
-  /** The plain value, or null when a sealed one no longer opens (e.g. the token secret was changed). */
   private reveal(v: ValueRow): string | null {
-    if (v.is_secret !== 1) return v.value;
-    try {
-      return this.box.open(v.value, boundTo(v.customer_integration_id, v.property_id));
-    } catch {
-      return null;
-    }
+    return openIntegrationValue(this.box, v);
   }
 
   private openAll(values: ValueRow[]): Map<number, string | null> {

@@ -13,6 +13,7 @@ import { toXlsx } from '../../platform/excel.js';
 import { count as countOf, signedCount } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import { FloorEvents } from '../../platform/floor-events.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
@@ -47,7 +48,10 @@ export class CycleCountService {
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
   private readonly statuses: StatusMachine;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
+  /** The activity log: each line counted is labour (productivity, labour time per task type). */
+  private readonly floor: FloorEvents;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly stock: StockEngine) {
+    this.floor = new FloorEvents(deps.timeZones);
     this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
@@ -189,6 +193,13 @@ export class CycleCountService {
         if (phase === 'Open') await repo.enterCount(uow.tx, c.lineId, c.quantity, principal.userId, at);
         else await repo.enterRecount(uow.tx, c.lineId, c.quantity, principal.userId, at);
       }
+      await this.floor.record(uow, actor, input.counts.map((c) => {
+        const line = lines.get(c.lineId)!;
+        return {
+          kind: 'count' as const, warehouseId: line.warehouse_id, customerId: line.customer_id, skuId: line.sku_id, locationId: line.location_id,
+          quantity: c.quantity, docType: 'CYCLE_COUNT', docId: count.id, detail: phase === 'Open' ? 'count' : 'recount',
+        };
+      }), new Date(at));
       let next: CycleCountStatus = phase;
       const left = await repo.outstanding(uow.tx, count.id);
       if (phase === 'Open' && left.uncounted === 0) next = (await repo.flagVariances(uow.tx, count.id)) > 0 ? 'Recount' : 'Counted';

@@ -156,6 +156,13 @@ describe('a count by location range, blind, with a recount and approval', () => 
     expect(recount.json().data.count.status).toBe('Counted');
     const managed = (await manager.get(`/Warehouse/CycleCount/GetCycleCountLines?cycleCountId=${countId}`)).json();
     expect(managed.lines[0]).toMatchObject({ countedQty: 8, recountQty: 7, finalQty: 7, variance: -3 });
+    // Each line counted is labour: one activity-log step per line entered (the replay and the refusal record none).
+    const steps = await t.database.db.selectFrom('floor_event').select(['kind', 'detail', 'location_id', 'quantity', 'user_id'])
+      .where('doc_type', '=', 'CYCLE_COUNT').where('doc_id', '=', countId).orderBy('id').execute();
+    expect(steps.map((s) => [s.kind, s.detail, s.location_id, s.quantity])).toEqual([
+      ['count', 'count', lines[0].locationId, 8], ['count', 'count', lines[1].locationId, 20], ['count', 'recount', lines[0].locationId, 7],
+    ]);
+    expect(new Set(steps.map((s) => s.user_id)).size).toBe(1);
   });
 
   it('staff cannot approve; a manager’s approval posts the difference with the count as its document and releases the hold', async () => {

@@ -4,10 +4,11 @@ import type { Scope } from '../../platform/scope.js';
 import { lockRows, type Dialect } from '../../db/dialect.js';
 
 import type { Place } from '../../platform/stock/stock-engine.js';
+import { takeable } from '../../platform/stock/stock.repository.js';
 
 export type { Place };
 
-export interface StockFilters { warehouseId?: number; customerId?: number; skuId?: number; locationId?: number; includeEmpty?: boolean }
+export interface StockFilters { warehouseId?: number; customerId?: number; skuId?: number; locationId?: number; includeEmpty?: boolean; takeableOnly?: boolean }
 
 /** Which table leads the stock list's joins (see stockList). */
 export type StockLead = 'balance' | 'location' | 'sku';
@@ -18,6 +19,7 @@ function stockConditions(scope: Scope, f: StockFilters) {
   if (f.skuId) parts.push(sql<SqlBool>`b.sku_id = ${f.skuId}`);
   if (f.locationId) parts.push(sql<SqlBool>`b.location_id = ${f.locationId}`);
   if (!f.includeEmpty) parts.push(sql<SqlBool>`b.on_hand > 0`);
+  if (f.takeableOnly) parts.push(takeable('b'));
   return sql<SqlBool>`${sql.join(parts, sql` AND `)}`;
 }
 

@@ -14,6 +14,7 @@ import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import { pick, type Leg, type Place, type StockEngine } from '../../platform/stock/stock-engine.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import { FloorEvents } from '../../platform/floor-events.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { inventoryRepository as repo, type StockFilters } from './inventory.repository.js';
 import { stockListRepository } from './stock-list.repository.js';
@@ -32,10 +33,13 @@ export class InventoryService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
+  /** The activity log: a move is labour (productivity, labour time per task type). */
+  private readonly floor: FloorEvents;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly stock: StockEngine) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
+    this.floor = new FloorEvents(deps.timeZones);
   }
 
   async move(principal: Principal, input: Place & { toLocationId: number; quantity: number; note?: string }, actor: Actor) {
@@ -44,6 +48,7 @@ export class InventoryService {
     const to: Place = { ...from, locationId: input.toLocationId };
     principal.scope.assert({ warehouseId: from.warehouseId, customerId: from.customerId });
     const result = await inTransaction(this.db, async (uow) => {
+      await this.floor.record(uow, actor, [{ kind: 'move', warehouseId: from.warehouseId, customerId: from.customerId, skuId: from.skuId, locationId: to.locationId, quantity: input.quantity }]);
       return this.stock.post(uow, {
         documentType: 'MOVE', reason: input.note ?? null,
         // Checked in the posting's own statement: a move costs no statement for its references.
@@ -73,6 +78,10 @@ export class InventoryService {
         ];
       });
       const quantity = rows.reduce((n, r) => n + r.on_hand, 0);
+      // One step per line of the pallet (each client's SKU is its own work to bill), all one moment.
+      await this.floor.record(uow, actor, rows.map((r) => ({
+        kind: 'move' as const, warehouseId: r.warehouse_id, customerId: r.customer_id, skuId: r.sku_id, locationId: input.toLocationId, quantity: r.on_hand, detail: 'pallet',
+      })));
       const posted = await this.stock.post(uow, {
         documentType: 'PALLET_MOVE', reason: input.note ?? null, legs, quantityField: 'pallet',
         record: { kind: 'MovePallet', after: { pallet: input.pallet, from: input.fromLocationId, to: input.toLocationId, lines: rows.length, quantity } },

@@ -72,6 +72,10 @@ describe('moves', () => {
     const moved = await t.database.db.selectFrom('inventory_balance').select('expiry_date').where('location_id', '=', b).where('lot', '=', 'LOT1').executeTakeFirstOrThrow();
     expect(moved.expiry_date).toBe('2027-06-30');
     expect((await reconcile()).balanced).toBe(true);
+    // The move is labour: one activity-log step, by the mover, in the same transaction.
+    const steps = await t.database.db.selectFrom('floor_event').select(['kind', 'user_id', 'customer_id', 'sku_id', 'location_id', 'quantity'])
+      .where('warehouse_id', '=', wh).where('kind', '=', 'move').execute();
+    expect(steps).toEqual([{ kind: 'move', user_id: expect.any(Number), customer_id: cust, sku_id: sku, location_id: b, quantity: 30 }]);
   });
 
   it('refuse a move of more than is free, to the same place, or to another warehouse’s location', async () => {
@@ -81,6 +85,8 @@ describe('moves', () => {
     const elsewhere = await makeLocation(t.database, otherWh);
     expect((await admin.post('/Warehouse/Move/MoveItems', { ...place(a, { lot: 'LOT1' }), toLocationId: elsewhere, quantity: 1 })).statusCode).toBe(404);
     expect(await onHand(a, 'LOT1')).toBe(70);
+    // A refused move records no step (the first test's move is the only one).
+    expect(await t.database.db.selectFrom('floor_event').select('id').where('warehouse_id', '=', wh).where('kind', '=', 'move').execute()).toHaveLength(1);
   });
 
   it('refuses a quantity over what is free, naming the quantity field and the free figure, never moving less', async () => {

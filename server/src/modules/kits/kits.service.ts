@@ -18,6 +18,7 @@ import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
 import type { Leg, Place, StockEngine } from '../../platform/stock/stock-engine.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import { FloorEvents } from '../../platform/floor-events.js';
 import { kitsRepository as repo, WO_DOCUMENT, type WorkOrderRow } from './kits.repository.js';
 
 type SubEvent = HubEventMap['ReceiveKitData']['subEvent'];
@@ -43,7 +44,10 @@ export class KitService {
   private readonly recorder: ChangeRecorder;
   private readonly timeZones: WarehouseTimeZones;
   private readonly statuses: StatusMachine;
+  /** The activity log: a completed work order is labour (productivity, labour time per task type, kitting charges). */
+  private readonly floor: FloorEvents;
   constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly stock: StockEngine) {
+    this.floor = new FloorEvents(deps.timeZones);
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
@@ -248,6 +252,10 @@ export class KitService {
       const legs = wo.type === 'Build' ? await this.buildLegs(uow, wo, lines, today, at) : await this.unbuildLegs(uow, wo, lines, today, at);
       const verb = wo.type === 'Build' ? 'Built' : 'Unbuilt';
       if (wo.type === 'Build') await this.stock.assertRoom(uow, wo.location_id, n(wo.quantity));
+      await this.floor.record(uow, actor, [{
+        kind: 'kit-build', warehouseId: wo.warehouse_id, customerId: wo.customer_id, skuId: wo.kit_sku_id, locationId: wo.location_id,
+        quantity: n(wo.quantity), docType: 'KIT_WO', docId: wo.id, detail: wo.type,
+      }], new Date(at));
       await this.stock.post(uow, {
         documentType: WO_DOCUMENT, documentId: wo.wo_number, reason: `${verb} ${count(n(wo.quantity), 'kit')} ${wo.kit_sku_code} (${wo.wo_number})`, legs,
         record: { kind: 'Kit', skuId: wo.kit_sku_id, locationId: wo.location_id, after: { workOrderId: wo.id, woNumber: wo.wo_number, type: wo.type, quantity: n(wo.quantity) } },

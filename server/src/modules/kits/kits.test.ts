@@ -125,6 +125,10 @@ describe('build and unbuild', () => {
     expect(row).toMatchObject({ onHand: 2, free: 2, buildable: 3 });
     const audit = await t.database.db.selectFrom('audit_log').select('action').where('entity', '=', 'kit_work_order').where('entity_id', '=', String(built)).execute();
     expect(audit.map((a) => a.action)).toEqual(['create', 'complete']);
+    // Kitting is labour: one activity-log step for the work order, by whoever completed it.
+    expect(await t.database.db.selectFrom('floor_event').select(['kind', 'customer_id', 'sku_id', 'location_id', 'quantity', 'detail'])
+      .where('doc_type', '=', 'KIT_WO').where('doc_id', '=', built).execute())
+      .toEqual([{ kind: 'kit-build', customer_id: cust, sku_id: kit, location_id: kitLoc, quantity: 2, detail: 'Build' }]);
   });
 
   it('an illegal move answers 409 and changes nothing', async () => {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
 
 /** Statements of allocation: an order's lines as allocation sees them, their reservations, and the waiting lines. */
 export const allocationRepository = {
@@ -12,25 +13,43 @@ export const allocationRepository = {
 
   lines(db: Executor, orderId: number) {
     return db.selectFrom('sales_order_line as l').innerJoin('sku as s', 's.id', 'l.sku_id')
-      .select(['l.id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.is_kit', 'l.quantity', 'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.short_reason'])
+      .select(['l.id', 'l.order_id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.is_kit', 'l.quantity', 'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.short_reason'])
       .where('l.order_id', '=', orderId).orderBy('l.line_no').execute();
   },
 
-  /** Each line's allocated quantity and short reason: one statement for an order's lines. */
-  setLines(tx: Executor, rows: { lineId: number; allocated: number; shortReason: string | null }[]) {
-    if (rows.length === 0) return Promise.resolve();
-    const ids = rows.map((r) => r.lineId);
-    const allocated = sql.join(rows.map((r) => sql`WHEN ${r.lineId} THEN ${r.allocated}`), sql` `);
-    const reason = sql.join(rows.map((r) => sql`WHEN ${r.lineId} THEN ${r.shortReason}`), sql` `);
-    return tx.updateTable('sales_order_line').set({
-      allocated_qty: sql<number>`CAST(CASE id ${allocated} END AS INTEGER)`,
-      short_reason: sql<string | null>`CAST(CASE id ${reason} END AS VARCHAR(32))`,
-    }).where('id', 'in', ids).execute();
+  /** The lines of many orders (as `lines`), by order then line number: one statement per 500 orders. */
+  async linesOf(db: Executor, orderIds: number[]) {
+    const rows: Awaited<ReturnType<typeof allocationRepository.lines>> = [];
+    for (let i = 0; i < orderIds.length; i += 500) {
+      rows.push(...await db.selectFrom('sales_order_line as l').innerJoin('sku as s', 's.id', 'l.sku_id')
+        .select(['l.id', 'l.order_id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.is_kit', 'l.quantity', 'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.short_reason'])
+        .where('l.order_id', 'in', orderIds.slice(i, i + 500)).orderBy('l.order_id').orderBy('l.line_no').execute());
+    }
+    return rows;
+  },
+
+  /** Each line's allocated quantity and short reason: one statement per 1,000 lines, whatever their orders. */
+  async setLines(tx: Executor, dialect: Dialect, rows: { lineId: number; allocated: number; shortReason: string | null }[]) {
+    const pg = dialect.engine === 'postgres';
+    for (let i = 0; i < rows.length; i += 1000) {
+      const values = sql.join(rows.slice(i, i + 1000).map((r) => (pg
+        ? sql`(cast(${r.lineId} as integer), cast(${r.allocated} as integer), cast(${r.shortReason} as varchar(32)))`
+        : sql`(${r.lineId}, ${r.allocated}, ${r.shortReason})`)));
+      await sql`WITH v(id, allocated, reason) AS (VALUES ${values})
+        UPDATE sales_order_line SET allocated_qty = v.allocated, short_reason = v.reason FROM v WHERE sales_order_line.id = v.id`.execute(tx);
+    }
   },
 
   /** Every line of an order back to nothing allocated (its reservations were released). */
   clearLines(tx: Executor, orderId: number) {
     return tx.updateTable('sales_order_line').set({ allocated_qty: 0, short_reason: null }).where('order_id', '=', orderId).execute();
+  },
+
+  /** Every line of these orders back to nothing allocated (their reservations were released): one statement per 500 orders. */
+  async clearLinesOf(tx: Executor, orderIds: number[]) {
+    for (let i = 0; i < orderIds.length; i += 500) {
+      await tx.updateTable('sales_order_line').set({ allocated_qty: 0, short_reason: null }).where('order_id', 'in', orderIds.slice(i, i + 500)).execute();
+    }
   },
 
   /** Where an order's lines' allocated units are: the open reservations with their balance's place. */

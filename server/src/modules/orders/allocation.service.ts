@@ -1,5 +1,6 @@
-import { CLIENT_CANCELLABLE_ORDER_STATUSES, ORDER_BATCH_MATCHING_MAX } from '@bolx/contracts';
+import { CLIENT_CANCELLABLE_ORDER_STATUSES, ORDER_BATCH_MATCHING_MAX, sourcesOf } from '@bolx/contracts';
 import type { AllocationResult, OrderBatchInput, OrderBatchResult, OrderStatus, OrderSummary, ShortReason } from '@bolx/contracts';
+import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
@@ -13,7 +14,7 @@ import type { StockEngine } from '../../platform/stock/stock-engine.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import { allocationRepository as alloc } from './allocation.repository.js';
 import { orderChange, type OrderSubEvent } from './order-changes.js';
-import { orderRepository as orders, type OrderRow } from './orders.repository.js';
+import { orderRepository as orders } from './orders.repository.js';
 import { toSummary } from './orders.service.js';
 
 const n = (v: unknown) => Number(v);
@@ -34,6 +35,12 @@ export const heldStatus = (whole: boolean, allowBackorders: boolean): OrderStatu
 const ownerOf = (soNumber: string, lineId: number) => ({ documentType: 'SO', documentId: soNumber, documentLine: String(lineId) });
 
 type LineOutcome = AllocationResult['orders'][number]['lines'][number];
+type AllocLine = Awaited<ReturnType<typeof alloc.linesOf>>[number];
+/** An order row as allocation holds it: the row, with its customer's backorder setting. */
+type HeldOrder = { id: number; so_number: string; warehouse_id: number; customer_id: number; order_type: string; status: OrderStatus; allow_backorders: number };
+
+/** Orders allocated in one transaction by a batch: a fixed number of statements each, locks held a short while. */
+export const ORDERS_PER_TRANSACTION = 200;
 type OrderOutcome = AllocationResult['orders'][number];
 
 /** A status move a person makes on an order, and what it does to the stock the order holds. */
@@ -66,16 +73,37 @@ export class OrderAllocationService {
     this.statuses = new StatusMachine(deps);
   }
 
-  /** Allocates each order's short lines from free pickable stock (FEFO/FIFO, the engine's rules) and sets its status. */
+  /**
+   * Allocates each order's short lines from free pickable stock (FEFO/FIFO, the engine's rules) and sets its status.
+   * Set-based: the orders go ORDERS_PER_TRANSACTION to a transaction (allocateSet), in the order given (earlier
+   * orders are served first when they compete for stock). One order's refusal never stops the others.
+   */
   async allocate(principal: Principal, input: OrderBatchInput, actor: Actor): Promise<AllocationResult> {
+    const orderIds = [...new Set(await this.batchIds(principal, input))];
+    const visible = new Map((await orders.findMany(this.db, principal.scope, orderIds)).map((o) => [n(o.id), o]));
+    const answers = new Map<number, OrderOutcome | AppError>();
+    const toAllocate: number[] = [];
+    for (const id of orderIds) {
+      const order = visible.get(id);
+      if (order?.order_type === 'Purchase') answers.set(id, conflict(`Order ${order.so_number} is a purchase order: it brings goods in, nothing is allocated to it`));
+      else if (order) toAllocate.push(id);
+    }
+    for (let i = 0; i < toAllocate.length; i += ORDERS_PER_TRANSACTION) {
+      const part = toAllocate.slice(i, i + ORDERS_PER_TRANSACTION);
+      for (const [id, answer] of await inTransaction(this.db, (uow) => this.allocateSet(uow, actor, part, 'AllocateOrder'))) answers.set(id, answer!);
+    }
     const outcomes: OrderOutcome[] = [];
-    const orderIds = await this.batchIds(principal, input);
-    const batch = await this.eachOrder(principal, orderIds, async (order) => {
-      if (order.order_type === 'Purchase') throw conflict(`Order ${order.so_number} is a purchase order: it brings goods in, nothing is allocated to it`);
-      const outcome = await inTransaction(this.db, (uow) => this.allocateOrder(uow, actor, order.id, 'AllocateOrder'));
-      outcomes.push(outcome!);
-      return outcome!.status;
-    });
+    const batch: OrderBatchResult = { done: [], refused: [] };
+    for (const orderId of orderIds) {
+      const order = visible.get(orderId);
+      const answer = answers.get(orderId);
+      if (!order || !answer) batch.refused.push({ orderId, soNumber: null, message: 'Order not found' });
+      else if (answer instanceof AppError) batch.refused.push({ orderId, soNumber: order.so_number, message: answer.message.replace(/^Order is/, `Order ${order.so_number} is`) });
+      else {
+        outcomes.push(answer);
+        batch.done.push({ orderId, soNumber: order.so_number, status: answer.status });
+      }
+    }
     const shortLinesByReason: Partial<Record<ShortReason, number>> = {};
     for (const line of outcomes.flatMap((o) => o.lines)) if (line.shortReason) shortLinesByReason[line.shortReason] = (shortLinesByReason[line.shortReason] ?? 0) + 1;
     const counted = (status: OrderStatus) => outcomes.filter((o) => o.status === status).length;
@@ -89,63 +117,106 @@ export class OrderAllocationService {
   }
 
   /**
-   * Allocates one order's short lines in the caller's transaction. The order row is held first (409 unless New,
-   * Partially Allocated or Backordered). Then: every line whole → Allocated; some short → Backordered when the
-   * customer lets orders wait, else Partially Allocated — also when nothing at all could be allocated, so the order
-   * shows on /BKO with its short reasons instead of looking untouched. `onlyWhenChanged` (backorders filled as stock
-   * arrives): nothing is recorded when no unit was added. Answers undefined only then.
+   * Allocates one order's short lines in the caller's transaction (allocateSet for one order): 409 unless it is New,
+   * Partially Allocated or Backordered. Answers undefined only for `onlyWhenChanged` with nothing changed.
    */
   async allocateOrder(uow: UnitOfWork, actor: Actor, orderId: number, subEvent: OrderSubEvent, onlyWhenChanged = false): Promise<OrderOutcome | undefined> {
-    const held = await this.statuses.hold(uow, {
-      kind: 'SALES_ORDER', id: orderId, in: ALLOCATABLE,
+    const answer = (await this.allocateSet(uow, actor, [orderId], subEvent, onlyWhenChanged)).get(orderId);
+    if (answer instanceof AppError) throw answer;
+    return answer;
+  }
+
+  /**
+   * Allocates the short lines of many orders in the caller's transaction, in a fixed number of statements whatever
+   * their number: the order rows are held first (one conditional UPDATE; an order not New, Partially Allocated or
+   * Backordered is refused with its 409, a purchase order likewise), their lines read in one statement, and every
+   * short line of every order allocated in one call of the stock engine (its balances locked first, in one
+   * statement), the orders in the order given and each order's lines by SKU; then the lines, the statuses with
+   * their history, the audit rows, hub events and domain events each in one statement (per few hundred rows).
+   * Every line whole → Allocated; some short → Backordered when the customer lets orders wait, else Partially
+   * Allocated — also when nothing at all could be allocated, so the order shows on /BKO with its short reasons
+   * instead of looking untouched. `onlyWhenChanged` (backorders filled as stock arrives): an order to which no unit
+   * was added and whose status stays is left as it was, answered undefined. Answers each order's outcome or refusal.
+   */
+  async allocateSet(uow: UnitOfWork, actor: Actor, orderIds: number[], subEvent: OrderSubEvent, onlyWhenChanged = false): Promise<Map<number, OrderOutcome | AppError | undefined>> {
+    const answers = new Map<number, OrderOutcome | AppError | undefined>();
+    const { held, refused } = await this.statuses.holdMany<'SALES_ORDER', HeldOrder>(uow, {
+      kind: 'SALES_ORDER', ids: orderIds, in: ALLOCATABLE,
+      returning: [sql<number>`(select c.allow_backorders from customer c where c.id = sales_order.customer_id)`.as('allow_backorders')],
       refusal: (status) => `Order is ${status}; only New, Partially Allocated or Backordered orders are allocated`,
     });
-    const order = (await alloc.order(uow.tx, orderId))!;
-    let added = 0;
-    const lines: LineOutcome[] = [];
-    const changed: { lineId: number; allocated: number; shortReason: ShortReason | null }[] = [];
-    const byLineNo = await alloc.lines(uow.tx, orderId);
-    // Lines by SKU: two orders' allocations lock the SKUs' balances in the same order (fewer deadlocks on PostgreSQL).
-    const sorted = [...byLineNo].sort((a, b) => a.sku_id - b.sku_id || n(a.line_no) - n(b.line_no));
-    const short = sorted.filter((line) => n(line.allocated_qty) < n(line.quantity));
-    // The order's short lines in one call: a fixed number of statements for the order, whatever its lines.
-    const taken = new Map((await this.stock.allocateMany(uow, short.map((line) => ({
-      owner: ownerOf(order.so_number, line.id), warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id,
+    for (const [id, err] of refused) answers.set(id, err);
+    const byId = new Map<number, HeldOrder>();
+    for (const order of held) {
+      if (order.order_type === 'Purchase') answers.set(n(order.id), conflict(`Order ${order.so_number} is a purchase order: it brings goods in, nothing is allocated to it`));
+      else byId.set(n(order.id), order);
+    }
+    const linesOf = new Map<number, AllocLine[]>();
+    for (const line of await alloc.linesOf(uow.tx, [...byId.keys()])) linesOf.set(n(line.order_id), [...(linesOf.get(n(line.order_id)) ?? []), line]);
+    // In the order given; each order's lines by SKU, so allocations lock a SKU's balances in one order.
+    const chosen = orderIds.filter((id, i) => byId.has(id) && orderIds.indexOf(id) === i).map((id) => {
+      const byLineNo = linesOf.get(id) ?? [];
+      const sorted = [...byLineNo].sort((a, b) => a.sku_id - b.sku_id || n(a.line_no) - n(b.line_no));
+      return { order: byId.get(id)!, byLineNo, sorted, short: sorted.filter((line) => n(line.allocated_qty) < n(line.quantity)) };
+    });
+    const short = chosen.flatMap((c) => c.short.map((line) => ({ order: c.order, line })));
+    const results = await this.stock.allocateMany(uow, short.map(({ order, line }) => ({
+      owner: ownerOf(order.so_number, line.id), warehouseId: n(order.warehouse_id), customerId: n(order.customer_id), skuId: line.sku_id,
       quantity: n(line.quantity) - n(line.allocated_qty), lot: line.lot || undefined, locations: 'pickable' as const,
       multipleOf: n(line.units_per_package), allowPartial: true,
-    })))).map((result, i) => [short[i].id, result]));
-    for (const line of sorted) {
-      const quantity = n(line.quantity);
-      let allocated = n(line.allocated_qty);
-      let shortReason = (line.short_reason ?? null) as ShortReason | null;
-      const take = taken.get(line.id);
-      if (take) {
-        allocated += take.allocated;
-        added += take.allocated;
-        // A kit line short of built kits waits for a kit build, whatever else is missing.
-        shortReason = take.short === 0 ? null : n(line.is_kit) === 1 ? 'awaiting-kit-build' : take.shortReason ?? 'no-stock';
-        changed.push({ lineId: line.id, allocated, shortReason });
+    })), { lockBalances: true });
+    const taken = new Map(results.map((result, i) => [short[i].line.id, result]));
+    const changed: { lineId: number; allocated: number; shortReason: ShortReason | null }[] = [];
+    const moving: { order: HeldOrder; to: OrderStatus; lines: LineOutcome[]; skuOf: Map<number, number> }[] = [];
+    for (const { order, byLineNo, sorted } of chosen) {
+      let added = 0;
+      const lines: LineOutcome[] = [];
+      for (const line of sorted) {
+        const quantity = n(line.quantity);
+        let allocated = n(line.allocated_qty);
+        let shortReason = (line.short_reason ?? null) as ShortReason | null;
+        const take = taken.get(line.id);
+        if (take) {
+          allocated += take.allocated;
+          added += take.allocated;
+          // A kit line short of built kits waits for a kit build, whatever else is missing.
+          shortReason = take.short === 0 ? null : n(line.is_kit) === 1 ? 'awaiting-kit-build' : take.shortReason ?? 'no-stock';
+          changed.push({ lineId: line.id, allocated, shortReason });
+        }
+        lines.push({
+          lineId: line.id, lineNo: n(line.line_no), skuCode: line.sku_code, quantity, allocatedQuantity: allocated,
+          shortQuantity: quantity - allocated, shortReason: allocated < quantity ? shortReason : null,
+        });
       }
-      lines.push({
-        lineId: line.id, lineNo: n(line.line_no), skuCode: line.sku_code, quantity, allocatedQuantity: allocated,
-        shortQuantity: quantity - allocated, shortReason: allocated < quantity ? shortReason : null,
-      });
+      lines.sort((a, b) => a.lineNo - b.lineNo);
+      const to = heldStatus(lines.every((l) => l.shortQuantity === 0), n(order.allow_backorders) === 1);
+      if (onlyWhenChanged && added === 0 && to === order.status) {
+        answers.set(n(order.id), undefined);
+        continue;
+      }
+      moving.push({ order, to, lines, skuOf: new Map(byLineNo.map((l) => [l.id, l.sku_id])) });
     }
-    await alloc.setLines(uow.tx, changed);
-    lines.sort((a, b) => a.lineNo - b.lineNo);
-    const skuOf = new Map(byLineNo.map((l) => [l.id, l.sku_id]));
-    const to = heldStatus(lines.every((l) => l.shortQuantity === 0), n(order.allow_backorders) === 1);
-    if (onlyWhenChanged && added === 0 && to === held.status) return undefined;
-    await this.statuses.transition(uow, actor, { kind: 'SALES_ORDER', id: orderId, to, from: ALLOCATABLE, set: { updated_at: new Date().toISOString() } });
-    const after = await this.summary(uow, orderId);
-    await this.recorder.record(uow, actor, orderChange(after, {
-      action: 'allocate', subEvent, before: { status: held.status },
-      raises: [domainEvent('order.allocated', {
-        orderId, soNumber: after.soNumber, status: to, warehouseId: after.warehouseId, customerId: after.customerId,
-        lines: lines.map((l) => ({ lineId: l.lineId, skuId: skuOf.get(l.lineId)!, allocated: l.allocatedQuantity, short: l.shortQuantity, shortReason: l.shortReason })),
-      })],
-    }));
-    return { orderId, soNumber: after.soNumber, status: to, orderedQuantity: after.orderedQuantity, allocatedQuantity: after.allocatedQuantity, lines };
+    await alloc.setLines(uow.tx, this.dialect, changed);
+    if (moving.length === 0) return answers;
+    await this.statuses.transitionMany(uow, actor, {
+      kind: 'SALES_ORDER', moves: moving.map((m) => ({ id: n(m.order.id), to: m.to })), from: ALLOCATABLE, set: { updated_at: new Date().toISOString() },
+    });
+    const after = new Map((await orders.findMany(uow.tx, Scope.everything, moving.map((m) => n(m.order.id)))).map((r) => [n(r.id), toSummary(r)]));
+    const changes = moving.map(({ order, to, lines, skuOf }) => {
+      const summary = after.get(n(order.id))!;
+      answers.set(summary.orderId, {
+        orderId: summary.orderId, soNumber: summary.soNumber, status: to, orderedQuantity: summary.orderedQuantity, allocatedQuantity: summary.allocatedQuantity, lines,
+      });
+      return orderChange(summary, {
+        action: 'allocate', subEvent, before: { status: order.status },
+        raises: [domainEvent('order.allocated', {
+          orderId: summary.orderId, soNumber: summary.soNumber, status: to, warehouseId: summary.warehouseId, customerId: summary.customerId,
+          lines: lines.map((l) => ({ lineId: l.lineId, skuId: skuOf.get(l.lineId)!, allocated: l.allocatedQuantity, short: l.shortQuantity, shortReason: l.shortReason })),
+        })],
+      });
+    });
+    await this.recorder.record(uow, actor, ...changes);
+    return answers;
   }
 
   /** Gives back everything the orders hold: each goes back to New, its lines' reservations released. */
@@ -198,34 +269,63 @@ export class OrderAllocationService {
 
   /** One order's move, answered as the single endpoints do (404 outside the caller's scope, 409 when it cannot move). */
   private async one(principal: Principal, input: { orderId: number; reason?: string }, actor: Actor, move: Move) {
-    const before = await orders.find(this.db, principal.scope, input.orderId);
+    const [before] = await orders.findMany(this.db, principal.scope, [input.orderId]);
     if (!before) throw notFound('Order');
-    const after = await inTransaction(this.db, (uow) => this.moveOrder(uow, actor, before, move, input.reason));
+    const after = (await inTransaction(this.db, (uow) => this.moveSet(uow, actor, [before.id], move, input.reason))).get(before.id)!;
+    if (after instanceof AppError) throw after;
     return { message: `Order ${after.soNumber} ${move.done}`, data: after };
   }
 
+  /** A move of many orders: ORDERS_PER_TRANSACTION to a transaction, set-based (moveSet); one's refusal never stops the others. */
   private async batch(principal: Principal, input: OrderBatchInput, actor: Actor, move: Move): Promise<OrderBatchResult> {
-    return this.eachOrder(principal, await this.batchIds(principal, input), async (order) =>
-      (await inTransaction(this.db, (uow) => this.moveOrder(uow, actor, order, move, input.reason))).status);
-  }
-
-  private async moveOrder(uow: UnitOfWork, actor: Actor, before: OrderRow, move: Move, reason?: string) {
-    await this.statuses.transition(uow, actor, {
-      kind: 'SALES_ORDER', id: before.id, to: move.to, ...(move.from ? { from: move.from } : {}), reason: reason ?? null,
-      set: { updated_at: new Date().toISOString() },
-    });
-    if (move.releases) await this.releaseAll(uow, before.id, before.so_number);
-    const after = await this.summary(uow, before.id);
-    await this.recorder.record(uow, actor, orderChange(after, { action: move.action, subEvent: move.subEvent, before: { status: before.status }, extra: reason ? { reason } : undefined }));
-    return after;
-  }
-
-  /** Releases every reservation of the order's lines and sets them back to nothing allocated. */
-  private async releaseAll(uow: UnitOfWork, orderId: number, soNumber: string) {
-    for (const line of await alloc.lines(uow.tx, orderId)) {
-      if (n(line.allocated_qty) > 0) await this.stock.release(uow, ownerOf(soNumber, line.id));
+    const orderIds = [...new Set(await this.batchIds(principal, input))];
+    const visible = new Map((await orders.findMany(this.db, principal.scope, orderIds)).map((o) => [n(o.id), o]));
+    const seen = orderIds.filter((id) => visible.has(id));
+    const answers = new Map<number, OrderSummary | AppError>();
+    for (let i = 0; i < seen.length; i += ORDERS_PER_TRANSACTION) {
+      const part = seen.slice(i, i + ORDERS_PER_TRANSACTION);
+      for (const [id, answer] of await inTransaction(this.db, (uow) => this.moveSet(uow, actor, part, move, input.reason))) answers.set(id, answer);
     }
-    await alloc.clearLines(uow.tx, orderId);
+    const result: OrderBatchResult = { done: [], refused: [] };
+    for (const orderId of orderIds) {
+      const order = visible.get(orderId);
+      const answer = answers.get(orderId);
+      if (!order || !answer) result.refused.push({ orderId, soNumber: null, message: 'Order not found' });
+      else if (answer instanceof AppError) result.refused.push({ orderId, soNumber: order.so_number, message: answer.message.replace(/^Order is/, `Order ${order.so_number} is`) });
+      else result.done.push({ orderId, soNumber: order.so_number, status: answer.status });
+    }
+    return result;
+  }
+
+  /**
+   * Moves many orders in the caller's transaction in a fixed number of statements: held first (one conditional
+   * UPDATE; one not in a status to move is refused with its 409), moved with their history rows, what they hold given
+   * back (every reservation of their lines, in three statements), their lines cleared, then the audit rows and hub
+   * events. Answers each order's summary after the move, or its refusal.
+   */
+  private async moveSet(uow: UnitOfWork, actor: Actor, orderIds: number[], move: Move, reason?: string): Promise<Map<number, OrderSummary | AppError>> {
+    const answers = new Map<number, OrderSummary | AppError>();
+    const from = (move.from ?? (sourcesOf('SALES_ORDER', move.to) as OrderStatus[])).filter((s) => s !== move.to);
+    const { held, refused } = await this.statuses.holdMany<'SALES_ORDER', { id: number; so_number: string; status: OrderStatus }>(uow, {
+      kind: 'SALES_ORDER', ids: orderIds, in: from, to: move.to,
+    });
+    for (const [id, err] of refused) answers.set(id, err);
+    if (held.length === 0) return answers;
+    const ids = held.map((o) => n(o.id));
+    await this.statuses.transitionMany(uow, actor, {
+      kind: 'SALES_ORDER', moves: ids.map((id) => ({ id, to: move.to })), from, reason: reason ?? null, set: { updated_at: new Date().toISOString() },
+    });
+    if (move.releases) {
+      await this.stock.releaseDocuments(uow, 'SO', held.map((o) => o.so_number));
+      await alloc.clearLinesOf(uow.tx, ids);
+    }
+    const after = new Map((await orders.findMany(uow.tx, Scope.everything, ids)).map((r) => [n(r.id), toSummary(r)]));
+    await this.recorder.record(uow, actor, ...held.map((o) => {
+      const summary = after.get(n(o.id))!;
+      answers.set(summary.orderId, summary);
+      return orderChange(summary, { action: move.action, subEvent: move.subEvent, before: { status: o.status }, extra: reason ? { reason } : undefined });
+    }));
+    return answers;
   }
 
   /**
@@ -240,31 +340,5 @@ export class OrderAllocationService {
       throw unprocessable(why, { filters: why });
     }
     return ids;
-  }
-
-  /**
-   * Runs `work` for each order in the caller's scope, each on its own: an order the caller may not see is refused
-   * as not found (nothing learnt about another client's orders), and a refusal (4xx) is that order's answer.
-   */
-  private async eachOrder(principal: Principal, ids: number[], work: (order: OrderRow) => Promise<OrderStatus>): Promise<OrderBatchResult> {
-    const result: OrderBatchResult = { done: [], refused: [] };
-    for (const orderId of [...new Set(ids)]) {
-      const order = await orders.find(this.db, principal.scope, orderId);
-      if (!order) {
-        result.refused.push({ orderId, soNumber: null, message: 'Order not found' });
-        continue;
-      }
-      try {
-        result.done.push({ orderId, soNumber: order.so_number, status: await work(order) });
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status >= 500) throw err;
-        result.refused.push({ orderId, soNumber: order.so_number, message: err.message.replace(/^Order is/, `Order ${order.so_number} is`) });
-      }
-    }
-    return result;
-  }
-
-  private async summary(uow: UnitOfWork, orderId: number): Promise<OrderSummary> {
-    return toSummary((await orders.find(uow.tx, Scope.everything, orderId))!);
   }
 }

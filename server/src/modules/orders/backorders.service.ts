@@ -1,8 +1,8 @@
-import type { BackorderLine, OrderStatus, ShortReason } from '@bolx/contracts';
+import type { BackorderLine, OrderStatus, ShortReason, StockTxnType } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import { systemActor } from '../../platform/actor.js';
-import type { DomainEvents } from '../../platform/domain-events.js';
+import type { DomainEvents, PostedLeg } from '../../platform/domain-events.js';
 import { AppError } from '../../platform/errors.js';
 import type { Jobs } from '../../platform/jobs/index.js';
 import { toListPage, type ListRequest } from '../../platform/list.js';
@@ -88,9 +88,18 @@ export function registerBackorderFilling(jobs: Jobs, domainEvents: DomainEvents,
     });
   }, log);
   domainEvents.afterCommit('stock.posted', 'orders.fill-backorders', (posted) => {
-    burst.add(posted.warehouseId, posted.customerId, posted.legs.filter((l) => l.qty > 0).map((l) => l.skuId));
+    burst.add(posted.warehouseId, posted.customerId, arrivedSkuIds(posted.legs));
   });
 }
+
+/** Legs that carry an order's own reserved units on to its next place: nothing a waiting order could take. */
+const RESERVED_MOVES: ReadonlySet<string> = new Set<StockTxnType>(['pick_in', 'pack_in']);
+
+/**
+ * The SKUs a posting brought units of that a waiting order could take: units in, but not an order's picked or
+ * packed units moving on (every pick and pack would otherwise cost a look for backorders).
+ */
+export const arrivedSkuIds = (legs: readonly PostedLeg[]) => legs.filter((l) => l.qty > 0 && !RESERVED_MOVES.has(l.txnType)).map((l) => l.skuId);
 
 /**
  * How long arrivals gather before their one look for waiting orders: long enough for a clerk's run of scans to make

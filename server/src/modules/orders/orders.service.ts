@@ -92,8 +92,7 @@ export class OrderService {
     if (repeat) return repeat;
     const checked = await this.check(this.db, input);
     try {
-      const id = await inTransaction(this.db, (uow) => this.write(uow, checked, actor, source));
-      const order = await this.detail(this.db, Scope.everything, id);
+      const { order } = await inTransaction(this.db, (uow) => this.write(uow, checked, actor, source));
       return { message: `Order ${order.soNumber} created successfully`, data: { ...order, duplicate: false } };
     } catch (err) {
       if (!(err instanceof RepeatedReference)) throw err;
@@ -115,7 +114,7 @@ export class OrderService {
     if (id === undefined) {
       const checked = await this.check(uow.tx, input);
       try {
-        id = await this.write(uow, checked, actor, source);
+        id = (await this.write(uow, checked, actor, source)).orderId;
       } catch (err) {
         if (err instanceof RepeatedReference) throw conflict(`Reference number ${input.referenceNumber} was taken in meanwhile; upload the file again`);
         throw err;
@@ -126,7 +125,11 @@ export class OrderService {
     return { ...toSummary(row), duplicate: hit !== undefined };
   }
 
-  /** Writes a checked order, its lines, what it brings in (a Transfer's or Purchase order's RO), its audit row and events. */
+  /**
+   * Writes a checked order, its lines, what it brings in (a Transfer's or Purchase order's RO), its audit row and
+   * events. Answers the order as GetOrder shows it, read in the transaction: a new order has no history,
+   * reservations or documents yet, so its lines are all there is to read beside the row.
+   */
   private async write(uow: UnitOfWork, input: CreateOrderInput, actor: Actor, source: OrderSource) {
     const so = (await documentNumbers.next(uow, 'SO')).number;
     const at = new Date().toISOString();
@@ -156,7 +159,8 @@ export class OrderService {
       referenceNumber: input.referenceNumber, priority: after.priority, source,
       lines: lines.map((l) => ({ lineId: l.id, skuId: l.sku_id, quantity: n(l.quantity), lot: l.lot })),
     })]);
-    return orderId;
+    const order = { ...after, lines: (await repo.lines(uow.tx, orderId)).map((l) => toLine(l, [])), history: [], documents: [] };
+    return { orderId, order };
   }
 
   /** The answer to a reference the customer already used: that order, when the caller may see it; else 409. */

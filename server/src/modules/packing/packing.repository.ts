@@ -107,10 +107,11 @@ export const packingRepository = {
       .orderBy('l.code').orderBy('b.id').execute();
   },
 
-  /** A carton with what its order is (undefined: none in the caller's scope). */
+  /** A carton with what its order is and its type's code (undefined: none in the caller's scope). */
   carton(db: Executor, scope: Scope, cartonId: number) {
-    return db.selectFrom('carton as c').innerJoin('sales_order as o', 'o.id', 'c.order_id')
-      .select(['c.id', 'c.carton_number', 'c.order_id', 'c.status', 'c.carton_type_id', 'c.warehouse_id', 'c.customer_id', 'o.so_number'])
+    return db.selectFrom('carton as c').innerJoin('sales_order as o', 'o.id', 'c.order_id').innerJoin('carton_type as t', 't.id', 'c.carton_type_id')
+      .select(['c.id', 'c.carton_number', 'c.order_id', 'c.status', 'c.carton_type_id', 'c.warehouse_id', 'c.customer_id', 'o.so_number',
+        't.code as carton_type_code', 'c.length_cm', 'c.width_cm', 'c.height_cm'])
       .where('c.id', '=', cartonId).where(scope.where({ warehouse: 'c.warehouse_id', customer: 'c.customer_id' })).executeTakeFirst();
   },
 
@@ -125,11 +126,47 @@ export const packingRepository = {
     return tx.insertInto('carton').values(row).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
   },
 
-  /** Adds units of an order line's lot to a carton: one upsert on the carton line's key. */
-  addToCarton(tx: Executor, row: { carton_id: number; order_line_id: number; sku_id: number; lot: string; quantity: number }) {
-    return tx.insertInto('carton_line').values(row)
-      .onConflict((oc) => oc.columns(['carton_id', 'order_line_id', 'lot']).doUpdateSet({ quantity: sql`carton_line.quantity + ${row.quantity}` }))
-      .returning(['id', 'quantity']).executeTakeFirstOrThrow();
+  /**
+   * Adds units of an order line's lot to a carton while it is open: one upsert on the carton line's key, written
+   * only if the carton is still Open as the statement runs. Answers the line (undefined: the carton was closed).
+   */
+  async addToCarton(tx: Executor, row: { carton_id: number; order_line_id: number; sku_id: number; lot: string; quantity: number }) {
+    const r = await sql<{ id: number; quantity: number }>`insert into carton_line (carton_id, order_line_id, sku_id, lot, quantity)
+      select cast(${row.carton_id} as integer), cast(${row.order_line_id} as integer), cast(${row.sku_id} as integer), cast(${row.lot} as varchar(64)), cast(${row.quantity} as integer)
+      where exists (select 1 from carton where id = ${row.carton_id} and status = 'Open')
+      on conflict (carton_id, order_line_id, lot) do update set quantity = carton_line.quantity + excluded.quantity
+      returning id, quantity`.execute(tx);
+    return r.rows[0];
+  },
+
+  /**
+   * What one scan at the pack station needs of its order, for the SKUs the scan may be, in one statement: the
+   * order's lines of those SKUs (picked and packed), where their picked units wait (tote reservations, by lot, the
+   * first totes first) and what open cartons already hold of them. Nothing of the order's other lines is read.
+   */
+  async packScan(db: Executor, orderId: number, soNumber: string, skuIds: number[]) {
+    if (skuIds.length === 0) return { lines: [], totes: [], inOpenCartons: [] };
+    const skus = sql.join(skuIds);
+    const r = await sql<{ kind: string; line_id: number; sku_id: number; sort: number; picked: number; packed: number; lot: string; quantity: number; location_id: number | null; code: string; bid: number }>`
+      select 'line' as kind, l.id as line_id, l.sku_id, l.line_no as sort, l.picked_qty as picked, l.packed_qty as packed, l.lot, 0 as quantity,
+        null as location_id, '' as code, 0 as bid
+      from sales_order_line l where l.order_id = ${orderId} and l.sku_id in (${skus})
+      union all
+      select 'tote', cast(r.document_line as integer), b.sku_id, 0, 0, 0, b.lot, r.quantity, b.location_id, lo.code, b.id
+      from stock_reservation r join inventory_balance b on b.id = r.balance_id join location lo on lo.id = b.location_id
+      where r.document_type = 'SO' and r.document_id = ${soNumber} and r.quantity > 0 and lo.type = 'tote' and b.sku_id in (${skus})
+      union all
+      select 'carton', cl.order_line_id, cl.sku_id, 0, 0, 0, cl.lot, cl.quantity, null, '', cl.id
+      from carton_line cl join carton c on c.id = cl.carton_id
+      where c.order_id = ${orderId} and c.status = 'Open' and cl.sku_id in (${skus})
+      order by 1, 4, 10, 11`.execute(db);
+    const num = (v: unknown) => Number(v ?? 0);
+    const of = (kind: string) => r.rows.filter((x) => x.kind === kind);
+    return {
+      lines: of('line').map((x) => ({ id: num(x.line_id), sku_id: num(x.sku_id), lot: x.lot, picked_qty: num(x.picked), packed_qty: num(x.packed) })),
+      totes: of('tote').map((x) => ({ line_id: num(x.line_id), lot: x.lot, quantity: num(x.quantity), location_id: num(x.location_id) })),
+      inOpenCartons: of('carton').map((x) => ({ line_id: num(x.line_id), lot: x.lot, quantity: num(x.quantity) })),
+    };
   },
 
   /** Takes units off a carton line only if it holds that many; an emptied line goes. Answers whether it held them. */
@@ -144,11 +181,10 @@ export const packingRepository = {
     return removed.length > 0;
   },
 
-  /** Counts units packed on an order line, only while no more are packed than were picked. Answers whether it did. */
+  /** Counts units packed on an order line, only while no more are packed than were picked. Answers the line (undefined: it did not). */
   async addPacked(tx: Executor, lineId: number, quantity: number) {
-    const rows = await tx.updateTable('sales_order_line').set({ packed_qty: sql`packed_qty + ${quantity}` })
-      .where('id', '=', lineId).where(sql<boolean>`picked_qty - packed_qty >= ${quantity}`).returning('id').execute();
-    return rows.length > 0;
+    return tx.updateTable('sales_order_line').set({ packed_qty: sql`packed_qty + ${quantity}` })
+      .where('id', '=', lineId).where(sql<boolean>`picked_qty - packed_qty >= ${quantity}`).returning(['id', 'picked_qty', 'packed_qty']).executeTakeFirst();
   },
 
   async takePacked(tx: Executor, lineId: number, quantity: number) {

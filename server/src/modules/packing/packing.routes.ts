@@ -1,6 +1,6 @@
 import {
   APPROVER_ROLES, STAFF_ROLES, apiErrorSchema, cartonType, cartonTypeInput, cartonTypeListRequest, cartonTypeListResponse, closeCartonInput, mutationResult,
-  openCartonInput, openPackInput, packItemInput, packOrderView, packResult, unpackItemInput,
+  openCartonInput, openPackInput, packItemInput, packItemResult, packOrderView, packResult, unpackItemInput,
 } from '@bolx/contracts';
 import { actorOf, principalOf, type RoutePolicy } from '../../plugins/access.js';
 import { authErrors, type RouteModule } from '../../http.js';
@@ -38,7 +38,7 @@ export const packingRoutes: RouteModule = (api, { packing }) => {
   }, (req) => packing.openCarton(principalOf(req), req.body, actorOf(req)));
 
   api.post(`${BASE}/PackItem`, {
-    schema: { tags, summary: 'Scan an item into an open carton (SKU, UPC, barcode or package GTIN × its units); not on the order, another client’s, or more than picked: 422, nothing written', body: packItemInput, response: { 200: packResult, ...errors } },
+    schema: { tags, summary: 'Scan an item into an open carton, or into a new carton of a type opened by the accepted scan (SKU, UPC, barcode or package GTIN × its units); not on the order, another client’s, or more than picked: 422, nothing written (no carton opened). Answers what changed: the carton, its line, the order line', body: packItemInput, response: { 200: packItemResult, ...errors } },
     config: { policy: write },
   }, (req) => packing.packItem(principalOf(req), req.body, actorOf(req)));
 

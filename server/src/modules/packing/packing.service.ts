@@ -1,4 +1,5 @@
-import { ERROR_CODES, type CartonType, type PackOrderView, type ScanSku } from '@bolx/contracts';
+import { sql } from 'kysely';
+import { ERROR_CODES, type Carton, type CartonType, type PackItemResult, type PackOrderView, type ScanSku } from '@bolx/contracts';
 import type { z } from 'zod';
 import type {
   cartonTypeInput, cartonTypeListRequest, closeCartonInput, openCartonInput, openPackInput, packItemInput, unpackItemInput,
@@ -6,7 +7,7 @@ import type {
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import type { ChangeRecorder } from '../../platform/change-recorder.js';
+import type { Change, ChangeRecorder } from '../../platform/change-recorder.js';
 import { AppError, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { FloorEvents } from '../../platform/floor-events.js';
 import { toListPage } from '../../platform/list.js';
@@ -122,63 +123,108 @@ export class PackingService {
       if (!type || type.warehouse_id !== header.warehouse_id || n(type.is_active) !== 1) {
         throw unprocessable('Not an active carton type of this warehouse', { cartonTypeId: 'Not an active carton type of this warehouse' });
       }
-      const ctn = (await documentNumbers.next(uow, 'CTN')).number;
-      const cartonId = await repo.insertCarton(uow.tx, {
-        carton_number: ctn, order_id: header.id, warehouse_id: header.warehouse_id, customer_id: header.customer_id, carton_type_id: type.id,
-        length_cm: n(type.length_cm), width_cm: n(type.width_cm), height_cm: n(type.height_cm), packed_by: actor.userId, created_at: new Date().toISOString(),
-      });
-      await this.recorder.record(uow, actor, {
-        audit: { action: 'open', entity: 'carton', entityId: cartonId, warehouseId: header.warehouse_id, customerId: header.customer_id, after: { cartonNumber: ctn, orderId: header.id, cartonType: type.code } },
-      });
-      return ctn;
+      const opened = await this.insertCarton(uow, actor, header, type);
+      await this.recorder.record(uow, actor, opened.change);
+      return opened.carton.cartonNumber;
     });
     return { message: `Carton ${number} opened`, order: await this.view(this.db, principal.scope, header.id) };
   }
 
   /**
-   * One scan into an open carton: the code's item must be on the order (the customer's SKU), with units picked and
-   * not yet packed — in the scanned lot, else the lot with units left. Writes the carton line, the line's packed
-   * quantity and the floor event; a refusal writes nothing.
+   * One scan into a carton: the code's item must be on the order (the customer's SKU), with units picked and not yet
+   * packed — in the scanned lot, else the lot with units left. The carton is one open already, or (orderId and
+   * cartonTypeId) a new one of that type, opened only once the scan is accepted: a refused scan writes nothing, so
+   * no empty carton is left open. Writes the carton line, the line's packed quantity and the floor event, and
+   * answers only what changed (packItemResult): a scan costs the same statements whatever the order's length.
    */
-  async packItem(principal: Principal, input: z.infer<typeof packItemInput>, actor: Actor) {
-    const carton = await this.cartonOf(principal.scope, input.cartonId);
-    const done = await inTransaction(this.db, async (uow) => {
-      await this.holdPicked(uow, carton.order_id, carton.so_number);
-      await this.assertOpen(uow.tx, carton);
-      const skus = await this.parts.scans.skuMatches(uow.tx, carton.warehouse_id, input.code);
-      const own = skus.filter((s) => s.customerId === carton.customer_id);
+  async packItem(principal: Principal, input: z.infer<typeof packItemInput>, actor: Actor): Promise<PackItemResult> {
+    const carton = input.cartonId ? await this.cartonOf(principal.scope, input.cartonId) : undefined;
+    const header = carton ? undefined : await repo.orderHeader(this.db, principal.scope, input.orderId!);
+    if (!carton && !header) throw notFound('Order');
+    const order = carton
+      ? { id: carton.order_id, so_number: carton.so_number, warehouse_id: carton.warehouse_id, customer_id: carton.customer_id }
+      : { id: header!.id, so_number: header!.so_number, warehouse_id: header!.warehouse_id, customer_id: header!.customer_id };
+    return inTransaction(this.db, async (uow) => {
+      // The order's row first; with it, the carton's status as it now is (closing a carton holds the order too).
+      const held = await this.statuses.hold<'SALES_ORDER', { carton_status?: string }>(uow, {
+        kind: 'SALES_ORDER', id: order.id, in: ['Picked'], refusal: (status) => packRefusal(order.so_number, status),
+        returning: carton ? [sql<string>`(select status from carton where id = ${carton.id})`.as('carton_status')] : undefined,
+      });
+      if (carton && held.carton_status !== 'Open') throw conflict(`Carton ${carton.carton_number} is closed`, `status: ${held.carton_status}`);
+      const type = carton ? undefined : await repo.cartonType(uow.tx, input.cartonTypeId!);
+      if (!carton && (!type || type.warehouse_id !== order.warehouse_id || n(type.is_active) !== 1)) {
+        throw unprocessable('Not an active carton type of this warehouse', { cartonTypeId: 'Not an active carton type of this warehouse' });
+      }
+      const skus = await this.parts.scans.skuMatches(uow.tx, order.warehouse_id, input.code);
+      const own = skus.filter((s) => s.customerId === order.customer_id);
       if (own.length === 0) {
-        const message = skus.length ? `${input.code} is another client's item: it is not on order ${carton.so_number}` : `No item matches '${input.code}' in this warehouse`;
+        const message = skus.length ? `${input.code} is another client's item: it is not on order ${order.so_number}` : `No item matches '${input.code}' in this warehouse`;
         throw unprocessable(message, { code: message });
       }
-      const lines = await repo.orderLines(uow.tx, carton.order_id);
-      const match = own.find((s) => lines.some((l) => l.sku_id === s.skuId));
+      const scan = await repo.packScan(uow.tx, order.id, order.so_number, own.map((s) => s.skuId));
+      const match = own.find((s) => scan.lines.some((l) => l.sku_id === s.skuId));
       if (!match) {
-        const message = `${own[0].skuCode} is not on order ${carton.so_number}`;
+        const message = `${own[0].skuCode} is not on order ${order.so_number}`;
         throw unprocessable(message, { code: message });
       }
       const units = input.quantity * match.unitsPerScan;
-      const candidates = lines.filter((l) => l.sku_id === match.skuId);
-      const line = candidates.find((l) => n(l.picked_qty) - n(l.packed_qty) >= units);
+      const candidates = scan.lines.filter((l) => l.sku_id === match.skuId);
+      const line = candidates.find((l) => l.picked_qty - l.packed_qty >= units);
       if (!line) {
-        const left = candidates.reduce((s, l) => s + n(l.picked_qty) - n(l.packed_qty), 0);
-        const message = `${units === 1 ? 'One' : count(units, 'unit')} more than ordered: ${match.skuCode} has ${count(Math.max(0, left), 'unit')} picked and not yet packed on order ${carton.so_number}`;
+        const left = candidates.reduce((s, l) => s + l.picked_qty - l.packed_qty, 0);
+        const message = `${units === 1 ? 'One' : count(units, 'unit')} more than ordered: ${match.skuCode} has ${count(Math.max(0, left), 'unit')} picked and not yet packed on order ${order.so_number}`;
         throw unprocessable(message, { code: message });
       }
-      const { lot, toteId } = await this.lotToPack(uow.tx, carton, line.id, match, units, input.lot);
-      const packed = await repo.addToCarton(uow.tx, { carton_id: carton.id, order_line_id: line.id, sku_id: line.sku_id, lot, quantity: units });
-      if (!(await repo.addPacked(uow.tx, line.id, units))) throw conflict('The order line changed meanwhile; scan again');
+      const { lot, toteId } = lotToPack(scan, line.id, match, units, input.lot);
+      const changes: Change[] = [];
+      let target: Omit<Carton, 'lines'>;
+      if (carton) {
+        target = {
+          cartonId: carton.id, cartonNumber: carton.carton_number, orderId: order.id, cartonTypeId: carton.carton_type_id, cartonTypeCode: carton.carton_type_code,
+          status: 'Open', lengthCm: n(carton.length_cm), widthCm: n(carton.width_cm), heightCm: n(carton.height_cm), weightKg: null, trackingNumber: null, closedAt: null,
+        };
+      } else {
+        const opened = await this.insertCarton(uow, actor, order, type!);
+        changes.push(opened.change);
+        target = opened.carton;
+      }
+      const packed = await repo.addToCarton(uow.tx, { carton_id: target.cartonId, order_line_id: line.id, sku_id: line.sku_id, lot, quantity: units });
+      if (!packed) throw conflict(`Carton ${target.cartonNumber} is closed`);
+      const after = await repo.addPacked(uow.tx, line.id, units);
+      if (!after) throw conflict('The order line changed meanwhile; scan again');
       await this.parts.floorEvents.record(uow, actor, [{
-        kind: 'pack', warehouseId: carton.warehouse_id, customerId: carton.customer_id, orderId: carton.order_id, orderLineId: line.id,
-        cartonId: carton.id, skuId: line.sku_id, locationId: toteId, quantity: units,
+        kind: 'pack', warehouseId: order.warehouse_id, customerId: order.customer_id, orderId: order.id, orderLineId: line.id,
+        cartonId: target.cartonId, skuId: line.sku_id, locationId: toteId, quantity: units,
       }]);
-      await this.recorder.record(uow, actor, {
-        audit: { action: 'pack', entity: 'carton', entityId: carton.id, warehouseId: carton.warehouse_id, customerId: carton.customer_id,
-          after: { cartonNumber: carton.carton_number, orderLineId: line.id, skuCode: match.skuCode, lot, quantity: units, inCarton: n(packed.quantity) } },
+      changes.push({
+        audit: { action: 'pack', entity: 'carton', entityId: target.cartonId, warehouseId: order.warehouse_id, customerId: order.customer_id,
+          after: { cartonNumber: target.cartonNumber, orderLineId: line.id, skuCode: match.skuCode, lot, quantity: units, inCarton: n(packed.quantity) } },
       });
-      return `${count(units, 'unit')} of ${match.skuCode}${lot ? ` (lot ${lot})` : ''} packed into ${carton.carton_number}`;
+      await this.recorder.record(uow, actor, ...changes);
+      return {
+        message: `${count(units, 'unit')} of ${match.skuCode}${lot ? ` (lot ${lot})` : ''} packed into ${target.cartonNumber}`,
+        orderId: order.id, carton: target, opened: !carton,
+        cartonLine: { orderLineId: line.id, skuId: line.sku_id, skuCode: match.skuCode, lot, quantity: n(packed.quantity) },
+        line: { orderLineId: line.id, pickedQuantity: n(after.picked_qty), packedQuantity: n(after.packed_qty) },
+      };
     });
-    return { message: done, order: await this.view(this.db, principal.scope, carton.order_id) };
+  }
+
+  /** A new open carton of a type for an order (CTN number, the type's inner dimensions), and its change to record. */
+  private async insertCarton(uow: UnitOfWork, actor: Actor, order: { id: number; warehouse_id: number; customer_id: number }, type: CartonTypeRow) {
+    const ctn = (await documentNumbers.next(uow, 'CTN')).number;
+    const cartonId = await repo.insertCarton(uow.tx, {
+      carton_number: ctn, order_id: order.id, warehouse_id: order.warehouse_id, customer_id: order.customer_id, carton_type_id: type.id,
+      length_cm: n(type.length_cm), width_cm: n(type.width_cm), height_cm: n(type.height_cm), packed_by: actor.userId, created_at: new Date().toISOString(),
+    });
+    const change: Change = {
+      audit: { action: 'open', entity: 'carton', entityId: cartonId, warehouseId: order.warehouse_id, customerId: order.customer_id, after: { cartonNumber: ctn, orderId: order.id, cartonType: type.code } },
+    };
+    const carton: Omit<Carton, 'lines'> = {
+      cartonId, cartonNumber: ctn, orderId: order.id, cartonTypeId: type.id, cartonTypeCode: type.code, status: 'Open',
+      lengthCm: n(type.length_cm), widthCm: n(type.width_cm), heightCm: n(type.height_cm), weightKg: null, trackingNumber: null, closedAt: null,
+    };
+    return { carton, change };
   }
 
   /** Takes units of an order line's lot back out of an open carton (a wrong item put in). */
@@ -270,37 +316,6 @@ export class PackingService {
   }
 
   /**
-   * The lot a scan packs: the one scanned (or the line's own), else the lot with units left — units at the totes
-   * for the line, less what open cartons already hold of it — and the tote it is taken from (the floor event's where).
-   */
-  private async lotToPack(tx: Executor, carton: HeldCarton, lineId: number, sku: ScanSku, units: number, scanned?: string) {
-    const atTotes = new Map<string, number>();
-    const toteOf = new Map<string, number>();
-    for (const r of await repo.toteReservations(tx, carton.so_number)) {
-      if (r.document_line !== String(lineId)) continue;
-      atTotes.set(r.lot, (atTotes.get(r.lot) ?? 0) + n(r.quantity));
-      if (!toteOf.has(r.lot)) toteOf.set(r.lot, r.location_id);
-    }
-    for (const l of await repo.cartonLinesOf(tx, carton.order_id)) {
-      if (l.status === 'Open' && l.order_line_id === lineId) atTotes.set(l.lot, (atTotes.get(l.lot) ?? 0) - n(l.quantity));
-    }
-    if (scanned) {
-      const left = atTotes.get(scanned) ?? 0;
-      if (left < units) {
-        const message = `Lot ${scanned} of ${sku.skuCode}: ${count(Math.max(0, left), 'unit')} picked and not yet packed`;
-        throw unprocessable(message, { lot: message });
-      }
-      return { lot: scanned, toteId: toteOf.get(scanned)! };
-    }
-    const lots = [...atTotes].filter(([, left]) => left >= units).map(([lot]) => lot);
-    if (lots.length === 0) {
-      const message = `The picked units of ${sku.skuCode} are not in a tote of this order`;
-      throw unprocessable(message, { code: message });
-    }
-    return { lot: lots[0], toteId: toteOf.get(lots[0])! };
-  }
-
-  /**
    * The reserved moves that take a carton's lines from the totes their units wait in to the station (a line's lot
    * may lie in several totes: the first ones first). 409 when the totes no longer hold them.
    */
@@ -362,6 +377,37 @@ export class PackingService {
       })),
     };
   }
+}
+
+/**
+ * The lot a scan packs: the one scanned (or the line's own), else the lot with units left — units at the totes
+ * for the line, less what open cartons already hold of it — and the tote it is taken from (the floor event's where).
+ */
+function lotToPack(scan: Awaited<ReturnType<typeof repo.packScan>>, lineId: number, sku: ScanSku, units: number, scanned?: string) {
+  const atTotes = new Map<string, number>();
+  const toteOf = new Map<string, number>();
+  for (const r of scan.totes) {
+    if (r.line_id !== lineId) continue;
+    atTotes.set(r.lot, (atTotes.get(r.lot) ?? 0) + r.quantity);
+    if (!toteOf.has(r.lot)) toteOf.set(r.lot, r.location_id);
+  }
+  for (const l of scan.inOpenCartons) {
+    if (l.line_id === lineId) atTotes.set(l.lot, (atTotes.get(l.lot) ?? 0) - l.quantity);
+  }
+  if (scanned) {
+    const left = atTotes.get(scanned) ?? 0;
+    if (left < units) {
+      const message = `Lot ${scanned} of ${sku.skuCode}: ${count(Math.max(0, left), 'unit')} picked and not yet packed`;
+      throw unprocessable(message, { lot: message });
+    }
+    return { lot: scanned, toteId: toteOf.get(scanned)! };
+  }
+  const lots = [...atTotes].filter(([, left]) => left >= units).map(([lot]) => lot);
+  if (lots.length === 0) {
+    const message = `The picked units of ${sku.skuCode} are not in a tote of this order`;
+    throw unprocessable(message, { code: message });
+  }
+  return { lot: lots[0], toteId: toteOf.get(lots[0])! };
 }
 
 /** The 409 of a pack step on an order that is not Picked. */

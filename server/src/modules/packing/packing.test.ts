@@ -173,8 +173,13 @@ describe('PackItem', () => {
     const res = await packItem(carton.cartonId, code, { quantity: 2 });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe(`2 units of ${code} packed into ${carton.cartonNumber}`);
-    expect(res.json().order.lines[0]).toMatchObject({ pickedQuantity: 3, packedQuantity: 3 });
-    expect(res.json().order.cartons[0].lines).toEqual([{ orderLineId: o.lineIds[0], skuId: o.skus[0], skuCode: code, lot: '', quantity: 3 }]);
+    // The answer is what the scan changed: the carton, its line, the order line — not the whole order.
+    expect(res.json()).toMatchObject({
+      orderId: o.orderId, opened: false, carton: { cartonId: carton.cartonId, cartonNumber: carton.cartonNumber, status: 'Open' },
+      line: { orderLineId: o.lineIds[0], pickedQuantity: 3, packedQuantity: 3 },
+      cartonLine: { orderLineId: o.lineIds[0], skuId: o.skus[0], skuCode: code, lot: '', quantity: 3 },
+    });
+    expect(res.json()).not.toHaveProperty('order');
     const events = await db().selectFrom('floor_event').select(['kind', 'quantity', 'carton_id', 'order_line_id', 'location_id', 'user_id']).where('order_id', '=', o.orderId).orderBy('id').execute();
     const event = { kind: 'pack', carton_id: carton.cartonId, order_line_id: o.lineIds[0], location_id: o.toteId, user_id: expect.any(Number) };
     expect(events).toEqual([{ ...event, quantity: 1 }, { ...event, quantity: 2 }]);
@@ -201,6 +206,43 @@ describe('PackItem', () => {
     expect(await footprint()).toEqual(before);
   });
 
+  it('opens a carton of a type with the first accepted scan; a refused first scan opens none (nothing written)', async () => {
+    const o = await picked([{ quantity: 2 }]);
+    const code = await skuCode(o.skus[0]);
+    const before = await footprint();
+    const refused = await staff.post(`${P}/PackItem`, { orderId: o.orderId, cartonTypeId: small, code: await skuCode(await sku()) });
+    expect(refused.statusCode).toBe(422);
+    expect(await footprint()).toEqual(before);
+    expect(await db().selectFrom('carton').select('id').where('order_id', '=', o.orderId).execute()).toEqual([]);
+    const res = await staff.post(`${P}/PackItem`, { orderId: o.orderId, cartonTypeId: small, code });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ opened: true, carton: { status: 'Open', cartonTypeId: small }, cartonLine: { quantity: 1 }, line: { packedQuantity: 1 } });
+    expect(res.json().carton.cartonNumber).toMatch(/^CTN-\d{8}$/);
+    const cartons = await db().selectFrom('carton').select(['id', 'status']).where('order_id', '=', o.orderId).execute();
+    expect(cartons).toEqual([{ id: res.json().carton.cartonId, status: 'Open' }]);
+    // The next scan goes into that carton.
+    const next = await packItem(res.json().carton.cartonId, code);
+    expect(next.json()).toMatchObject({ opened: false, cartonLine: { quantity: 2 } });
+    // Bad input: neither a carton nor an order and type (400 naming the field); an inactive or another warehouse's type (422).
+    const neither = await staff.post(`${P}/PackItem`, { code });
+    expect(neither.statusCode).toBe(400);
+    const both = await staff.post(`${P}/PackItem`, { cartonId: res.json().carton.cartonId, orderId: o.orderId, cartonTypeId: small, code });
+    expect(both.statusCode).toBe(400);
+  });
+
+  it('refuses a scan into a carton closed meanwhile (409), writing nothing', async () => {
+    const o = await picked([{ quantity: 2 }]);
+    const carton = await openCarton(o.orderId);
+    const code = await skuCode(o.skus[0]);
+    expect((await packItem(carton.cartonId, code)).statusCode).toBe(200);
+    expect((await staff.post(`${P}/CloseCarton`, { cartonId: carton.cartonId, weightKg: 2, locationId: station })).statusCode).toBe(200);
+    const before = await footprint();
+    const res = await packItem(carton.cartonId, code);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(`Carton ${carton.cartonNumber} is closed`);
+    expect(await footprint()).toEqual(before);
+  });
+
   it('counts a package GTIN as its units', async () => {
     const o = await picked([{ quantity: 6 }]);
     const now = new Date().toISOString();
@@ -212,7 +254,7 @@ describe('PackItem', () => {
     const carton = await openCarton(o.orderId);
     const res = await packItem(carton.cartonId, gtin);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().order.lines[0]).toMatchObject({ packedQuantity: 6 });
+    expect(res.json().line).toMatchObject({ packedQuantity: 6 });
   });
 
   it('packs the scanned lot, else the lot with units left', async () => {

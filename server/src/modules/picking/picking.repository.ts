@@ -1,5 +1,6 @@
-import { sql, type Insertable } from 'kysely';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/schema.js';
+import { lockJoinedRowsAsMutex, type Dialect } from '../../db/dialect.js';
 import type { PickTaskTable } from '../../db/tables/floor.js';
 
 const n = (v: unknown) => Number(v ?? 0);
@@ -7,49 +8,101 @@ const n = (v: unknown) => Number(v ?? 0);
 /** Statuses a job is finished in: nothing more is picked, short-picked or undone. */
 export const FINISHED_JOB_STATUSES = ['Done', 'Short', 'Cancelled'] as const;
 
-/** One task of a stop, with what the picker scans against: the place, the SKU, the order's slot and tote. */
+/** One task of a stop, with what the picker scans against and what the stop shows: place, SKU, order (and its status), slot and tote. */
 export type StopTask = Awaited<ReturnType<typeof pickingRepository.stopTasks>>[number];
 
+/** A job as picking works on it: its row, its wave's number and status, who has it and how many orders it picks for. */
+export interface PickingJob {
+  id: number; job_number: string; wave_id: number; warehouse_id: number; strategy: string; zone: string | null; status: string;
+  assigned_to: number | null; started_at: string | null; finished_at: string | null; created_at: string;
+  wave_number: string; wave_status: string; assigned_to_name: string | null; order_count: number;
+}
+
+/** The job's columns picking answers with, beside its own row: correlated reads of its wave, assignee and orders. */
+const jobExtras: Record<string, RawBuilder<unknown>> = {
+  wave_number: sql`(select w.wave_number from wave w where w.id = pick_job.wave_id)`,
+  wave_status: sql`(select w.status from wave w where w.id = pick_job.wave_id)`,
+  assigned_to_name: sql`(select u.username from app_user u where u.id = pick_job.assigned_to)`,
+  order_count: sql`(select count(*) from pick_job_order jo where jo.job_id = pick_job.id)`,
+};
+/** The extras as the status machine's `returning` takes them. */
+export const jobReturning = Object.entries(jobExtras).map(([name, expr]) => expr.as(name));
+
+/** `CASE id WHEN … THEN … END` over rows keyed by id: one statement changes each row by its own amount. */
+function byId(rows: { id: number; value: number }[]): RawBuilder<number> {
+  return sql<number>`(case id ${sql.join(rows.map((r) => sql`when ${r.id} then ${r.value}`), sql` `)} else 0 end)`;
+}
+
+/** The tasks of a stop as they read, with their place, SKU, order and tote (the job's stop view and the scans' expectation). */
+function stopQuery(db: Executor) {
+  return db.selectFrom('pick_task as t')
+    .innerJoin('location as l', 'l.id', 't.location_id')
+    .innerJoin('sku as s', 's.id', 't.sku_id')
+    .innerJoin('sales_order as o', 'o.id', 't.order_id')
+    .innerJoin('pick_job_order as jo', (j) => j.onRef('jo.job_id', '=', 't.job_id').onRef('jo.order_id', '=', 't.order_id'))
+    .leftJoin('location as tl', 'tl.id', 'jo.tote_location_id')
+    .select(['t.id', 't.seq', 't.order_id', 't.order_line_id', 't.warehouse_id', 't.customer_id', 't.sku_id', 't.location_id', 't.lot', 't.pallet',
+      't.quantity', 't.picked_qty', 't.short_qty', 't.status', 'l.code as location_code', 'l.zone', 's.sku_code', 's.description', 's.is_lot_tracked',
+      'o.so_number', 'o.status as order_status', 'jo.slot', 'jo.tote_location_id', 'tl.code as tote_code',
+      sql<string | null>`(select min(b.expiry_date) from inventory_balance b where b.location_id = t.location_id and b.sku_id = t.sku_id
+        and b.customer_id = t.customer_id and b.lot = t.lot and b.pallet = t.pallet)`.as('expiry_date')]);
+}
+
 export const pickingRepository = {
-  /** A job with its wave's number and status and who it is assigned to. */
-  job(db: Executor, id: number) {
-    return db.selectFrom('pick_job as j')
-      .innerJoin('wave as w', 'w.id', 'j.wave_id')
-      .leftJoin('app_user as u', 'u.id', 'j.assigned_to')
-      .select(['j.id', 'j.job_number', 'j.wave_id', 'j.warehouse_id', 'j.strategy', 'j.zone', 'j.status', 'j.assigned_to', 'j.started_at',
-        'j.finished_at', 'j.created_at', 'w.wave_number', 'w.status as wave_status', 'u.username as assigned_to_name'])
-      .where('j.id', '=', id).executeTakeFirst();
-  },
-
-  /** The tasks of one stop (one seq of a job), in task order, with their place, SKU, order and tote. */
-  stopTasks(db: Executor, jobId: number, seq: number) {
-    return db.selectFrom('pick_task as t')
-      .innerJoin('location as l', 'l.id', 't.location_id')
-      .innerJoin('sku as s', 's.id', 't.sku_id')
-      .innerJoin('sales_order as o', 'o.id', 't.order_id')
-      .innerJoin('pick_job_order as jo', (j) => j.onRef('jo.job_id', '=', 't.job_id').onRef('jo.order_id', '=', 't.order_id'))
-      .leftJoin('location as tl', 'tl.id', 'jo.tote_location_id')
-      .select(['t.id', 't.seq', 't.order_id', 't.order_line_id', 't.warehouse_id', 't.customer_id', 't.sku_id', 't.location_id', 't.lot', 't.pallet',
-        't.quantity', 't.picked_qty', 't.short_qty', 't.status', 'l.code as location_code', 's.sku_code', 'o.so_number', 'jo.slot',
-        'jo.tote_location_id', 'tl.code as tote_code'])
-      .where('t.job_id', '=', jobId).where('t.seq', '=', seq).orderBy('t.id').execute();
-  },
-
-  /** One task of a job, as stopTasks answers it. */
-  async task(db: Executor, jobId: number, taskId: number) {
-    const row = await db.selectFrom('pick_task').select('seq').where('id', '=', taskId).where('job_id', '=', jobId).executeTakeFirst();
-    return row ? (await pickingRepository.stopTasks(db, jobId, row.seq)).find((t) => t.id === taskId) : undefined;
+  /** A job with its wave's number and status, who it is assigned to and its order count. */
+  job(db: Executor, id: number): Promise<PickingJob | undefined> {
+    return db.selectFrom('pick_job').selectAll('pick_job')
+      .select(Object.entries(jobExtras).map(([name, expr]) => expr.as(name)))
+      .where('pick_job.id', '=', id).executeTakeFirst() as Promise<PickingJob | undefined>;
   },
 
   /**
-   * Adds picked units to a task only while it is open and needs that many (one conditional statement: two pickers
-   * never pick a task beyond its quantity); it becomes Picked when nothing is left. Answers whether it was taken.
+   * Takes the job's row until commit when it is In Progress and the user's (every pick after a job's first): the
+   * statement that makes two requests on one job take turns, and answers the job. Undefined otherwise (the first
+   * pick, another picker's job, a finished one): the caller then claims it through the status machine, or refuses.
    */
-  async addPicked(tx: Executor, taskId: number, quantity: number) {
-    const r = await sql<{ id: number }>`update pick_task set picked_qty = picked_qty + ${quantity},
-        status = case when picked_qty + short_qty + ${quantity} >= quantity then 'Picked' else 'Open' end
-      where id = ${taskId} and status = 'Open' and picked_qty + short_qty + ${quantity} <= quantity returning id`.execute(tx);
-    return r.rows.length === 1;
+  async holdOwn(tx: Executor, jobId: number, userId: number, at: string): Promise<PickingJob | undefined> {
+    const extras = sql.join(Object.entries(jobExtras).map(([name, expr]) => sql`${expr} as ${sql.ref(name)}`));
+    const r = await sql<PickingJob>`update pick_job set updated_at = ${at}
+      where id = ${jobId} and status = 'In Progress' and assigned_to = ${userId} returning *, ${extras}`.execute(tx);
+    return r.rows[0];
+  },
+
+  /**
+   * The tasks of one stop (one seq of a job), in task order. When `lock`, their orders' rows are taken until commit
+   * (PostgreSQL; SQLite runs one transaction at a time): an order whose tasks lie in several jobs (zone picking) is
+   * then settled by one picker at a time, each counting what the other left open after it committed.
+   */
+  stopTasks(db: Executor, dialect: Dialect, jobId: number, seq: number, lock = false) {
+    const q = stopQuery(db).where('t.job_id', '=', jobId).where('t.seq', '=', seq).orderBy('t.id');
+    return (lock ? lockJoinedRowsAsMutex(dialect, q, 'o') : q).execute();
+  },
+
+  /** The tasks of the stop a task belongs to (an undo's), orders taken as stopTasks does. */
+  stopOfTask(db: Executor, dialect: Dialect, jobId: number, taskId: number) {
+    const q = stopQuery(db).where('t.job_id', '=', jobId)
+      .where('t.seq', '=', (eb) => eb.selectFrom('pick_task as x').select('x.seq').where('x.id', '=', taskId).where('x.job_id', '=', jobId))
+      .orderBy('t.id');
+    return lockJoinedRowsAsMutex(dialect, q, 'o').execute();
+  },
+
+  /** The tasks of some stops of a job (a short pick's stop and the stops it added), in walking order. */
+  stops(db: Executor, jobId: number, seqs: number[]) {
+    return stopQuery(db).where('t.job_id', '=', jobId).where('t.seq', 'in', seqs).orderBy('t.seq').orderBy('jo.slot').orderBy('t.id').execute();
+  },
+
+  /**
+   * Adds picked units to tasks, each only while it is open and needs that many (one conditional statement for all:
+   * two pickers never pick a task beyond its quantity); a task becomes Picked when nothing is left. Answers the
+   * tasks taken (a task missing: it changed meanwhile).
+   */
+  async addPicked(tx: Executor, takes: { taskId: number; quantity: number }[]) {
+    if (takes.length === 0) return 0;
+    const delta = byId(takes.map((t) => ({ id: t.taskId, value: t.quantity })));
+    const r = await sql<{ id: number }>`update pick_task set picked_qty = picked_qty + ${delta},
+        status = case when picked_qty + short_qty + ${delta} >= quantity then 'Picked' else 'Open' end
+      where id in (${sql.join(takes.map((t) => t.taskId))}) and status = 'Open' and picked_qty + short_qty + ${delta} <= quantity returning id`.execute(tx);
+    return r.rows.length;
   },
 
   /** Takes picked units back from a task (an undo); an open or picked task only. Answers whether it changed. */
@@ -59,16 +112,19 @@ export const pickingRepository = {
     return r.rows.length === 1;
   },
 
-  /** Closes an open task short: what it still needed is its short quantity. Answers the units short (0: it was not open). */
-  async closeShort(tx: Executor, taskId: number) {
-    const r = await sql<{ short_qty: number }>`update pick_task set short_qty = quantity - picked_qty, status = 'Short'
-      where id = ${taskId} and status = 'Open' returning short_qty`.execute(tx);
-    return n(r.rows[0]?.short_qty);
+  /** Closes a stop's open tasks short: what each still needed is its short quantity. Answers them (id, units short). */
+  async closeShort(tx: Executor, jobId: number, seq: number) {
+    const r = await sql<{ id: number; short_qty: number }>`update pick_task set short_qty = quantity - picked_qty, status = 'Short'
+      where job_id = ${jobId} and seq = ${seq} and status = 'Open' returning id, short_qty`.execute(tx);
+    return r.rows.map((x) => ({ id: n(x.id), quantity: n(x.short_qty) }));
   },
 
-  /** An order line's picked units change by `delta` (never below 0: the column's check). */
-  addLinePicked(tx: Executor, lineId: number, delta: number) {
-    return tx.updateTable('sales_order_line').set((eb) => ({ picked_qty: eb('picked_qty', '+', delta) })).where('id', '=', lineId).execute();
+  /** Order lines' picked units change, each by its own delta (never below 0: the column's check); answers them as they now are. */
+  async addLinesPicked(tx: Executor, deltas: { lineId: number; delta: number }[]) {
+    if (deltas.length === 0) return [];
+    const r = await sql<LineRow>`update sales_order_line set picked_qty = picked_qty + ${byId(deltas.map((d) => ({ id: d.lineId, value: d.delta })))}
+      where id in (${sql.join(deltas.map((d) => d.lineId))}) returning id, order_id, quantity, allocated_qty, picked_qty`.execute(tx);
+    return r.rows;
   },
 
   /** The order lines a short pick allocates again: what they hold and how they are allocated. */
@@ -78,26 +134,32 @@ export const pickingRepository = {
       .where('li.id', 'in', ids).orderBy('li.id').execute();
   },
 
-  /** A line's allocated units change by `delta` and its short reason is set (null: nothing short). */
+  /** A line's allocated units change by `delta` and its short reason is set (null: nothing short); answers it as it now is. */
   setLineAllocation(tx: Executor, lineId: number, delta: number, shortReason: string | null) {
     return tx.updateTable('sales_order_line').set((eb) => ({ allocated_qty: eb('allocated_qty', '+', delta), short_reason: shortReason }))
-      .where('id', '=', lineId).execute();
+      .where('id', '=', lineId).returning(['id', 'order_id', 'quantity', 'allocated_qty', 'picked_qty']).executeTakeFirstOrThrow();
   },
 
-  /** Open tasks of each order (across every job): an order with none left is picked. */
-  async openTasksByOrder(db: Executor, orderIds: number[]) {
-    const rows = await db.selectFrom('pick_task').select(['order_id', sql<number>`count(*)`.as('open')])
-      .where('order_id', 'in', orderIds).where('status', '=', 'Open').groupBy('order_id').execute();
-    return new Map(rows.map((r) => [r.order_id, n(r.open)]));
-  },
-
-  /** A job's tasks still open, and short. */
-  async jobProgress(db: Executor, jobId: number) {
-    const r = await db.selectFrom('pick_task').select([
-      sql<number>`sum(case when status = 'Open' then 1 else 0 end)`.as('open'),
-      sql<number>`sum(case when status = 'Short' then 1 else 0 end)`.as('short'),
-    ]).where('job_id', '=', jobId).executeTakeFirstOrThrow();
-    return { open: n(r.open), short: n(r.short) };
+  /**
+   * A job's progress after a step, and the open tasks of some orders across every job (an order with none left is
+   * picked), in one statement: the job's row first (order_id null), then one row per order with open tasks.
+   */
+  async progress(db: Executor, jobId: number, orderIds: number[]) {
+    const orders = orderIds.length
+      ? sql`union all select order_id, 0, 0, count(*), 0, 0, 0, 0 from pick_task where order_id in (${sql.join(orderIds)}) and status = 'Open' group by order_id`
+      : sql``;
+    const r = await sql<{ order_id: number | null; stops: number; open_stops: number; open: number; short: number; units: number; picked: number; short_units: number }>`
+      select null as order_id, count(distinct seq) as stops, count(distinct case when status = 'Open' then seq end) as open_stops,
+        sum(case when status = 'Open' then 1 else 0 end) as open, sum(case when status = 'Short' then 1 else 0 end) as short,
+        coalesce(sum(quantity), 0) as units, coalesce(sum(picked_qty), 0) as picked, coalesce(sum(short_qty), 0) as short_units
+      from pick_task where job_id = ${jobId}
+      ${orders}`.execute(db);
+    const job = r.rows.find((x) => x.order_id === null)!;
+    return {
+      stops: n(job.stops), stopsDone: n(job.stops) - n(job.open_stops), open: n(job.open), short: n(job.short),
+      units: n(job.units), pickedUnits: n(job.picked), shortUnits: n(job.short_units),
+      openByOrder: new Map(r.rows.filter((x) => x.order_id !== null).map((x) => [n(x.order_id), n(x.open)])),
+    };
   },
 
   /** Takes the wave's row until commit (so two jobs finishing at once see each other before deciding it is done). */
@@ -127,3 +189,6 @@ export const pickingRepository = {
     return new Map(rows.map((r) => [r.id, r.code]));
   },
 };
+
+/** An order line as a picking step answers it. */
+export interface LineRow { id: number; order_id: number; quantity: number; allocated_qty: number; picked_qty: number }

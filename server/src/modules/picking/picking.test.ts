@@ -15,6 +15,11 @@ type Stop = { seq: number; locationId: number; locationCode: string; skuId: numb
 type Job = { jobId: number; jobNumber: string; waveId: number; status: string; assignedTo: number | null; startedAt: string | null; finishedAt: string | null;
   totes: { slot: number; orderId: number; toteLocationId: number | null; toteCode: string | null }[]; stops: Stop[];
   lastPick: { eventId: number; taskId: number; quantity: number } | null };
+/** What ConfirmPick, ShortPick and UndoPick answer: what the step changed. */
+type PickAnswer = { message: string; stops: Stop[]; lastPick: Job['lastPick'];
+  job: { status: string; assignedTo: number | null; stopCount: number; stopsDone: number; units: number; pickedUnits: number; shortUnits: number; finishedAt: string | null };
+  lines: { orderLineId: number; orderId: number; quantity: number; allocatedQuantity: number; pickedQuantity: number }[];
+  orders: { orderId: number; soNumber: string; status: string }[] };
 
 const getJob = async (jobId: number, caller = f.staff) => {
   const res = await caller.get(`${J}/GetJob?jobId=${jobId}`);
@@ -58,7 +63,7 @@ const confirm = (caller: Caller, job: Job, stop: Stop, over: Record<string, unkn
   caller.post(`${J}/ConfirmPick`, { jobId: job.jobId, stopSeq: stop.seq, locationCode: stop.locationCode, itemCode: stop.skuCode, quantity: stop.quantity - stop.pickedQuantity - stop.shortQuantity, ...(stop.lot ? { lot: stop.lot } : {}), ...over });
 const ok = async (res: Awaited<ReturnType<Caller['post']>>) => {
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { message: string; job: Job };
+  return res.json() as PickAnswer;
 };
 const balance = async (skuId: number, locationId: number) => db().selectFrom('inventory_balance').select(['on_hand', 'allocated'])
   .where('sku_id', '=', skuId).where('location_id', '=', locationId).executeTakeFirst().then((b) => b && { onHand: Number(b.on_hand), allocated: Number(b.allocated) });
@@ -203,7 +208,12 @@ describe('ConfirmPick', () => {
     const first = await ok(await confirm(f.staff, job, hotStop, { quantity: 4 }));
     expect(first.job.status).toBe('In Progress');
     expect(first.job.assignedTo).toBe(f.staffId);
-    const after = first.job.stops.find((s) => s.seq === hotStop.seq)!;
+    // The answer is what changed: the stop, its order lines, the job's progress — not the whole job.
+    expect(first.stops.map((s) => s.seq)).toEqual([hotStop.seq]);
+    expect(first.job).toMatchObject({ stopCount: 2, stopsDone: 0, units: 6, pickedUnits: 4, shortUnits: 0 });
+    expect(first.lines.map((l) => l.pickedQuantity).sort()).toEqual([1, hotStop.tasks[0].quantity].sort());
+    expect(first.lastPick).toMatchObject({ quantity: 4 - hotStop.tasks[0].quantity });
+    const after = first.stops.find((s) => s.seq === hotStop.seq)!;
     expect(after.tasks.map((x) => [x.pickedQuantity, x.status])).toEqual(hotStop.tasks.map((x, i) => (i === 0 ? [x.quantity, 'Picked'] : [4 - hotStop.tasks[0].quantity, 'Open'])));
     expect(await waveStatus(waveId)).toBe('In Progress');
     const firstTask = hotStop.tasks[0];
@@ -218,12 +228,14 @@ describe('ConfirmPick', () => {
     expect(reserved).toEqual([{ location_id: toteOf(firstTask.orderId), quantity: firstTask.quantity }]);
 
     // The rest of the job: the hot stop's last unit, then the cold stop.
-    await ok(await confirm(f.staff, first.job, after));
-    const cold1 = first.job.stops.find((s) => s.skuId === cold)!;
+    const second = await ok(await confirm(f.staff, job, after));
+    expect(second.job).toMatchObject({ stopsDone: 1, pickedUnits: 5 });
+    expect(second.orders).toEqual([{ orderId: b.orderId, soNumber: b.soNumber, status: 'Picked' }]);
+    const cold1 = job.stops.find((s) => s.skuId === cold)!;
     expect(await orderStatus(b.orderId)).toBe('Picked');
     expect(await orderStatus(a.orderId)).toBe('Picking');
     const heard = recordEvents(t.app);
-    const last = await ok(await confirm(f.staff, first.job, cold1));
+    const last = await ok(await confirm(f.staff, job, cold1));
     expect(last.job.status).toBe('Done');
     const events0 = (await heard.until(4)).map((e) => [e.target, (e.payload as { subEvent: string; payload: { status: string } }).subEvent, (e.payload as { payload: { status: string } }).payload.status]);
     expect(events0).toEqual(expect.arrayContaining([
@@ -246,7 +258,7 @@ describe('ConfirmPick', () => {
     expect(events[0].location_id).toBe(hotBin);
 
     // Finished: no more picks, no undo.
-    const again = await confirm(f.staff, last.job, cold1, { quantity: 1 });
+    const again = await confirm(f.staff, job, cold1, { quantity: 1 });
     expect(again.statusCode).toBe(409);
     const undo = await f.staff.post(`${J}/UndoPick`, { jobId: job.jobId });
     expect(undo.statusCode, undo.body).toBe(409);
@@ -265,9 +277,12 @@ describe('ShortPick', () => {
     expect(stop.locationId).toBe(first);
     const res = await ok(await f.staff.post(`${J}/ShortPick`, { jobId: job.jobId, stopSeq: stop.seq, locationCode: stop.locationCode, itemCode: stop.skuCode, foundQuantity: 1 }));
     expect(res.message).toMatch(/3 units short/);
-    const shortStop = res.job.stops.find((s) => s.seq === stop.seq)!;
+    const shortStop = res.stops.find((s) => s.seq === stop.seq)!;
     expect(shortStop.tasks[0]).toMatchObject({ pickedQuantity: 1, shortQuantity: 3, status: 'Short' });
-    const added = res.job.stops.at(-1)!;
+    const added = res.stops.at(-1)!;
+    expect(res.stops).toHaveLength(2);
+    expect(res.job).toMatchObject({ stopCount: 2, stopsDone: 1, units: 7, pickedUnits: 1, shortUnits: 3 });
+    expect(res.lines).toEqual([{ orderLineId: shortStop.tasks[0].orderLineId, orderId: o.orderId, quantity: 4, allocatedQuantity: 4, pickedQuantity: 1 }]);
     expect(added.seq).toBeGreaterThan(stop.seq);
     expect(added).toMatchObject({ locationId: elsewhere, quantity: 3 });
     expect(await balance(sku, first)).toEqual({ onHand: 4, allocated: 0 });
@@ -283,7 +298,7 @@ describe('ShortPick', () => {
     expect(await reconciled()).toBe(true);
 
     // The new stop is picked next and the job ends Short (a task was short), the order Picked.
-    const done = await ok(await confirm(f.staff, res.job, added));
+    const done = await ok(await confirm(f.staff, job, added));
     expect(done.job.status).toBe('Short');
     expect(await orderStatus(o.orderId)).toBe('Picked');
     expect(await balance(sku, elsewhere)).toEqual({ onHand: 7, allocated: 0 });
@@ -300,7 +315,8 @@ describe('ShortPick', () => {
     const short = (job: Job) => f.staff.post(`${J}/ShortPick`, { jobId: job.jobId, stopSeq: job.stops[0].seq, locationCode: job.stops[0].locationCode, foundQuantity: 0 });
     const ra = await ok(await short(ja));
     expect(ra.job.status).toBe('Short');
-    expect(ra.job.stops).toHaveLength(1);
+    expect(ra.stops).toHaveLength(1);
+    expect(ra.job.stopCount).toBe(1);
     expect(await orderStatus(a.orderId)).toBe('Picked');
     const line = await db().selectFrom('sales_order_line').select(['allocated_qty', 'picked_qty', 'short_reason']).where('order_id', '=', a.orderId).executeTakeFirstOrThrow();
     // The only other units are in the bin now being counted: that is why.
@@ -312,6 +328,25 @@ describe('ShortPick', () => {
     expect(counts).toHaveLength(1);
     expect(await balance(sku, loc)).toEqual({ onHand: 6, allocated: 0 });
     expect(await reconciled()).toBe(true);
+  });
+
+  it('needs the item scanned when units were found (the contract says so: 400 naming itemCode), not when none were; nothing is written', async () => {
+    const sku = await f.sku();
+    await bin(sku, 5);
+    const o = await f.order([{ skuId: sku, quantity: 3 }]);
+    const { jobs: [job] } = await wave([o.orderId]);
+    const stop = job.stops[0];
+    const before = [await stockRows(), await floorRows()];
+    const found = await f.staff.post(`${J}/ShortPick`, { jobId: job.jobId, stopSeq: stop.seq, locationCode: stop.locationCode, foundQuantity: 1 });
+    expect(found.statusCode, found.body).toBe(400);
+    expect(JSON.stringify(found.json().details)).toContain('itemCode');
+    expect(found.json().message).toContain('Scan the item');
+    const blank = await f.staff.post(`${J}/ShortPick`, { jobId: job.jobId, stopSeq: stop.seq, locationCode: stop.locationCode, itemCode: '  ', foundQuantity: 1 });
+    expect(blank.statusCode, blank.body).toBe(400);
+    expect([await stockRows(), await floorRows()]).toEqual(before);
+    expect(await db().selectFrom('pick_task').select('status').where('job_id', '=', job.jobId).execute()).toEqual([{ status: 'Open' }]);
+    const none = await ok(await f.staff.post(`${J}/ShortPick`, { jobId: job.jobId, stopSeq: stop.seq, locationCode: stop.locationCode, foundQuantity: 0 }));
+    expect(none.job.shortUnits).toBe(3);
   });
 
   it('refuses a found quantity the stop needs in full (confirm instead) and a wrong location scan', async () => {
@@ -348,17 +383,18 @@ describe('UndoPick', () => {
     const { jobs: [job2] } = await wave([o2.orderId]);
     const [s1] = job2.stops;
     const p1 = await ok(await confirm(f.staff, job2, s1, { quantity: 1 }));
-    const p2 = await ok(await confirm(f.staff, p1.job, p1.job.stops[0], { quantity: 2 }));
-    expect(p2.job.lastPick).toMatchObject({ quantity: 2 });
+    const p2 = await ok(await confirm(f.staff, job2, p1.stops[0], { quantity: 2 }));
+    expect(p2.lastPick).toMatchObject({ quantity: 2 });
     const undo1 = await ok(await f.staff.post(`${J}/UndoPick`, { jobId: job2.jobId }));
     expect(undo1.message).toMatch(/2 units/);
-    expect(undo1.job.lastPick).toMatchObject({ quantity: 1 });
-    expect(undo1.job.stops[0].pickedQuantity).toBe(1);
+    expect(undo1.lastPick).toMatchObject({ quantity: 1 });
+    expect(undo1.stops[0].pickedQuantity).toBe(1);
+    expect(undo1.job).toMatchObject({ status: 'In Progress', pickedUnits: 1 });
     // GetJob tells the picker the same: the one undo stack (platform/floor-events.ts).
-    expect((await f.staff.get(`${J}/GetJob?jobId=${job2.jobId}`)).json().lastPick).toEqual(undo1.job.lastPick);
+    expect((await f.staff.get(`${J}/GetJob?jobId=${job2.jobId}`)).json().lastPick).toEqual(undo1.lastPick);
     const undo2 = await ok(await f.staff.post(`${J}/UndoPick`, { jobId: job2.jobId }));
-    expect(undo2.job.lastPick).toBeNull();
-    expect(undo2.job.stops[0].pickedQuantity).toBe(0);
+    expect(undo2.lastPick).toBeNull();
+    expect(undo2.stops[0].pickedQuantity).toBe(0);
     expect((await f.staff.post(`${J}/UndoPick`, { jobId: job2.jobId })).statusCode).toBe(409);
     const rev = await db().selectFrom('inventory_txn').select(sql<number>`sum(qty_change)`.as('q')).where('document_id', '=', job2.jobNumber)
       .where('txn_type', '=', 'reverse').where('location_id', '=', s1.locationId).executeTakeFirstOrThrow();

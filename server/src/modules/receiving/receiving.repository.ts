@@ -1,8 +1,8 @@
-import { sql, type Insertable, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { ReceivingOrderFilters } from '@bolx/contracts';
 import type { DB, Executor } from '../../db/schema.js';
 import type { ReferencedLocation } from '../../platform/stock/references.js';
-import type { Dialect } from '../../db/dialect.js';
+import { lockRows, type Dialect } from '../../db/dialect.js';
 import { dayInAnyZone } from '../../platform/business-day.js';
 import type { ReceivingOrderLineTable, ReceivingOrderTable, ReceivingPutawayTable, ReceivingReceiptTable } from '../../db/tables/receiving.js';
 import type { Scope } from '../../platform/scope.js';
@@ -49,6 +49,19 @@ type ScanHit = {
   putaway_qty: number; line_notes: string | null; line_lot: string; line_expiry: string | null;
 };
 
+/**
+ * The SKU a code scanned on an order names (by code, UPC, barcode, then GTIN, among the order's client's), with
+ * its line on the order: a SKU on the order before one that is not.
+ */
+function scanHit(orderId: number, code: string) {
+  const customer = sql`(select customer_id from receiving_order where id = ${orderId})`;
+  return sql<ScanHit>`(select s.id as sku_id, s.sku_code, s.is_active as sku_active, s.description, s.is_lot_tracked, s.is_expiry_tracked, m.matched_by,
+      li.id as line_id, li.line_no, li.expected_qty, li.received_qty, li.damaged_qty, li.putaway_qty, li.notes as line_notes, li.lot as line_lot, li.expiry_date as line_expiry
+    from (${skuCodeMatches(code, (column) => sql<boolean>`${sql.ref(column)} = ${customer}`)}) m join sku s on s.id = m.sku_id
+    left join receiving_order_line li on li.order_id = ${orderId} and li.sku_id = s.id
+    order by case when li.id is null then 1 else 0 end, m.rank limit 1)`;
+}
+
 type OrderQuery = SelectQueryBuilder<DB & { o: ReceivingOrderTable }, 'o', object>;
 
 /**
@@ -76,21 +89,64 @@ function locationsOf(rows: LocationColumns[]): Map<number, ReferencedLocation> {
   }]));
 }
 
+/** An RO row's columns as orderColumns selects them (its own and its names and totals). */
+const ORDER_FIELDS = [
+  'id', 'ro_number', 'warehouse_id', 'customer_id', 'supplier', 'reference_number', 'expected_date', 'status', 'notes', 'created_by', 'created_at',
+  'updated_at', 'received_at', 'finalized_at', 'closed_at', 'cancelled_at', 'warehouse_name', 'customer_name', 'line_count', 'expected_qty',
+  'received_qty', 'damaged_qty', 'putaway_qty', 'over_qty', 'short_qty',
+] as const;
+type OrderFields = Awaited<ReturnType<ReturnType<typeof orderColumns>['executeTakeFirstOrThrow']>>;
+const PLACE_FIELDS = ['id', 'code', 'warehouse_id', 'is_active', 'type', 'capacity', 'category'] as const;
+const placeColumns = ['p1', 'p2'].flatMap((alias) => PLACE_FIELDS.map((f) => `${alias}_${f}`));
+
+/** One location an operation names, beside its order's row as `<alias>_<column>` (nulls when there is none). */
+function withPlace<Q extends OrderQuery>(q: Q, alias: 'p1' | 'p2', id: number | null) {
+  const place = sql`(select l.id, l.code, l.warehouse_id, l.is_active, l.type, l.capacity, lt.category
+    from location l left join location_type lt on lt.code = l.type where l.id = ${id ?? 0})`;
+  const joined = (q as OrderQuery).leftJoin(place.as(alias), (j) => j.onTrue()) as unknown as OrderQuery;
+  return joined.select(PLACE_FIELDS.map((f) => sql.ref(`${alias}.${f}`).as(`${alias}_${f}`))) as unknown as Q;
+}
+
+/** The places withPlace joined, as the stock engine's reference check reads them (checkLocations). */
+function placesOf(row: Record<string, unknown>): Map<number, ReferencedLocation> {
+  const places = new Map<number, ReferencedLocation>();
+  for (const alias of ['p1', 'p2']) {
+    const at = (f: string) => row[`${alias}_${f}`];
+    if (at('id') == null) continue;
+    places.set(Number(at('id')), {
+      id: Number(at('id')), code: String(at('code') ?? ''), warehouseId: Number(at('warehouse_id')), isActive: Number(at('is_active')) === 1,
+      type: String(at('type') ?? ''), category: (at('category') as string | null) ?? null, capacity: Number(at('capacity') ?? 0),
+    });
+  }
+  return places;
+}
+
 /**
- * An RO row's line totals and names, answered by the statement that takes the row (a transition or a hold of
- * the status machine, or `lockWithTotals`): what a receipt adds its own change to, without reading the order again.
+ * A line's count with the read of what it refers to folded in: ONE statement. `context` (a one-row read: the
+ * order as orderColumns selects it, with `line_id` naming the line to count) is taken first as a materialized CTE —
+ * on PostgreSQL locking the order row, which every receiving transaction takes before its lines — then the line
+ * `line_id` names is updated by `set` where `where` holds. Answers the line as counted, and the context's columns
+ * as they stood before the count (a CTE is read once, before the update on both engines); undefined when no line
+ * was counted (the context found nothing, or `where` refused).
  */
-function totalsReturning() {
-  const total = (expr: string) => sql<number>`(select coalesce(sum(${sql.raw(expr)}), 0) from receiving_order_line t where t.order_id = receiving_order.id)`;
-  return [
-    sql<string>`(select name from warehouse w where w.id = receiving_order.warehouse_id)`.as('warehouse_name'),
-    sql<string>`(select name from customer c where c.id = receiving_order.customer_id)`.as('customer_name'),
-    sql<number>`(select count(*) from receiving_order_line t where t.order_id = receiving_order.id)`.as('line_count'),
-    total('t.expected_qty').as('expected_qty'), total('t.received_qty').as('received_qty'), total('t.damaged_qty').as('damaged_qty'),
-    total('t.putaway_qty').as('putaway_qty'),
-    total('case when t.received_qty + t.damaged_qty > t.expected_qty then t.received_qty + t.damaged_qty - t.expected_qty else 0 end').as('over_qty'),
-    total('case when t.received_qty + t.damaged_qty < t.expected_qty then t.expected_qty - t.received_qty - t.damaged_qty else 0 end').as('short_qty'),
-  ];
+async function countWithContext(tx: Executor, d: Dialect, context: OrderQuery, columns: readonly string[],
+  set: Record<string, RawBuilder<number>>, where?: RawBuilder<SqlBool>) {
+  let update = tx.with((cte) => cte('ctx').materialized(), () => lockRows(d, context, 'o') as never)
+    .updateTable('receiving_order_line').set(set)
+    .where('id', '=', sql<number>`(select line_id from ctx)`);
+  if (where) update = update.where(where);
+  // SQLite's RETURNING reads only the updated table: the context's columns come through scalar subqueries.
+  const row = await update.returningAll()
+    .returning(columns.map((c) => sql`(select ${sql.ref(`ctx.${c}`)} from ctx)`.as(`ctx_${c}`)))
+    .executeTakeFirst() as (Selectable<ReceivingOrderLineTable> & Record<string, unknown>) | undefined;
+  if (!row) return undefined;
+  const read: Record<string, unknown> = Object.fromEntries(columns.map((c) => [c, row[`ctx_${c}`]]));
+  const order = Object.fromEntries(ORDER_FIELDS.map((f) => [f, read[f]])) as unknown as OrderFields;
+  const line: Selectable<ReceivingOrderLineTable> = {
+    id: row.id, order_id: row.order_id, line_no: row.line_no, sku_id: row.sku_id, expected_qty: row.expected_qty, received_qty: row.received_qty,
+    damaged_qty: row.damaged_qty, putaway_qty: row.putaway_qty, notes: row.notes, lot: row.lot, expiry_date: row.expiry_date,
+  };
+  return { order, line, context: read, places: placesOf(read) };
 }
 
 /** Every Kysely query of the receiving area. Stock itself changes only through InventoryService.post. */
@@ -107,14 +163,8 @@ export const receivingRepository = {
    * order (lines first; by code, UPC, barcode, then GTIN), and the locations named. Undefined when the RO is not in scope.
    */
   async orderForScan(db: Executor, scope: Scope, orderId: number, code: string, locationIds: number[]) {
-    const customer = sql`(select customer_id from receiving_order where id = ${orderId})`;
-    const hit = sql<ScanHit>`(select s.id as sku_id, s.sku_code, s.is_active as sku_active, s.description, s.is_lot_tracked, s.is_expiry_tracked, m.matched_by,
-        li.id as line_id, li.line_no, li.expected_qty, li.received_qty, li.damaged_qty, li.putaway_qty, li.notes as line_notes, li.lot as line_lot, li.expiry_date as line_expiry
-      from (${skuCodeMatches(code, (column) => sql<boolean>`${sql.ref(column)} = ${customer}`)}) m join sku s on s.id = m.sku_id
-      left join receiving_order_line li on li.order_id = ${orderId} and li.sku_id = s.id
-      order by case when li.id is null then 1 else 0 end, m.rank limit 1)`;
     const rows = await withLocations(orderColumns(ordersQuery(db, scope, {}).where('o.id', '=', orderId))
-      .leftJoin(hit.as('hit'), (j) => j.onTrue()).selectAll('hit'), locationIds).execute();
+      .leftJoin(scanHit(orderId, code).as('hit'), (j) => j.onTrue()).selectAll('hit'), locationIds).execute();
     if (!rows[0]) return undefined;
     const h = rows[0];
     // A SKU found has all its columns; a line found all of its own (left joins type them nullable).
@@ -147,6 +197,59 @@ export const receivingRepository = {
       sku_code: r.sku_code!, description: r.description!, is_lot_tracked: r.is_lot_tracked!, is_expiry_tracked: r.is_expiry_tracked!, source_expiry: r.source_expiry,
     };
     return { order: r, line, locations: locationsOf(rows) };
+  },
+
+  /**
+   * A receive scan counted on its line, with what it refers to, in ONE statement (see countWithContext): the RO in
+   * scope while it may still receive (Open or Receiving), the scanned code's SKU and its line on the order, the
+   * expiry the scanned lot already carries in stock, and the dock and damage locations. Undefined when nothing was
+   * counted: orderForScan then tells why.
+   */
+  async countScan(tx: Executor, d: Dialect, scope: Scope, p: { orderId: number; code: string; lot: string; good: number; damaged: number; locationId: number; damagedLocationId: number | null }) {
+    const lotExpiry = sql<string | null>`(select b.expiry_date from inventory_balance b where ${p.lot} <> '' and b.customer_id = o.customer_id
+      and b.sku_id = hit.sku_id and b.lot = ${p.lot} and b.expiry_date is not null limit 1)`;
+    let context = orderColumns(ordersQuery(tx, scope, {}).where('o.id', '=', p.orderId).where('o.status', 'in', [...RECEIVABLE]))
+      .leftJoin(scanHit(p.orderId, p.code).as('hit'), (j) => j.onTrue())
+      .select(['hit.line_id', 'hit.sku_code', 'hit.sku_active', 'hit.description', 'hit.is_lot_tracked', 'hit.is_expiry_tracked', 'hit.matched_by', lotExpiry.as('lot_expiry')]) as unknown as OrderQuery;
+    context = withPlace(withPlace(context, 'p1', p.locationId), 'p2', p.damagedLocationId);
+    const hit = ['sku_code', 'sku_active', 'description', 'is_lot_tracked', 'is_expiry_tracked', 'matched_by', 'lot_expiry'] as const;
+    const counted = await countWithContext(tx, d, context, [...ORDER_FIELDS, ...hit, ...placeColumns], {
+      received_qty: sql<number>`received_qty + ${p.good}`, damaged_qty: sql<number>`damaged_qty + ${p.damaged}`,
+    });
+    if (!counted) return undefined;
+    const c = counted.context;
+    return {
+      order: counted.order, places: counted.places, matchedBy: c.matched_by as ScanHit['matched_by'], lotExpiry: (c.lot_expiry as string | null) ?? null,
+      line: { ...counted.line, sku_code: String(c.sku_code), description: String(c.description), is_lot_tracked: Number(c.is_lot_tracked), is_expiry_tracked: Number(c.is_expiry_tracked) },
+    };
+  },
+
+  /**
+   * A putaway counted on its line, with what it refers to, in ONE statement (see countWithContext): the RO in scope
+   * while putaway runs (Receiving or Received), the line's SKU, the expiry of the stock waiting at the source (its
+   * lot and pallet there), and both locations; counted only while that many good units wait for putaway.
+   * Undefined when nothing was counted: orderForPutaway then tells why.
+   */
+  async countPutaway(tx: Executor, d: Dialect, scope: Scope, p: { orderId: number; lineId: number; quantity: number; fromLocationId: number; toLocationId: number; lot: string; pallet: string }) {
+    let context = orderColumns(ordersQuery(tx, scope, {}).where('o.id', '=', p.orderId).where('o.status', 'in', [...PUTAWAY_OPEN]))
+      .innerJoin('receiving_order_line as li', (j) => j.onRef('li.order_id', '=', 'o.id').on('li.id', '=', p.lineId))
+      .innerJoin('sku as s', 's.id', 'li.sku_id')
+      .select(['li.id as line_id', 's.sku_code', 's.description', 's.is_lot_tracked', 's.is_expiry_tracked'])
+      .select(sql<string | null>`(select b.expiry_date from inventory_balance b where b.warehouse_id = o.warehouse_id and b.customer_id = o.customer_id
+        and b.sku_id = li.sku_id and b.location_id = ${p.fromLocationId} and b.lot = ${p.lot} and b.pallet = ${p.pallet})`.as('source_expiry')) as unknown as OrderQuery;
+    context = withPlace(withPlace(context, 'p1', p.fromLocationId), 'p2', p.toLocationId);
+    const sku = ['sku_code', 'description', 'is_lot_tracked', 'is_expiry_tracked', 'source_expiry'] as const;
+    const counted = await countWithContext(tx, d, context, [...ORDER_FIELDS, ...sku, ...placeColumns], { putaway_qty: sql<number>`putaway_qty + ${p.quantity}` },
+      sql<SqlBool>`received_qty - putaway_qty >= ${p.quantity}`);
+    if (!counted) return undefined;
+    const c = counted.context;
+    return {
+      order: counted.order, places: counted.places,
+      line: {
+        ...counted.line, sku_code: String(c.sku_code), description: String(c.description), is_lot_tracked: Number(c.is_lot_tracked),
+        is_expiry_tracked: Number(c.is_expiry_tracked), source_expiry: (c.source_expiry as string | null) ?? null,
+      },
+    };
   },
 
   /** The lines of the report (one row per RO line), scoped and filtered like the RO list. */
@@ -299,34 +402,13 @@ export const receivingRepository = {
     return Number(r.numDeletedRows);
   },
 
-  totalsReturning,
-
   /**
-   * Takes the RO row (the first row every receiving transaction touches, so concurrent work on one RO queues on
-   * it and cannot deadlock) while it is in one of `from`, changing no status, answering it with its totals.
+   * Takes the RO row for the transaction without changing its status: the first row a receiving transaction
+   * touches, so concurrent work on one RO queues on it and cannot deadlock.
    */
-  lockWithTotals(tx: Executor, id: number, from: readonly string[], at: string) {
-    return tx.updateTable('receiving_order').set({ updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
-      .returningAll().returning(totalsReturning()).executeTakeFirst();
-  },
-
-  /** Takes the RO row for the transaction without changing its status (see `lockWithTotals`). */
   lockOrder(tx: Executor, id: number, from: readonly string[], at: string) {
     return tx.updateTable('receiving_order').set({ updated_at: at }).where('id', '=', id).where('status', 'in', [...from])
       .returning(['id', 'status', 'received_at']).executeTakeFirst();
-  },
-
-  /** Counts a receipt on its line: one atomic increment, so parallel scans never lose or double a unit. */
-  addReceived(tx: Executor, lineId: number, good: number, damaged: number) {
-    return tx.updateTable('receiving_order_line')
-      .set({ received_qty: sql`received_qty + ${good}`, damaged_qty: sql`damaged_qty + ${damaged}` })
-      .where('id', '=', lineId).returningAll().executeTakeFirst();
-  },
-
-  /** Counts a putaway on its line only if that many good units are still waiting for it. */
-  addPutaway(tx: Executor, lineId: number, qty: number) {
-    return tx.updateTable('receiving_order_line').set({ putaway_qty: sql`putaway_qty + ${qty}` })
-      .where('id', '=', lineId).where(sql<boolean>`received_qty - putaway_qty >= ${qty}`).returningAll().executeTakeFirst();
   },
 
   /** The condition on the RO row under which a finalized RO closes: every good unit received has been put away. */

@@ -24,7 +24,8 @@ import type { WarehouseTimeZones } from '../../platform/business-day.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
 import type { Change } from '../../platform/change-recorder.js';
 import type { Posting, StockEngine } from '../../platform/stock/stock-engine.js';
-import { checkLocations } from '../../platform/stock/references.js';
+import { checkLocations, type ReferencedLocation } from '../../platform/stock/references.js';
+import type { FloorEvent, FloorEvents } from '../../platform/floor-events.js';
 import { count, noun } from '../../platform/plural.js';
 import { planPutaway } from './putaway-plan.js';
 import { DAMAGED_TYPES, INBOUND_TYPES, PUTAWAY_OPEN, RECEIVABLE, receivingRepository as repo } from './receiving.repository.js';
@@ -62,7 +63,7 @@ export function toLine(r: Pick<LineRow, 'id' | 'line_no' | 'sku_id' | 'sku_code'
 }
 
 /**
- * The order's row after one line's counts changed (its totals as they stood, from the statement that locked
+ * The order's row after one line's counts changed (its totals as they stood, from the statement that counted
  * it): the sums move by the line's change, over and short by the line's own over/short before and after.
  */
 export function withLineChange<O extends OrderRow>(order: O, expected: number, lineAfter: { received_qty: number; damaged_qty: number; putaway_qty: number },
@@ -106,7 +107,7 @@ export class ReceivingService {
   private readonly recorder: ChangeRecorder;
   private readonly statuses: StatusMachine;
   private readonly timeZones: WarehouseTimeZones;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly stock: StockEngine) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly stock: StockEngine, private readonly floorEvents: FloorEvents) {
     this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
@@ -298,15 +299,16 @@ export class ReceivingService {
 
   /**
    * The first receipt moves an Open RO to Receiving; the later ones hold it there (no transition, no history
-   * row, one statement). Which of the two is decided from the order as read before the transaction: an order
-   * seen Receiving can only have moved on since, which the hold refuses (409).
+   * row, one statement). Which of the two is decided from the order as read before: an order seen Receiving can
+   * only have moved on since, which the hold refuses (409). (A scan's count takes the order itself, and
+   * transitions only an Open one.)
    */
-  private startReceiving(uow: UnitOfWork, actor: Actor, order: { id: number; status: string; received_at: string | null }, at: string, returning?: ReturnType<typeof repo.totalsReturning>) {
+  private startReceiving(uow: UnitOfWork, actor: Actor, order: { id: number; status: string; received_at: string | null }, at: string) {
     const refusal = (now: string) => `This receiving order is ${now}; nothing more can be received on it`;
     return order.status === 'Receiving'
-      ? this.statuses.hold(uow, { kind: 'RECEIVING_ORDER', id: order.id, in: ['Receiving'], set: { updated_at: at }, returning, refusal })
+      ? this.statuses.hold(uow, { kind: 'RECEIVING_ORDER', id: order.id, in: ['Receiving'], set: { updated_at: at }, refusal })
       : this.statuses.transition(uow, actor, {
-        kind: 'RECEIVING_ORDER', id: order.id, to: 'Receiving', from: RECEIVABLE, set: { received_at: order.received_at ?? at, updated_at: at }, returning, refusal,
+        kind: 'RECEIVING_ORDER', id: order.id, to: 'Receiving', from: RECEIVABLE, set: { received_at: order.received_at ?? at, updated_at: at }, refusal,
       });
   }
 
@@ -333,46 +335,45 @@ export class ReceivingService {
     return (await this.stock.references({ warehouseId, customerId: 0, locationIds: ids }, { inactiveLocation })).locations;
   }
 
-  /** A scan: goods of one RO line arrive at a dock or staging location; good units go into stock there. */
+  /**
+   * A scan: goods of one RO line arrive at a dock or staging location; good units go into stock there. The read of
+   * what the scan refers to is folded into the count on its line (one statement, the order row taken first), and
+   * the scan is checked after: a refusal rolls the count back with everything else.
+   */
   async receive(principal: Principal, input: ReceiveItemInput, actor: Actor) {
-    const ids = [input.locationId, ...(input.damagedLocationId && input.damagedQuantity ? [input.damagedLocationId] : [])];
-    // The order, the scanned code's SKU with its line on it (lines first) and the locations: one statement.
-    const found = await repo.orderForScan(this.db, principal.scope, input.receivingOrderId, input.scanCode, ids);
-    if (!found) throw notFound('Receiving order');
-    const { order, match, locations } = found;
-    // Receiving moves the order to Receiving: from a status the table does not allow, a refused transition (409).
-    if (!(RECEIVABLE as readonly string[]).includes(order.status)) throw conflict(`${statusMessage(order.status)}; nothing more can be received on it`);
-    if (!match) throw unprocessable(`No SKU of ${order.customer_name} matches '${input.scanCode}'`, { scanCode: 'Unknown SKU, barcode or GTIN' });
-    if (match.id == null) throw unprocessable(`SKU ${match.sku_code} is not on receiving order ${order.ro_number}`, { scanCode: 'Not on this receiving order' });
-    const line = { ...match, id: match.id, order_id: order.id };
-    if (line.is_lot_tracked === 1 && !input.lot) throw badRequest(`SKU ${line.sku_code} is lot-tracked: enter its lot`, { lot: 'Please enter lot!' });
-    if (line.is_expiry_tracked === 1 && !input.expiryDate) throw badRequest(`SKU ${line.sku_code} tracks expiry: enter its expiry date`, { expiryDate: 'Please enter expiry date!' });
-    // A lot or an expiry on a SKU that tracks neither would split its stock into places nothing else knows of.
-    if (input.lot && line.is_lot_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track lots: leave the lot empty`, { lot: 'This SKU does not track lots' });
-    if (input.expiryDate && line.is_expiry_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track expiry: leave the expiry date empty`, { expiryDate: 'This SKU does not track expiry dates' });
-    if (isExpired(input.expiryDate, await this.timeZones.dayOf(order.warehouse_id)) && !input.confirmExpired) {
-      throw conflict(`${input.lot ? `Lot ${input.lot} of ` : ''}${line.sku_code} expired on ${input.expiryDate}`, MSG_RECEIVING.expiredLot);
-    }
     if (input.damagedLocationId && !input.damagedQuantity) throw badRequest('A damage location needs a damaged quantity', { damagedQuantity: 'Enter the damaged quantity' });
-    if (input.lot && input.expiryDate) {
-      const known = await repo.lotExpiry(this.db, order.customer_id, line.sku_id, input.lot);
-      if (known && known !== input.expiryDate) throw unprocessable(`Lot ${input.lot} of ${line.sku_code} already has expiry date ${known}`, { expiryDate: `This lot expires on ${known}` });
-    }
-    checkLocations(locations, { warehouseId: order.warehouse_id, locationIds: ids }, { inactiveLocation });
-    const dock = locations.get(input.locationId)!;
-    if (!INBOUND_TYPES.includes(dock.type)) throw unprocessable(`Receive into a dock or staging location; ${dock.code} is a ${dock.type} location`, { locationId: 'Choose a dock or staging location' });
-    const damagedAt = input.damagedLocationId && input.damagedQuantity ? locations.get(input.damagedLocationId)! : null;
-    if (damagedAt && ![...DAMAGED_TYPES, ...INBOUND_TYPES].includes(damagedAt.type)) {
-      throw unprocessable(`Damaged goods go to a quarantine, returns, dock or staging location; ${damagedAt.code} is a ${damagedAt.type} location`, { damagedLocationId: 'Choose a quarantine location' });
-    }
-    const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, lot: input.lot, pallet: input.pallet };
-
+    const damagedId = input.damagedLocationId && input.damagedQuantity ? input.damagedLocationId : null;
+    const ids = [input.locationId, ...(damagedId ? [damagedId] : [])];
+    let dockCode = '';
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      // The RO row first (every receiving transaction takes it first), then the line, then the balances. The
-      // order as it stood comes back from the same statement; the line's counts from its own increment.
-      const started = await this.startReceiving(uow, actor, order, at, repo.totalsReturning()) as OrderRow;
-      const counted = (await repo.addReceived(uow.tx, line.id, input.quantity, input.damagedQuantity))!;
+      const counted = await repo.countScan(uow.tx, this.dialect, principal.scope, {
+        orderId: input.receivingOrderId, code: input.scanCode, lot: input.lot, good: input.quantity, damaged: input.damagedQuantity, locationId: input.locationId, damagedLocationId: damagedId,
+      });
+      if (!counted) throw await this.scanRefusal(uow.tx, principal, input, ids);
+      const { order, line, places, matchedBy } = counted;
+      if (line.is_lot_tracked === 1 && !input.lot) throw badRequest(`SKU ${line.sku_code} is lot-tracked: enter its lot`, { lot: 'Please enter lot!' });
+      if (line.is_expiry_tracked === 1 && !input.expiryDate) throw badRequest(`SKU ${line.sku_code} tracks expiry: enter its expiry date`, { expiryDate: 'Please enter expiry date!' });
+      // A lot or an expiry on a SKU that tracks neither would split its stock into places nothing else knows of.
+      if (input.lot && line.is_lot_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track lots: leave the lot empty`, { lot: 'This SKU does not track lots' });
+      if (input.expiryDate && line.is_expiry_tracked !== 1) throw badRequest(`SKU ${line.sku_code} does not track expiry: leave the expiry date empty`, { expiryDate: 'This SKU does not track expiry dates' });
+      if (isExpired(input.expiryDate, await this.timeZones.dayOf(order.warehouse_id, new Date(at), uow.tx)) && !input.confirmExpired) {
+        throw conflict(`${input.lot ? `Lot ${input.lot} of ` : ''}${line.sku_code} expired on ${input.expiryDate}`, MSG_RECEIVING.expiredLot);
+      }
+      if (input.lot && input.expiryDate && counted.lotExpiry && counted.lotExpiry !== input.expiryDate) {
+        throw unprocessable(`Lot ${input.lot} of ${line.sku_code} already has expiry date ${counted.lotExpiry}`, { expiryDate: `This lot expires on ${counted.lotExpiry}` });
+      }
+      checkLocations(places, { warehouseId: order.warehouse_id, locationIds: ids }, { inactiveLocation });
+      const dock = places.get(input.locationId)!;
+      if (!INBOUND_TYPES.includes(dock.type)) throw unprocessable(`Receive into a dock or staging location; ${dock.code} is a ${dock.type} location`, { locationId: 'Choose a dock or staging location' });
+      dockCode = dock.code;
+      const damagedAt = damagedId ? places.get(damagedId)! : null;
+      if (damagedAt && ![...DAMAGED_TYPES, ...INBOUND_TYPES].includes(damagedAt.type)) {
+        throw unprocessable(`Damaged goods go to a quarantine, returns, dock or staging location; ${damagedAt.code} is a ${damagedAt.type} location`, { damagedLocationId: 'Choose a quarantine location' });
+      }
+      // The first receipt moves an Open RO to Receiving (its history row and event); the order was taken already.
+      const started: OrderRow = order.status === 'Receiving' ? order : { ...order, ...await this.startReceiving(uow, actor, order, at) };
+      const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, lot: input.lot, pallet: input.pallet };
       const legs = [
         ...(input.quantity > 0 ? [{ place: { ...place, locationId: dock.id }, qty: input.quantity, txnType: 'receive' as const, expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
         ...(damagedAt ? [{ place: { ...place, locationId: damagedAt.id }, qty: input.damagedQuantity, txnType: 'receive_damaged' as const, expiryDate: input.expiryDate ?? null, receivedAt: at }] : []),
@@ -380,7 +381,7 @@ export class ReceivingService {
       // The RO is the ledger document of its receipts and putaways.
       const posting: Posting | undefined = legs.length ? {
         documentType: 'RECEIPT', documentId: order.ro_number, documentLine: String(line.id), reason: input.note ?? null, legs,
-        // The references read before the transaction hold in the posting's own statement (nothing is posted otherwise).
+        // The references read by the count hold in the posting's own statement (nothing is posted otherwise).
         references: { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, locationIds: legs.map((l) => l.place.locationId) },
         record: { kind: 'Receive', locationId: dock.id, after: { receivingOrderId: order.id, roNumber: order.ro_number, quantity: input.quantity, damagedQuantity: input.damagedQuantity } },
       } : undefined;
@@ -396,21 +397,39 @@ export class ReceivingService {
         receiptId: receipt.id, document: movement?.document ?? null, skuId: line.sku_id, skuCode: line.sku_code, locationIds: legs.map((l) => l.place.locationId),
         lot: input.lot, expiryDate: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity, damagedQuantity: input.damagedQuantity,
       };
-      const now = { ...line, ...counted };
-      const state = toSummary(withLineChange(started, line.expected_qty, counted, { received: input.quantity, damaged: input.damagedQuantity, putaway: 0 }));
+      const state = toSummary(withLineChange(started, line.expected_qty, line, { received: input.quantity, damaged: input.damagedQuantity, putaway: 0 }));
       const raises = [domainEvent('receipt.posted', {
         receivingOrderId: order.id, roNumber: order.ro_number, warehouseId: order.warehouse_id, customerId: order.customer_id, document: movement?.document ?? null,
         lines: [{ lineId: line.id, skuId: line.sku_id, locationId: dock.id, lot: input.lot, expiryDate: input.expiryDate ?? null, quantity: input.quantity, damagedQuantity: input.damagedQuantity, damagedLocationId: damagedAt?.id ?? null }],
       })];
+      await this.floorEvents.record(uow, actor, legs.map((l) => this.floorEvent('receive', order, line.sku_id, l.place.locationId, l.qty, l.txnType === 'receive_damaged' ? 'damaged' : null)), new Date(at));
       if (!posting) {
         const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail, { after: state, raises });
-        return { order: after, line: toLine(now), movement: null, matchedBy: match.matched_by };
+        return { order: after, line: toLine(line), movement: null, matchedBy };
       }
       const posted = await this.postWithOrder(uow, actor, order.id, 'receive', 'ReceiveItem', state, detail, posting, { raises });
-      return { order: posted.after, line: toLine(now), movement: posted.movement, matchedBy: match.matched_by };
+      return { order: posted.after, line: toLine(line), movement: posted.movement, matchedBy };
     });
     const parts = [input.quantity && `${input.quantity} good`, input.damagedQuantity && `${input.damagedQuantity} damaged`].filter(Boolean).join(' and ');
-    return { message: `Received ${parts} of ${line.sku_code} into ${dock.code}`, data: result };
+    return { message: `Received ${parts} of ${result.line.skuCode} into ${dockCode}`, data: result };
+  }
+
+  /** Why a scan counted nothing (its order's refusal, as the status table and the order's lines say). */
+  private async scanRefusal(tx: Executor, principal: Principal, input: ReceiveItemInput, ids: number[]) {
+    const found = await repo.orderForScan(tx, principal.scope, input.receivingOrderId, input.scanCode, ids);
+    if (!found) return notFound('Receiving order');
+    const { order, match } = found;
+    // Receiving moves the order to Receiving: from a status the table does not allow, a refused transition (409).
+    if (!(RECEIVABLE as readonly string[]).includes(order.status)) return conflict(`${statusMessage(order.status)}; nothing more can be received on it`);
+    if (!match) return unprocessable(`No SKU of ${order.customer_name} matches '${input.scanCode}'`, { scanCode: 'Unknown SKU, barcode or GTIN' });
+    if (match.id == null) return unprocessable(`SKU ${match.sku_code} is not on receiving order ${order.ro_number}`, { scanCode: 'Not on this receiving order' });
+    return conflict('This receiving order changed meanwhile; scan again');
+  }
+
+  /** A receiving step for the activity log labour reports and billing read: the RO is its document. */
+  private floorEvent(kind: 'receive' | 'putaway', order: { id: number; warehouse_id: number; customer_id: number }, skuId: number, locationId: number,
+    quantity: number, detail: string | null = null): FloorEvent {
+    return { kind, warehouseId: order.warehouse_id, customerId: order.customer_id, skuId, locationId, quantity, docType: 'RO', docId: order.id, detail };
   }
 
   /**
@@ -482,6 +501,11 @@ export class ReceivingService {
           order_id: order.id, line_id: l.id, from_location_id: dock.id, to_location_id: targets.get(l.id)!.locationId, lot: l.lot, pallet: '', quantity: l.quantity, ...who,
         })));
       }
+      // Each line received at the dock, and with putaway each put away at its target: one statement for them all.
+      await this.floorEvents.record(uow, actor, [
+        ...lines.map((l) => this.floorEvent('receive', order, l.sku_id, dock.id, l.quantity)),
+        ...(targets ? lines.map((l) => this.floorEvent('putaway', order, l.sku_id, targets.get(l.id)!.locationId, l.quantity)) : []),
+      ], new Date(at));
       if (input.finalize) {
         await this.finalizeIn(uow, actor, order.id, at, null);
       }
@@ -560,35 +584,22 @@ export class ReceivingService {
   async putaway(principal: Principal, input: PutawayInput, actor: Actor) {
     if (input.toLocationId === input.fromLocationId) throw badRequest('Choose a different destination location', { toLocationId: 'Same as the source location' });
     const ids = [input.fromLocationId, input.toLocationId];
-    // The order, the line with the expiry of its stock at the source, and the locations: one statement.
-    const found = await repo.orderForPutaway(this.db, principal.scope, input.receivingOrderId, input.lineId, { locationId: input.fromLocationId, lot: input.lot, pallet: input.pallet }, ids);
-    if (!found) throw notFound('Receiving order');
-    const { order, line, locations } = found;
-    if (!(PUTAWAY_OPEN as readonly string[]).includes(order.status)) throw unprocessable(`${statusMessage(order.status)}; nothing can be put away on it`);
-    const place = { warehouseId: order.warehouse_id, customerId: order.customer_id, lot: input.lot, pallet: input.pallet };
-    if (!line) throw notFound('Receiving order line');
-    checkLocations(locations, { warehouseId: order.warehouse_id, locationIds: ids }, { inactiveLocation });
-    const from = locations.get(input.fromLocationId)!;
-    const to = locations.get(input.toLocationId)!;
-    if (!INBOUND_TYPES.includes(from.type)) throw unprocessable(`Put away from the dock or staging location the goods were received into; ${from.code} is a ${from.type} location`, { fromLocationId: 'Choose a dock or staging location' });
-    if (isExpired(line.source_expiry, await this.timeZones.dayOf(order.warehouse_id))) {
-      if (to.type !== 'quarantine') throw unprocessable(`This lot has expired: put it away to a quarantine location; ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a quarantine location' });
-    } else if (to.category !== 'storage') {
-      throw unprocessable(`Put away to a storage location (rack, shelf, zone or aisle); ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a storage location' });
-    }
-    const stockPlace = { ...place, skuId: line.sku_id };
-
+    let said = { sku: '', to: '' };
     const result = await inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      // The RO row first, with its totals as they stand (see receive).
-      const locked = await repo.lockWithTotals(uow.tx, order.id, PUTAWAY_OPEN, at);
-      if (!locked) throw unprocessable('This receiving order was closed or cancelled meanwhile; nothing can be put away on it');
-      const counted = await repo.addPutaway(uow.tx, line.id, input.quantity);
-      if (!counted) {
-        const now = await repo.line(uow.tx, order.id, line.id);
-        const waiting = now ? now.received_qty - now.putaway_qty : 0;
-        throw unprocessable(`Only ${count(waiting, 'unit')} of ${line.sku_code} ${noun(waiting, 'is', 'are')} waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
-      }
+      // The order (taken first), the line with the expiry of its stock at the source, and the locations, read by the
+      // statement that counts the putaway on its line while that many units wait: checked after, a refusal rolls it back.
+      const place = {
+        orderId: input.receivingOrderId, lineId: input.lineId, quantity: input.quantity, fromLocationId: input.fromLocationId, toLocationId: input.toLocationId, lot: input.lot, pallet: input.pallet,
+      };
+      // On PostgreSQL a putaway that waited for a receipt's lock on the order read the line as it was before that
+      // receipt: counted again, now holding the lock, it sees the units that arrived (SQLite never gets here twice).
+      const counted = await repo.countPutaway(uow.tx, this.dialect, principal.scope, place)
+        ?? (this.dialect.engine === 'postgres' ? await repo.countPutaway(uow.tx, this.dialect, principal.scope, place) : undefined);
+      if (!counted) throw await this.putawayRefusal(uow.tx, principal, input, ids, at);
+      const { order, line, places } = counted;
+      const { from, to } = await this.checkPutaway(uow.tx, order, line, places, ids, at);
+      said = { sku: line.sku_code, to: to.code };
       // Atomic: the destination is locked while its room is checked and filled (parallel putaways take turns).
       await this.stock.assertRoom(uow, to.id, input.quantity, to.capacity);
       // The RO is the ledger document of its putaways (posted last, with the order's audit row and event).
@@ -597,19 +608,48 @@ export class ReceivingService {
         order_id: order.id, line_id: line.id, from_location_id: from.id, to_location_id: to.id, lot: input.lot, pallet: input.pallet,
         quantity: input.quantity, document_id: document, user_id: actor.userId, username: actor.username, at,
       });
-      let state = withLineChange(locked, line.expected_qty, counted, { received: 0, damaged: 0, putaway: input.quantity });
+      let state = withLineChange(order, line.expected_qty, line, { received: 0, damaged: 0, putaway: input.quantity });
       // Only a finalized order closes, once its last units are put away.
-      if (locked.status === 'Received' && await this.closeIfPutAway(uow, actor, order.id, at)) state = { ...state, status: 'Closed', closed_at: at, updated_at: at };
+      if (order.status === 'Received' && await this.closeIfPutAway(uow, actor, order.id, at)) state = { ...state, status: 'Closed', closed_at: at, updated_at: at };
       const detail = { putawayId: putaway.id, document, skuId: line.sku_id, skuCode: line.sku_code, locationIds: [from.id, to.id], quantity: input.quantity };
+      const stockPlace = { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, lot: input.lot, pallet: input.pallet };
+      await this.floorEvents.record(uow, actor, [this.floorEvent('putaway', order, line.sku_id, to.id, input.quantity)], new Date(at));
       const { after, movement } = await this.postWithOrder(uow, actor, order.id, 'putaway', 'Putaway', toSummary(state), detail, {
         documentType: 'PUTAWAY', documentId: document, reason: null, documentLine: String(line.id),
         references: { warehouseId: order.warehouse_id, customerId: order.customer_id, skuId: line.sku_id, locationIds: ids },
         legs: [{ place: { ...stockPlace, locationId: from.id }, qty: -input.quantity, txnType: 'putaway_out' }, { place: { ...stockPlace, locationId: to.id }, qty: input.quantity, txnType: 'putaway_in' }],
         record: { kind: 'Putaway', after: { receivingOrderId: order.id, roNumber: order.ro_number, from: from.id, to: to.id, quantity: input.quantity } },
       }, { mayClose: true });
-      return { order: after, line: toLine({ ...line, ...counted }), movement };
+      return { order: after, line: toLine(line), movement };
     });
-    return { message: `Put away ${count(input.quantity, 'unit')} of ${line.sku_code} to ${to.code}`, data: result };
+    return { message: `Put away ${count(input.quantity, 'unit')} of ${said.sku} to ${said.to}`, data: result };
+  }
+
+  /** A putaway's places: from a dock or staging location, to storage — or, for an expired lot, to quarantine. */
+  private async checkPutaway(tx: Executor, order: { warehouse_id: number }, line: { source_expiry: string | null }, places: Map<number, ReferencedLocation>, ids: number[], at: string) {
+    checkLocations(places, { warehouseId: order.warehouse_id, locationIds: ids }, { inactiveLocation });
+    const from = places.get(ids[0])!;
+    const to = places.get(ids[1])!;
+    if (!INBOUND_TYPES.includes(from.type)) throw unprocessable(`Put away from the dock or staging location the goods were received into; ${from.code} is a ${from.type} location`, { fromLocationId: 'Choose a dock or staging location' });
+    if (isExpired(line.source_expiry, await this.timeZones.dayOf(order.warehouse_id, new Date(at), tx))) {
+      if (to.type !== 'quarantine') throw unprocessable(`This lot has expired: put it away to a quarantine location; ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a quarantine location' });
+    } else if (to.category !== 'storage') {
+      throw unprocessable(`Put away to a storage location (rack, shelf, zone or aisle); ${to.code} is a ${to.type} location`, { toLocationId: 'Choose a storage location' });
+    }
+    return { from, to };
+  }
+
+  /** Why a putaway counted nothing: its order, its line, its places, or fewer units waiting than asked. */
+  private async putawayRefusal(tx: Executor, principal: Principal, input: PutawayInput, ids: number[], at: string) {
+    const found = await repo.orderForPutaway(tx, principal.scope, input.receivingOrderId, input.lineId, { locationId: input.fromLocationId, lot: input.lot, pallet: input.pallet }, ids);
+    if (!found) return notFound('Receiving order');
+    const { order, line, locations } = found;
+    if (!(PUTAWAY_OPEN as readonly string[]).includes(order.status)) return unprocessable(`${statusMessage(order.status)}; nothing can be put away on it`);
+    if (!line) return notFound('Receiving order line');
+    await this.checkPutaway(tx, order, line, locations, ids, at);
+    const waiting = line.received_qty - line.putaway_qty;
+    if (waiting >= input.quantity) return conflict('This receiving order changed meanwhile; try again');
+    return unprocessable(`Only ${count(waiting, 'unit')} of ${line.sku_code} ${noun(waiting, 'is', 'are')} waiting for putaway on this order`, { quantity: 'More than is waiting for putaway' });
   }
 
   // ----- upload and documents -----

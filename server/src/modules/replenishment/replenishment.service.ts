@@ -11,6 +11,7 @@ import { toXlsx } from '../../platform/excel.js';
 import { count, noun } from '../../platform/plural.js';
 import type { Principal } from '../../platform/principal.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
+import { FloorEvents } from '../../platform/floor-events.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
 import type { Place, StockEngine } from '../../platform/stock/stock-engine.js';
@@ -33,7 +34,10 @@ export class ReplenishmentService {
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
   private readonly statuses: StatusMachine;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly stock: StockEngine) {
+  /** The activity log: a completed task is labour (productivity, labour time per task type). */
+  private readonly floor: FloorEvents;
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder' | 'timeZones'>, private readonly stock: StockEngine) {
+    this.floor = new FloorEvents(deps.timeZones);
     this.statuses = new StatusMachine(deps);
     this.db = deps.db;
     this.dialect = deps.dialect;
@@ -125,6 +129,10 @@ export class ReplenishmentService {
         set: { moved_qty: qty, completed_by: principal.userId, completed_at: new Date().toISOString(), document_id: documentId },
       });
       await this.stock.release(uow, ownerOf(task.id));
+      await this.floor.record(uow, actor, [{
+        kind: 'replenish', warehouseId: from.warehouseId, customerId: from.customerId, skuId: from.skuId, locationId: to.locationId, quantity: qty,
+        docType: 'REPLENISHMENT', docId: task.id,
+      }]);
       const posted = await this.stock.post(uow, {
         documentType: 'REPLENISHMENT', documentId, reason: `Replenishment task ${task.id}`,
         legs: [{ place: from, qty: -qty, txnType: 'move_out' }, { place: to, qty, txnType: 'move_in' }],

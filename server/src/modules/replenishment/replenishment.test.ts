@@ -88,6 +88,10 @@ describe('tasks', () => {
     expect(await balance(pick, 'EARLY')).toEqual({ on_hand: 28, allocated: 0 });
     expect(await balanced()).toBe(true);
     expect((await staff.post('/Warehouse/Replenishment/CompleteTask', { taskId })).statusCode).toBe(409);
+    // The completion is labour: one activity-log step (the replay and the refusal record none).
+    expect(await t.database.db.selectFrom('floor_event').select(['kind', 'customer_id', 'sku_id', 'location_id', 'quantity', 'doc_type'])
+      .where('doc_id', '=', taskId).where('doc_type', '=', 'REPLENISHMENT').execute())
+      .toEqual([{ kind: 'replenish', customer_id: cust, sku_id: sku, location_id: pick, quantity: 28, doc_type: 'REPLENISHMENT' }]);
     const tasks = (await staff.post('/Warehouse/Replenishment/GetReplenishmentTasks', { filters: { status: 'Completed' } })).json();
     expect(tasks.items).toEqual([expect.objectContaining({ taskId, movedQty: 28, document: `RPL-${taskId}` })]);
   });

@@ -82,6 +82,16 @@ export class ShipConfirmService {
     return { message: parts.join(', '), data: result };
   }
 
+  /**
+   * Ships orders in the caller's transaction, all or none (a freight pickup takes every order of its shipment):
+   * an order already Shipped is left as it is; any other not Packed refuses the whole (409).
+   */
+  async shipWithin(uow: UnitOfWork, principal: Principal, actor: Actor, orders: { orderId: number; soNumber: string; status: string }[]): Promise<Shipped[]> {
+    const shipped: Shipped[] = [];
+    for (const o of orders.filter((x) => x.status !== 'Shipped')) shipped.push(await this.shipOrder(uow, principal, actor, o.orderId, o.soNumber, []));
+    return shipped;
+  }
+
   /** Ships one order in the caller's transaction (see the class). */
   private async shipOrder(uow: UnitOfWork, principal: Principal, actor: Actor, orderId: number, soNumber: string, tracking: { cartonId: number; trackingNumber: string }[]): Promise<Shipped> {
     const order = await this.statuses.hold<'SALES_ORDER', OrderRow & Record<string, unknown>>(uow, {

@@ -197,3 +197,33 @@ describe('ConfirmShipment', () => {
     expect((await staff.post(SHIP, { warehouseId: wh })).statusCode).toBe(400);
   });
 });
+
+describe('ConfirmShipment under an Idempotency-Key', () => {
+  // Each order ships in a unit of its own; a refused one is rolled back and listed, and the answer is still 200.
+  // That answer was not kept with the key when no order shipped (nothing left in the request's transaction to
+  // write the key into): a replay shipped what the first request had refused, or answered differently.
+  const key = { 'idempotency-key': `ship-replay-${Math.random().toString(36).slice(2, 10)}` };
+  it('answers a replay with the first answer', async () => {
+    const o = await picked([{ quantity: 2 }]);
+    await pack(o);
+    const first = await staff.post(SHIP, { warehouseId: wh, orderIds: [o.orderId] }, { 'idempotency-key': `ship-once-${o.orderId}` });
+    expect(first.json().data.shipped).toHaveLength(1);
+    const again = await staff.post(SHIP, { warehouseId: wh, orderIds: [o.orderId] }, { 'idempotency-key': `ship-once-${o.orderId}` });
+    expect(again.headers['idempotent-replay']).toBe('true');
+    expect(again.body).toBe(first.body);
+  });
+
+  it('keeps a refusal as the answer: the replay, once the order is packed, ships nothing', async () => {
+    const o = await picked([{ quantity: 2 }]);
+    const refused = await staff.post(SHIP, { warehouseId: wh, orderIds: [o.orderId] }, key);
+    expect(refused.statusCode).toBe(200);
+    expect(refused.json().data.refused).toHaveLength(1);
+    await pack(o);
+    const rows = await ledgerRows();
+    const again = await staff.post(SHIP, { warehouseId: wh, orderIds: [o.orderId] }, key);
+    expect(again.headers['idempotent-replay']).toBe('true');
+    expect(again.body).toBe(refused.body);
+    expect((await order(o.orderId)).status).toBe('Packed');
+    expect(await ledgerRows()).toBe(rows);
+  });
+});

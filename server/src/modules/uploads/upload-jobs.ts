@@ -16,6 +16,7 @@ import type { ReceivingService } from '../receiving/receiving.service.js';
 import type { InventoryService } from '../inventory/inventory.service.js';
 import type { OrderUploadService } from '../orders/order-upload.service.js';
 import type { ApiKeyService } from '../api-keys/api-keys.service.js';
+import type { PalletService } from '../pallets/pallets.service.js';
 
 /**
  * Large uploads run as background jobs: the route keeps the file (stored_file, so a restart finds it) and answers
@@ -28,6 +29,7 @@ export const UPLOAD_JOBS = {
   receivingOrder: 'upload.receiving-order',
   inventory: 'upload.inventory',
   orders: 'upload.orders',
+  pallets: 'upload.pallets',
 } as const;
 export type UploadJobName = (typeof UPLOAD_JOBS)[keyof typeof UPLOAD_JOBS];
 
@@ -54,7 +56,7 @@ const deleteKept = async (db: Parameters<typeof deleteStoredFile>[0], payload: U
 
 export function registerUploadJobs(jobs: Jobs, database: Pick<Database, 'db' | 'dialect'>, services: {
   auth: AuthService; apiKeys: ApiKeyService; skus: SkuService; locations: LocationService; receiving: ReceivingService; inventory: InventoryService;
-  orderUploads: OrderUploadService;
+  orderUploads: OrderUploadService; pallets: PalletService;
 }): void {
   /**
    * Who the job runs as, read afresh: the API key that sent the upload (its customer alone; refused once revoked),
@@ -77,6 +79,7 @@ export function registerUploadJobs(jobs: Jobs, database: Pick<Database, 'db' | '
     [UPLOAD_JOBS.inventory]: (p, u, a) => services.inventory.importStock(p, u, a),
     // An orders sheet's documents are kept with each new order it makes.
     [UPLOAD_JOBS.orders]: (p, u, a) => services.orderUploads.upload(p, u, a),
+    [UPLOAD_JOBS.pallets]: (p, u, a) => services.pallets.upload(p, { warehouseId: Number(u.fields.warehouseId), customerId: Number(u.fields.customerId) || undefined, ...u.file }, a),
   };
   for (const [name, work] of Object.entries(works) as [UploadJobName, Work][]) {
     jobs.register<UploadJobPayload>(name, {

@@ -12,7 +12,7 @@ import { toListPage, type ListRequest } from '../../platform/list.js';
 import type { Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import type { OrderAllocationService } from '../orders/allocation.service.js';
+import { ORDERS_PER_TRANSACTION, type OrderAllocationService } from '../orders/allocation.service.js';
 import { batchRulesRepository as rules, type RuleRow } from './batch-rules.repository.js';
 import { wavesRepository as repo } from './waves.repository.js';
 
@@ -48,7 +48,8 @@ function whyShort(lines: { shortReason: ShortReason | null; shortQuantity: numbe
 
 /**
  * /BatchAllocation: choosing orders by a rule (a preview of what it matches), allocating them as a background job
- * (one order per transaction, through the orders module's allocation; progress over the hub; a restart takes the job
+ * (a chunk of orders per transaction, set-based through the orders module's allocation; progress over the hub after
+ * each chunk; a restart takes the job
  * up again, and an order allocated before it counts as allocated), and saved rules to run again.
  */
 export class BatchAllocationService {
@@ -95,8 +96,8 @@ export class BatchAllocationService {
   }
 
   /**
-   * The job's work: each order in its own transaction through allocation, as the user who ran it (with their access
-   * as it is now). Taken up again after a restart, it goes over the same orders: one allocated before counts as
+   * The job's work: the orders ORDERS_PER_TRANSACTION to a transaction through allocation (allocateSet), as the user
+   * who ran it (with their access as it is now); its progress after each chunk. Taken up again after a restart, it goes over the same orders: one allocated before counts as
    * fully allocated, one still short is tried again (allocation takes only what it lacks).
    */
   async work(payload: RunPayload, ctx: JobContext, principalOf: (userId: number, session: string) => Promise<Principal | null>): Promise<BatchAllocationSummary> {
@@ -107,15 +108,31 @@ export class BatchAllocationService {
     const orders = new Map((await repo.candidates(this.db, payload.orderIds)).map((o) => [n(o.id), o]));
     const summary: BatchAllocationSummary = { orders: total, fully: 0, partially: 0, notAllocated: 0, refused: 0, shortLinesByReason: {}, notFully: [] };
     const notFully = (entry: BatchAllocationSummary['notFully'][number]) => { if (summary.notFully.length < NOT_FULLY_LISTED) summary.notFully.push(entry); };
-    for (const [i, orderId] of payload.orderIds.entries()) {
+    let done = 0;
+    for (let i = 0; i < total; i += ORDERS_PER_TRANSACTION) {
       if (ctx.signal.aborted) throw new Error('The allocation was stopped; it is taken up again where it left off');
-      const order = orders.get(orderId);
-      if (!order || !principal.scope.canSeeWarehouse(n(order.warehouse_id)) || !principal.scope.canSeeCustomer(n(order.customer_id))) {
-        summary.refused++;
-        notFully({ orderId, soNumber: order?.so_number ?? '', status: (order?.status ?? 'New') as OrderStatus, reason: 'Order not found' });
-      } else {
-        try {
-          const outcome = (await inTransaction(this.db, (uow) => this.allocation.allocateOrder(uow, payload.actor, orderId, 'AllocateOrder')))!;
+      const part = payload.orderIds.slice(i, i + ORDERS_PER_TRANSACTION);
+      const seen = (orderId: number) => {
+        const order = orders.get(orderId);
+        return !!order && principal.scope.canSeeWarehouse(n(order.warehouse_id)) && principal.scope.canSeeCustomer(n(order.customer_id));
+      };
+      // The chunk's orders in one transaction, set-based (the orders module's allocateSet), in the job's order.
+      const answers = await inTransaction(this.db, (uow) => this.allocation.allocateSet(uow, payload.actor, part.filter(seen), 'AllocateOrder'));
+      for (const orderId of part) {
+        const order = orders.get(orderId);
+        const outcome = answers.get(orderId);
+        if (!order || !seen(orderId)) {
+          summary.refused++;
+          notFully({ orderId, soNumber: order?.so_number ?? '', status: (order?.status ?? 'New') as OrderStatus, reason: 'Order not found' });
+        } else if (outcome instanceof AppError) {
+          const now = (outcome.details as { status?: string } | undefined)?.status as OrderStatus | undefined;
+          // Allocated meanwhile (by this job before a restart, or by someone at the dashboard): it is allocated.
+          if (now === 'Allocated') summary.fully++;
+          else {
+            summary.refused++;
+            notFully({ orderId, soNumber: order.so_number, status: now ?? (order.status as OrderStatus), reason: outcome.message.replace(/^Order is/, `Order ${order.so_number} is`) });
+          }
+        } else if (outcome) {
           for (const line of outcome.lines) if (line.shortReason) summary.shortLinesByReason[line.shortReason] = (summary.shortLinesByReason[line.shortReason] ?? 0) + 1;
           if (outcome.status === 'Allocated') summary.fully++;
           else {
@@ -123,18 +140,10 @@ export class BatchAllocationService {
             else summary.notAllocated++;
             notFully({ orderId, soNumber: outcome.soNumber, status: outcome.status, reason: whyShort(outcome.lines) });
           }
-        } catch (err) {
-          if (!(err instanceof AppError) || err.status >= 500) throw err;
-          const now = (err.details as { status?: string } | undefined)?.status as OrderStatus | undefined;
-          // Allocated meanwhile (by this job before a restart, or by someone at the dashboard): it is allocated.
-          if (now === 'Allocated') summary.fully++;
-          else {
-            summary.refused++;
-            notFully({ orderId, soNumber: order.so_number, status: now ?? (order.status as OrderStatus), reason: err.message.replace(/^Order is/, `Order ${order.so_number} is`) });
-          }
         }
       }
-      await ctx.progress(i + 1, total, `${i + 1} of ${total} orders`);
+      done += part.length;
+      await ctx.progress(done, total, `${done} of ${total} orders`);
     }
     return summary;
   }

@@ -23,11 +23,12 @@ export interface PickWork {
   place: PathPlace;
 }
 
-/** An order as the cut sees it: the order of urgency (priority, then requested ship date, then the oldest). */
+/** An order as the cut sees it: its urgency (priority, requested ship date, age) and its customer. */
 export interface WaveOrder {
   orderId: number;
   priority: number;
   requestedShipDate: string | null;
+  customerId: number;
 }
 
 /** A cut job: its zone (zone strategy), its orders by slot (1..n), and its work in walking order with stop numbers. */
@@ -83,10 +84,50 @@ export function byUrgency(a: WaveOrder, b: WaveOrder): number {
   return a.priority - b.priority || compare(a.requestedShipDate, b.requestedShipDate) || a.orderId - b.orderId;
 }
 
+/** What ships first: the earliest requested ship date (none: last), then priority (1 first), then the oldest order. */
+export function byShipDate(a: WaveOrder, b: WaveOrder): number {
+  return compare(a.requestedShipDate, b.requestedShipDate) || a.priority - b.priority || a.orderId - b.orderId;
+}
+
 /**
- * Cuts a wave's work into jobs by strategy: discrete, one order per job; cluster, up to `totesPerJob` orders per job
- * (one tote each) in order of urgency; zone, one job per zone of the allocated locations (an order spanning zones
- * is in each of their jobs). Each job's orders take slots 1..n in order of urgency; its work is walked by pickPath.
+ * Cluster jobs: orders grouped by requested ship date, then priority (what leaves on the same truck is picked
+ * together, the most urgent first); within a group a customer's orders are kept together — in one job when they fit
+ * its totes: a customer whose orders do not fit what is left of the job starts the next one (more orders than a
+ * job's totes fill whole jobs). Answers the jobs' orders, each job's in slot order.
+ */
+export function clusterOrders(orders: WaveOrder[], totesPerJob: number): number[][] {
+  const size = Math.max(1, totesPerJob);
+  const sorted = [...orders].sort(byShipDate);
+  // Runs of one ship date and priority, in that order; in each, one customer's orders after another (first met first).
+  const runs: WaveOrder[][] = [];
+  for (const o of sorted) {
+    const run = runs.at(-1);
+    if (run && run[0].requestedShipDate === o.requestedShipDate && run[0].priority === o.priority) run.push(o);
+    else runs.push([o]);
+  }
+  const jobs: number[][] = [];
+  let current: number[] = [];
+  const close = () => { if (current.length) jobs.push(current); current = []; };
+  for (const run of runs) {
+    const byCustomer = new Map<number, WaveOrder[]>();
+    for (const o of run) byCustomer.set(o.customerId, [...(byCustomer.get(o.customerId) ?? []), o]);
+    for (const group of byCustomer.values()) {
+      if (current.length > 0 && current.length + group.length > size) close();
+      for (const o of group) {
+        current.push(o.orderId);
+        if (current.length === size) close();
+      }
+    }
+  }
+  close();
+  return jobs;
+}
+
+/**
+ * Cuts a wave's work into jobs by strategy: discrete, one order per job in order of urgency; cluster, up to
+ * `totesPerJob` orders per job (one tote each) as clusterOrders groups them; zone, one job per zone of the
+ * allocated locations (an order spanning zones is in each of their jobs, by urgency). Each job's orders take slots
+ * 1..n in that order; its work is walked by pickPath.
  */
 export function cutWave(strategy: PickStrategy, orders: WaveOrder[], work: PickWork[], totesPerJob: number): CutJob[] {
   const urgent = [...orders].sort(byUrgency);
@@ -105,12 +146,10 @@ export function cutWave(strategy: PickStrategy, orders: WaveOrder[], work: PickW
       groups.push({ zone: zone === '' ? null : zone, orderIds, work: inZone });
     }
   } else {
-    const size = strategy === 'discrete' ? 1 : Math.max(1, totesPerJob);
-    for (let i = 0; i < urgent.length; i += size) {
-      const orderIds = urgent.slice(i, i + size).map((o) => o.orderId);
-      const set = new Set(orderIds);
-      groups.push({ zone: null, orderIds, work: work.filter((w) => set.has(w.orderId)) });
-    }
+    const cut = strategy === 'discrete' ? urgent.map((o) => [o.orderId]) : clusterOrders(orders, totesPerJob);
+    const workOf = new Map<number, PickWork[]>();
+    for (const w of work) workOf.set(w.orderId, [...(workOf.get(w.orderId) ?? []), w]);
+    for (const orderIds of cut) groups.push({ zone: null, orderIds, work: orderIds.flatMap((id) => workOf.get(id) ?? []) });
   }
   return groups.filter((g) => g.work.length > 0).map((g) => {
     const slotOf = new Map(g.orderIds.map((id, i) => [id, i + 1]));

@@ -21,10 +21,17 @@ export const toJobSummary = (r: JobRow): PickJobSummary => ({
 type Repo = typeof wavesRepository;
 type TaskRow = Awaited<ReturnType<Repo['jobTasks']>>[number];
 type OrderOfJob = Awaited<ReturnType<Repo['jobOrders']>>[number];
-type LastPick = { id: number | string; task_id: number | string | null; quantity: number | string; at: string } | undefined;
+export type LastPick = { id: number | string; task_id: number | string | null; quantity: number | string; at: string } | undefined;
 
-/** A job's detail: its summary, totes by slot, stops in walking order with their tasks, and the pick UndoPick would take back. */
-export function toJobDetail(job: JobRow, orders: OrderOfJob[], tasks: TaskRow[], last: LastPick): PickJobDetail {
+/** A task row as the stop views read it (the job's tasks, or one stop's): its place, SKU, order, slot and tote. */
+export interface StopTaskRow {
+  id: number; seq: number; order_id: number; order_line_id: number; sku_id: number; location_id: number; lot: string;
+  quantity: number; picked_qty: number; short_qty: number; status: string; location_code: string; zone: string | null; sku_code: string;
+  description: string; is_lot_tracked: number; so_number: string; slot: number; tote_code: string | null; expiry_date?: string | null;
+}
+
+/** Tasks grouped into their stops (one per seq), in walking order, each stop's tasks in the order given. */
+export function toStops(tasks: StopTaskRow[]): PickStop[] {
   const stops = new Map<number, PickStop>();
   for (const t of tasks) {
     const seq = n(t.seq);
@@ -44,14 +51,23 @@ export function toJobDetail(job: JobRow, orders: OrderOfJob[], tasks: TaskRow[],
       quantity: n(t.quantity), pickedQuantity: n(t.picked_qty), shortQuantity: n(t.short_qty), status: t.status as PickTaskStatus,
     });
   }
+  return [...stops.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** The pick an UndoPick would take back, as the job views show it. */
+export const toLastPick = (last: LastPick): PickJobDetail['lastPick'] =>
+  (last ? { eventId: n(last.id), taskId: n(last.task_id), quantity: n(last.quantity), at: last.at } : null);
+
+/** A job's detail: its summary, totes by slot, stops in walking order with their tasks, and the pick UndoPick would take back. */
+export function toJobDetail(job: JobRow, orders: OrderOfJob[], tasks: TaskRow[], last: LastPick): PickJobDetail {
   return {
     ...toJobSummary(job),
     totes: orders.map((o) => ({
       slot: n(o.slot), orderId: n(o.order_id), soNumber: o.so_number, customerName: o.customer_name,
       toteLocationId: o.tote_location_id == null ? null : n(o.tote_location_id), toteCode: o.tote_code,
     })),
-    stops: [...stops.values()].sort((a, b) => a.seq - b.seq),
-    lastPick: last ? { eventId: n(last.id), taskId: n(last.task_id), quantity: n(last.quantity), at: last.at } : null,
+    stops: toStops(tasks),
+    lastPick: toLastPick(last),
   };
 }
 

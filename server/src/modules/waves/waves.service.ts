@@ -101,7 +101,7 @@ export class WaveService {
       quantity: n(r.quantity),
       place: { locationId: n(r.location_id), code: r.code, zone: r.zone, aisle: r.aisle, rack: r.rack, level: r.level, bin: r.bin },
     }));
-    const jobs = cutWave(input.strategy as PickStrategy, released.map((o) => ({ orderId: n(o.id), priority: n(o.priority), requestedShipDate: o.requested_ship_date })),
+    const jobs = cutWave(input.strategy as PickStrategy, released.map((o) => ({ orderId: n(o.id), priority: n(o.priority), requestedShipDate: o.requested_ship_date, customerId: n(o.customer_id) })),
       work, input.totesPerJob);
     const jobIds: number[] = [];
     for (const job of jobs) {

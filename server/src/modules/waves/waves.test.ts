@@ -101,6 +101,24 @@ describe('CreateWave: cutting the work into jobs', () => {
     expect(last.totes.map((s) => s.orderId)).toEqual([made[0].orderId]);
   });
 
+  it('cluster: jobs by requested ship date, then priority; one customer\'s orders kept in one job where its totes allow', async () => {
+    const one = async (customerId: number, requestedShipDate: string, priority = 5) => {
+      const s = await f.sku(customerId);
+      await f.put(s, await f.place({ zone: 'CG', aisle: '01', rack: '01' }), 5, { customerId });
+      return (await f.order([{ skuId: s, quantity: 1 }], { customerId, requestedShipDate, priority })).orderId;
+    };
+    // Made out of order: a later day at top priority, and two customers mixed on the earlier day.
+    const late = await one(f.cust, '2031-05-02', 1);
+    const a1 = await one(f.cust, '2031-05-01');
+    const b1 = await one(f.strict, '2031-05-01');
+    const a2 = await one(f.cust, '2031-05-01');
+    const b2 = await one(f.strict, '2031-05-01');
+    const { wave } = await createWave({ orderIds: [late, b2, a1, b1, a2], strategy: 'cluster', totesPerJob: 2 });
+    const jobs = (await getWave(wave.waveId)).jobs.sort((x, y) => x.jobId - y.jobId);
+    const slots = await Promise.all(jobs.map(async (j) => (await getJob(j.jobId)).totes.map((s) => s.orderId)));
+    expect(slots).toEqual([[a1, a2], [b1, b2], [late]]);
+  });
+
   it('zone: one job per zone of the allocated stock; an order spanning two zones is in both', async () => {
     const inA = await f.sku();
     const inB = await f.sku();

@@ -57,9 +57,14 @@ export const EVENT_AUDIENCES: { [K in HubEventName]: EventAudience<K> } = {
   ReceiveReplenishmentData: { listedBy: 'POST /Warehouse/Replenishment/GetReplenishmentTasks', scopedBy: ['warehouse', 'customer'] },
   ReceiveReceivingData: { listedBy: 'POST /Warehouse/Receiving/GetReceivingOrders', scopedBy: ['warehouse', 'customer'] },
   ReceiveOrderData: { listedBy: 'POST /Warehouse/Order/GetOrders', scopedBy: ['warehouse', 'customer'] },
+  ReceiveFreightData: { listedBy: 'POST /Freight/FreightShipment/GetFreightShipments', scopedBy: ['warehouse', 'customer'] },
+  ReceiveShipmentData: { listedBy: 'POST /Warehouse/Shipping/GetShipments', scopedBy: ['warehouse', 'customer'] },
   // Waves and jobs are the warehouse's (a wave holds several clients' orders): the floor's staff of that warehouse hear them.
   ReceiveWaveData: { listedBy: 'POST /Warehouse/PickJob/GetJobs', scopedBy: ['warehouse'] },
   ReceiveKitData: { listedBy: 'POST /Warehouse/Kit/GetWorkOrders', scopedBy: ['warehouse', 'customer'] },
+  ReceiveRmaData: { listedBy: 'POST /Warehouse/RMA/GetRmas', scopedBy: ['warehouse', 'customer'] },
+  ReceiveTicketData: { listedBy: 'POST /ServiceManagement/HelpDesk/GetTickets', scopedBy: ['warehouse', 'customer'] },
+  ReceivePalletData: { listedBy: 'POST /Warehouse/Pallet/GetPallets', scopedBy: ['warehouse'], staffView: true },
   // A client account's location list holds only the locations its stock is in, with only its stock counted.
   ReceiveLocationData: { listedBy: 'POST /warehouse/Location/GetLocations', scopedBy: ['warehouse'], staffView: true },
   // A job's progress is its owner's alone, while the job's warehouse and client are still in their scope.

@@ -105,6 +105,11 @@ const isUnitOfWork = (target: UnitOfWork | Db): target is UnitOfWork => 'afterCo
  * was killed) is claimed again, the attempt counted. A failure is retried with a doubling wait until its attempts
  * are spent. Each change of a job goes to its owner over the hub.
  */
+/** What the worker reports as a run ends (the /metrics counters); a job's name is its handler's, a closed set. */
+export interface JobMetrics {
+  finished(job: string, outcome: 'succeeded' | 'retrying' | 'failed', seconds: number): void;
+}
+
 export class Jobs {
   readonly node = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly handlers = new Map<string, JobHandler<any>>();
@@ -121,6 +126,7 @@ export class Jobs {
   constructor(private readonly deps: {
     db: Db; dialect: Dialect; events: EventBus;
     log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+    metrics?: JobMetrics;
   }) {}
 
   register<P>(name: string, handler: JobHandler<P>): void {
@@ -307,6 +313,8 @@ export class Jobs {
   private async runClaimed(row: JobRow, abort: AbortController): Promise<void> {
     const id = Number(row.id);
     const { lockMs } = this.options;
+    const started = performance.now();
+    const finished = (outcome: 'succeeded' | 'retrying' | 'failed') => this.deps.metrics?.finished(row.name, outcome, (performance.now() - started) / 1000);
     const renew = setInterval(() => {
       this.deps.db.updateTable('job').set({ locked_until: iso(Date.now() + lockMs) })
         .where('id', '=', id).where('lock_owner', '=', this.node).where('status', '=', 'running')
@@ -334,9 +342,11 @@ export class Jobs {
         status: 'succeeded', result_json: JSON.stringify(result ?? null), error: null, finished_at: iso(),
         lock_owner: null, locked_until: null,
       }, 'JobSucceeded');
+      finished('succeeded');
     } catch (err) {
       const failure = failureOf(err);
       const retry = failure.status >= 500 && row.attempts < row.max_attempts && !abort.signal.aborted;
+      finished(retry ? 'retrying' : 'failed');
       if (failure.status >= 500) this.deps.log.warn({ err, jobId: id, job: row.name, attempt: row.attempts }, retry ? 'job failed; it will be retried' : 'job failed');
       await this.update(id, retry
         ? { status: 'queued', error: JSON.stringify(failure), lock_owner: null, locked_until: null, run_after: iso(Date.now() + row.backoff_ms * 2 ** (row.attempts - 1)) }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, makeCustomer, makeLocation, makeSku, makeWarehouse, type TestApp } from '../../../test/helpers.js';
 import { Scope } from '../scope.js';
-import { statementCounter } from '../../../test/statements.js';
+import { isHubDelivery, statementCounter } from '../../../test/statements.js';
 import { systemActor } from '../actor.js';
 import { inTransaction } from '../unit-of-work.js';
 import type { ReservationOwner } from './stock-engine.js';
@@ -94,7 +94,8 @@ describe('reserved moves (pick, pack, ship)', () => {
           documentType: 'PACK', documentId: `CTN-T4-${n}`, reason: null, outType: 'pack_out', inType: 'pack_in', record: { after: {} },
           moves: lines.map((l) => ({ owner: l.owner, from: place(l.sku, l.bin, 'L1'), to: station, quantity: 5 })),
         }, actor));
-        return counter.take().length;
+        // On PostgreSQL the node's listener may load events of earlier postings meanwhile: not this move's statements.
+        return counter.take().filter((q) => !isHubDelivery(q)).length;
       } finally {
         counter.restore();
         for (const l of lines) {

@@ -256,10 +256,12 @@ export class StockEngine {
    * kind of request: warehouse, locations, lot): the candidates of every SKU, and one conditional UPDATE of every
    * balance taken, each row checked again as it is updated (free, unexpired, not held — never read-then-write);
    * the reservations are one statement at the end. A line whose take found its balance changed (raced, or held
-   * meanwhile) plans again from fresh candidates, so parallel allocations never over-allocate. A line left short
-   * costs one statement more, for its reason.
+   * meanwhile) plans again from fresh candidates, so parallel allocations never over-allocate. The lines left short
+   * cost one statement more per kind of request, for their reasons.
+   * `lockBalances`: first lock every balance of the lines' SKUs (one statement per warehouse and client, PostgreSQL
+   * only), for a large batch whose UPDATE would otherwise lock its balances in no set order.
    */
-  async allocateMany(uow: UnitOfWork, reqs: AllocationRequest[]): Promise<AllocationResult[]> {
+  async allocateMany(uow: UnitOfWork, reqs: AllocationRequest[], opts: { lockBalances?: boolean } = {}): Promise<AllocationResult[]> {
     const today = new Map<number, string>();
     for (const r of reqs) if (!r.today && !today.has(r.warehouseId)) today.set(r.warehouseId, await this.timeZones.dayOf(r.warehouseId, new Date(), uow.tx));
     const lines = reqs.map((req) => {
@@ -275,6 +277,17 @@ export class StockEngine {
       return { req, filter, need: req.quantity, done: req.quantity <= 0, taken: [] } as AllocatingLine;
     });
     const at = new Date().toISOString();
+    if (opts.lockBalances) {
+      const owners = new Map<string, { warehouseId: number; customerId: number; skuIds: Set<number> }>();
+      for (const l of lines) {
+        if (l.done) continue;
+        const key = `${l.req.warehouseId}|${l.req.customerId}`;
+        const owner = owners.get(key) ?? { warehouseId: l.req.warehouseId, customerId: l.req.customerId, skuIds: new Set<number>() };
+        owner.skuIds.add(l.req.skuId);
+        owners.set(key, owner);
+      }
+      for (const o of owners.values()) await repo.lockBalances(uow.tx, this.dialect, { ...o, skuIds: [...o.skuIds].sort((a, b) => a - b) });
+    }
     for (let round = 0; round < 20; round++) {
       const open = lines.filter((l) => !l.done);
       if (open.length === 0) break;
@@ -288,10 +301,11 @@ export class StockEngine {
     }
     const reservations = reservationsOf(lines.map((l) => ({ owner: l.req.owner, taken: l.taken })));
     for (let i = 0; i < reservations.length; i += BATCH) await repo.reserveMany(uow.tx, reservations.slice(i, i + BATCH), at);
+    const reasons = await this.shortReasonsOf(uow.tx, lines.filter((l) => l.need > 0));
     const results: AllocationResult[] = [];
     for (const l of lines) {
       const short = Math.max(0, l.need);
-      const shortReason = short > 0 ? await this.shortReasonOf(uow.tx, { ...l.filter, skuId: l.req.skuId }) : null;
+      const shortReason = short > 0 ? reasons.get(l)! : null;
       if (short > 0 && !l.req.allowPartial) {
         throw unprocessable('Not enough stock to allocate', `${short} of ${count(l.req.quantity, 'unit')} ${noun(short, 'is', 'are')} not free: ${SHORT_REASON_TEXT[shortReason!].toLowerCase()}`);
       }
@@ -350,6 +364,30 @@ export class StockEngine {
     return this.shortReasonOf(tx, { ...await this.allocationFilter(tx, req), skuId: req.skuId });
   }
 
+  /** The short reason of each line left short: one statement per kind of request (warehouse, locations, lot). */
+  private async shortReasonsOf(tx: Executor, short: AllocatingLine[]): Promise<Map<AllocatingLine, ShortReason>> {
+    const groups = new Map<string, AllocatingLine[]>();
+    for (const l of short) {
+      const key = JSON.stringify([l.filter.warehouseId, l.filter.customerId, l.filter.today, l.filter.locations, l.filter.lot]);
+      groups.set(key, [...(groups.get(key) ?? []), l]);
+    }
+    const reasons = new Map<AllocatingLine, ShortReason>();
+    for (const group of groups.values()) {
+      const skuIds = [...new Set(group.map((l) => l.req.skuId))];
+      // Per SKU, the reason holding back most units (blockedStock's rule); none blocked: no-stock.
+      const best = new Map<number, { reason: ShortReason; units: number }>();
+      for (let i = 0; i < skuIds.length; i += BATCH) {
+        for (const r of await repo.blockedStockMany(tx, { ...group[0].filter, skuIds: skuIds.slice(i, i + BATCH) })) {
+          const units = Number(r.units);
+          const seen = best.get(r.sku_id);
+          if (r.reason !== 'no-stock' && (!seen || units > seen.units)) best.set(r.sku_id, { reason: r.reason, units });
+        }
+      }
+      for (const l of group) reasons.set(l, best.get(l.req.skuId)?.reason ?? 'no-stock');
+    }
+    return reasons;
+  }
+
   private async shortReasonOf(tx: Executor, f: AllocationFilter & { skuId: number }): Promise<ShortReason> {
     const blocked = (await repo.blockedStock(tx, f)).filter((r) => r.reason !== 'no-stock').sort((a, b) => Number(b.units) - Number(a.units));
     return blocked[0]?.reason ?? 'no-stock';
@@ -390,6 +428,30 @@ export class StockEngine {
   }
 
   /**
+   * `release` for every owner of many documents of one type at once (orders unallocated, held or cancelled in a
+   * batch): their open reservations read and locked (in balance order), each balance's allocated lowered and the
+   * reservations emptied — three statements per 500 documents whatever their lines. 409 as `release`.
+   */
+  async releaseDocuments(uow: UnitOfWork, documentType: string, documentIds: string[]) {
+    const at = new Date().toISOString();
+    const released: { balanceId: number; quantity: number }[] = [];
+    for (let i = 0; i < documentIds.length; i += BATCH) {
+      const open = await repo.reservationsOf(uow.tx, this.dialect, documentType, documentIds.slice(i, i + BATCH));
+      if (open.length === 0) continue;
+      const give = new Map<number, number>();
+      for (const r of open) give.set(r.balance_id, (give.get(r.balance_id) ?? 0) + r.quantity);
+      const rows = [...give].map(([id, quantity]) => ({ id, quantity }));
+      for (let k = 0; k < rows.length; k += BATCH) {
+        const part = rows.slice(k, k + BATCH);
+        if ((await repo.deallocateMany(uow.tx, this.dialect, part, at)).length !== part.length) throw conflict('Less stock is allocated here than is being released');
+      }
+      for (let k = 0; k < open.length; k += BATCH) await repo.emptyReservations(uow.tx, open.slice(k, k + BATCH).map((r) => r.id), at);
+      released.push(...rows.map((r) => ({ balanceId: r.id, quantity: r.quantity })));
+    }
+    return released;
+  }
+
+  /**
    * Moves reserved units on, the reservation moving with them: from the bin to a tote (pick), from the tote to the
    * pack station (pack), back again (undo) — or out of the building (ship: `to` null). Each move names its owner
    * (an order line) and the place its units are reserved at; the owner's reservation there shrinks, the units are
@@ -402,7 +464,9 @@ export class StockEngine {
     const documentType = req.moves[0].owner.documentType;
     if (req.moves.some((m) => m.owner.documentType !== documentType)) throw new Error('Reserved moves of one document type at a time');
     const at = new Date().toISOString();
-    const reserved = await repo.reservationsOf(uow.tx, this.dialect, documentType, [...new Set(req.moves.map((m) => m.owner.documentId))]);
+    const lines = [...new Set(req.moves.map((m) => m.owner.documentLine ?? ''))];
+    const reserved = await repo.reservationsOf(uow.tx, this.dialect, documentType, [...new Set(req.moves.map((m) => m.owner.documentId))],
+      lines.length <= BATCH ? lines : undefined);
     const shrink = new Map<number, number>();
     const give = new Map<number, number>();
     const legs: Leg[] = [];
@@ -426,16 +490,18 @@ export class StockEngine {
     if (shrunk.length !== shrink.size || freed.length !== give.size) throw conflict('Less stock is reserved here than is being moved');
     const posted = await this.post(uow, { documentType: req.documentType, documentId: req.documentId, reason: req.reason, legs, record: req.record }, actor, also);
     if (arrivals.length) {
-      const balances = await repo.balancesAt(uow.tx, arrivals.map((a) => a.place));
-      const balanceOf = (p: Place) => balances.find((b) => b.customer_id === p.customerId && b.sku_id === p.skuId && b.location_id === p.locationId && b.lot === p.lot && b.pallet === p.pallet)!;
-      const take = new Map<number, number>();
-      for (const a of arrivals) take.set(balanceOf(a.place).id, (take.get(balanceOf(a.place).id) ?? 0) + a.quantity);
-      const allocated = await repo.allocateArrived(uow.tx, this.dialect, [...take].map(([id, quantity]) => ({ id, quantity })), at);
+      // Where the units arrived: each place's balance (the posting made it) reserves them, found by place in the same statement.
+      const take = new Map<string, { place: Place; quantity: number }>();
+      for (const a of arrivals) {
+        const key = placeKey(a.place);
+        take.set(key, { place: a.place, quantity: (take.get(key)?.quantity ?? 0) + a.quantity });
+      }
+      const allocated = await repo.allocateArrivedAt(uow.tx, this.dialect, [...take.values()], at);
       if (allocated.length !== take.size) throw conflict('The stock moved could not be reserved where it arrived');
-      await repo.reserveMany(uow.tx, reservationsOf(arrivals.map((a) => {
-        const b = balanceOf(a.place);
-        return { owner: a.owner, taken: [{ balanceId: b.id, place: a.place, locationCode: '', expiryDate: null, quantity: a.quantity }] };
-      })), at);
+      const idOf = new Map(allocated.map((b) => [placeKey({ warehouseId: arrivals[0].place.warehouseId, customerId: b.customer_id, skuId: b.sku_id, locationId: b.location_id, lot: b.lot, pallet: b.pallet }), b.id]));
+      await repo.reserveMany(uow.tx, reservationsOf(arrivals.map((a) => ({
+        owner: a.owner, taken: [{ balanceId: idOf.get(placeKey(a.place))!, place: a.place, locationCode: '', expiryDate: null, quantity: a.quantity }],
+      }))), at);
     }
     return posted;
   }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import { STOCK_HOLD_TYPES, type ShortReason } from '@bolx/contracts';
 import type { Executor } from '../../db/schema.js';
 import type { Scope } from '../scope.js';
@@ -66,8 +66,11 @@ export interface AllocationFilter {
 /** Candidates read per round: a line needing more reads again. */
 export const ALLOCATION_CANDIDATES = 200;
 
-/** Location types whose stock is set aside (damaged goods, expired lots), never allocated. */
-const QUARANTINE_TYPES = ['quarantine'];
+/**
+ * Location types whose stock is set aside, never allocated: damaged goods and expired lots (quarantine), and units
+ * back from customers waiting for inspection (returns: issue 15 disposes of them from there).
+ */
+const QUARANTINE_TYPES = ['quarantine', 'returns'];
 
 /** An open hold of one of these kinds on the balance `b`, or on its location (for its client or every client). */
 function held(b: string, holdTypes: readonly string[]) {
@@ -76,6 +79,17 @@ function held(b: string, holdTypes: readonly string[]) {
   return sql<boolean>`(EXISTS (SELECT 1 FROM stock_hold h WHERE h.location_id = ${t}.location_id AND h.is_open = 1 AND ${kinds}
       AND (h.customer_id IS NULL OR h.customer_id = ${t}.customer_id))
     OR EXISTS (SELECT 1 FROM stock_hold h WHERE h.balance_id = ${t}.id AND h.is_open = 1 AND ${kinds}))`;
+}
+
+/**
+ * A balance `b` stock can be taken from by hand now (a manual shipment's picker): some free, its location active and
+ * not a quarantine location, no open hold of any kind. Allocation adds its own rules (expiry, pickable) on top.
+ */
+export function takeable(b: string) {
+  const t = sql.raw(b);
+  return sql<SqlBool>`(${t}.on_hand - ${t}.allocated > 0
+    AND EXISTS (SELECT 1 FROM location tl WHERE tl.id = ${t}.location_id AND tl.is_active = 1 AND tl.type NOT IN (${sql.join(QUARANTINE_TYPES)}))
+    AND NOT ${held(b, STOCK_HOLD_TYPES)})`;
 }
 
 /**
@@ -211,6 +225,21 @@ export const stockRepository = {
         inventory_balance.location_id, inventory_balance.lot, inventory_balance.pallet, inventory_balance.expiry_date`.execute(tx).then((r) => r.rows);
   },
 
+  /**
+   * Locks every balance of these SKUs (one warehouse and client) until commit, in id order (PostgreSQL; SQLite has
+   * one writer): allocations of many lines take their balances before reading them, so two batches over the same
+   * SKUs take turns instead of deadlocking halfway, and nothing they read changes before their UPDATE.
+   * Releases deallocate in balance id order too. One statement per 1,000 SKUs.
+   */
+  async lockBalances(tx: Executor, dialect: Dialect, f: { warehouseId: number; customerId: number; skuIds: number[] }) {
+    if (dialect.engine !== 'postgres') return;
+    for (let i = 0; i < f.skuIds.length; i += 1000) {
+      await tx.selectFrom('inventory_balance').select('id')
+        .where('warehouse_id', '=', f.warehouseId).where('customer_id', '=', f.customerId).where('sku_id', 'in', f.skuIds.slice(i, i + 1000))
+        .orderBy('id').forUpdate().execute();
+    }
+  },
+
   /** Each owner's reservation of a balance grows by its quantity (created when new): one statement (each owner and balance at most once). */
   reserveMany(tx: Executor, rows: { owner: ReservationOwner; balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }; quantity: number }[], at: string) {
     return tx.insertInto('stock_reservation').values(rows.map(({ owner, balance, quantity }) => ({
@@ -245,6 +274,19 @@ export const stockRepository = {
       .groupBy(sql`1`).execute();
   },
 
+  /**
+   * blockedStock for many SKUs at once: per SKU, the units held back by each reason. One statement.
+   */
+  blockedStockMany(tx: Executor, f: AllocationFilter & { skuIds: number[] }) {
+    return tx.selectFrom('inventory_balance as b')
+      .innerJoin('location as l', 'l.id', 'b.location_id')
+      .select(['b.sku_id', blockedBy('b', 'l', f).as('reason'), sql<number>`sum(b.on_hand - b.allocated)`.as('units')])
+      .where('b.warehouse_id', '=', f.warehouseId).where('b.customer_id', '=', f.customerId).where('b.sku_id', 'in', f.skuIds)
+      .where(sql<boolean>`b.on_hand - b.allocated > 0`)
+      .$if(!!f.lot, (q) => q.where('b.lot', '=', f.lot!))
+      .groupBy([sql`1`, sql`2`]).execute();
+  },
+
   /** Empties reservations (released or consumed): they stay as the owner's record, with nothing open. */
   emptyReservations(tx: Executor, ids: number[], at: string) {
     return tx.updateTable('stock_reservation').set({ quantity: 0, updated_at: at }).where('id', 'in', ids).execute();
@@ -267,12 +309,14 @@ export const stockRepository = {
    * The open reservations of these owners (one document type), with their balances' places, expiry and receipt
    * time, locked until commit on PostgreSQL: what a reserved move takes from.
    */
-  reservationsOf(tx: Executor, dialect: Dialect, documentType: string, documentIds: string[]) {
+  reservationsOf(tx: Executor, dialect: Dialect, documentType: string, documentIds: string[], documentLines?: string[]) {
     return lockRows(dialect, tx.selectFrom('stock_reservation as r')
       .innerJoin('inventory_balance as b', 'b.id', 'r.balance_id')
       .select(['r.id', 'r.balance_id', 'r.quantity', 'r.document_id', 'r.document_line',
         'b.warehouse_id', 'b.customer_id', 'b.sku_id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.received_at'])
       .where('r.document_type', '=', documentType).where('r.document_id', 'in', documentIds).where('r.quantity', '>', 0)
+      // Only the lines moved, when few: a pick from a long order does not read (and lock) the whole order's reservations.
+      .$if(documentLines !== undefined, (q) => q.where('r.document_line', 'in', documentLines!))
       .orderBy('r.balance_id')).execute();
   },
 
@@ -298,27 +342,25 @@ export const stockRepository = {
       RETURNING inventory_balance.id`.execute(tx).then((r) => r.rows);
   },
 
-  /** The balances at these places (of one warehouse and client), with their ids: one statement. */
-  balancesAt(tx: Executor, places: Place[]) {
-    const p0 = places[0];
-    return tx.selectFrom('inventory_balance')
-      .select(['id', 'warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet', 'on_hand', 'allocated'])
-      .where('warehouse_id', '=', p0.warehouseId)
-      .where('customer_id', 'in', [...new Set(places.map((p) => p.customerId))])
-      .where('sku_id', 'in', [...new Set(places.map((p) => p.skuId))])
-      .where('location_id', 'in', [...new Set(places.map((p) => p.locationId))])
-      .execute();
-  },
-
-  /** Each balance's allocated grows by its quantity only if that much is free (no other rule: stock arriving reserved). */
-  allocateArrived(tx: Executor, dialect: Dialect, rows: { id: number; quantity: number }[], at: string) {
-    const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
-    const values = sql.join(rows.map((r) => sql`(${int(r.id)}, ${int(r.quantity)})`));
-    return sql<{ id: number }>`
-      WITH take(id, quantity) AS (VALUES ${values})
+  /**
+   * Each place's balance (of one warehouse) has its allocated grow by its quantity only if that much is free (no
+   * other rule: stock arriving reserved), found by its place in the same statement: one statement for any number
+   * of places (each at most once). Answers the balances changed with their places.
+   */
+  allocateArrivedAt(tx: Executor, dialect: Dialect, rows: { place: Place; quantity: number }[], at: string) {
+    const pg = dialect.engine === 'postgres';
+    const int = (v: number) => (pg ? sql`cast(${v} as integer)` : sql`${v}`);
+    const text = (v: string) => (pg ? sql`cast(${v} as text)` : sql`${v}`);
+    const values = sql.join(rows.map(({ place: p, quantity }) =>
+      sql`(${int(p.customerId)}, ${int(p.skuId)}, ${int(p.locationId)}, ${text(p.lot)}, ${text(p.pallet)}, ${int(quantity)})`));
+    return sql<{ id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string }>`
+      WITH take(customer_id, sku_id, location_id, lot, pallet, quantity) AS (VALUES ${values})
       UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
-      FROM take WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity
-      RETURNING inventory_balance.id`.execute(tx).then((r) => r.rows);
+      FROM take WHERE inventory_balance.warehouse_id = ${rows[0].place.warehouseId} AND inventory_balance.customer_id = take.customer_id
+        AND inventory_balance.sku_id = take.sku_id AND inventory_balance.location_id = take.location_id AND inventory_balance.lot = take.lot
+        AND inventory_balance.pallet = take.pallet AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity
+      RETURNING inventory_balance.id, inventory_balance.customer_id, inventory_balance.sku_id, inventory_balance.location_id,
+        inventory_balance.lot, inventory_balance.pallet`.execute(tx).then((r) => r.rows);
   },
 
   /** Releases `qty` allocated units of one balance only if at least that much is allocated. */

@@ -9,6 +9,7 @@ import { BREAKPOINTS } from '../providers/ThemeProvider';
 import { navDrawerToggled } from '../../lib/state/ui-slice';
 import { CustomizerDrawer } from '../customizer/CustomizerDrawer';
 import { AddDataDrawer } from './header/AddDataDrawer';
+import { ChatLauncher } from './ChatLauncher';
 import { AppHeader } from './header/AppHeader';
 import { Sidebar } from './sidebar/Sidebar';
 import { leafOfPath, toMenuNodes } from './sidebar/menu-model';
@@ -79,6 +80,7 @@ export default function MainLayout() {
       {showFooter && <AppFooter />}
       <CustomizerDrawer />
       <AddDataDrawer />
+      <ChatLauncher />
     </div>
   );
 }

@@ -46,9 +46,24 @@ const InboundReportsPage = lazyScreen(() => import('../../features/inbound/pages
 const OrderDashboardPage = lazyScreen(() => import('../../features/orders/pages/OrderDashboardPage'));
 const BackordersPage = lazyScreen(() => import('../../features/orders/pages/BackordersPage'));
 const KitDashboardPage = lazyScreen(() => import('../../features/kits/pages/KitDashboardPage'));
+const FreightShipmentPage = lazyScreen(() => import('../../features/freight/pages/FreightShipmentPage'));
 const BatchPrintPage = lazyScreen(() => import('../../features/batch-print/pages/BatchPrintPage'));
 const BatchAllocationPage = lazyScreen(() => import('../../features/floor/pages/BatchAllocationPage'));
 const BatchJobPage = lazyScreen(() => import('../../features/floor/pages/BatchJobPage'));
+const ShippingDashboardPage = lazyScreen(() => import('../../features/shipping/pages/ShippingDashboardPage'));
+const BillingPage = lazyScreen(() => import('../../features/billing/pages/BillingPage'));
+const BillingSummaryPage = lazyScreen(() => import('../../features/billing/pages/BillingSummaryPage'));
+const InvoiceAuditPage = lazyScreen(() => import('../../features/billing/pages/InvoiceAuditPage'));
+const OrderReportsPage = lazyScreen(() => import('../../features/reports/pages/OrderReportsPage'));
+const ProductivityReportPage = lazyScreen(() => import('../../features/reports/pages/ProductivityReportPage'));
+const LaborPage = lazyScreen(() => import('../../features/reports/pages/LaborPage'));
+const JobTrackingPage = lazyScreen(() => import('../../features/reports/pages/JobTrackingPage'));
+const OtherReportsPage = lazyScreen(() => import('../../features/reports/pages/OtherReportsPage'));
+const RmaPage = lazyScreen(() => import('../../features/returns/pages/RmaPage'));
+const ReturnsPage = lazyScreen(() => import('../../features/returns/pages/ReturnsPage'));
+const ManualReturnsPage = lazyScreen(() => import('../../features/returns/pages/ManualReturnsPage'));
+const ReturnReportPage = lazyScreen(() => import('../../features/returns/pages/ReturnReportPage'));
+const HelpDeskPage = lazyScreen(() => import('../../features/helpdesk/pages/HelpDeskPage'));
 
 /** Spec section 2, the app routes (all need the role 'user'). Those without a screen yet show coming-soon. */
 export const SPEC_APP_PATHS = [
@@ -94,6 +109,21 @@ const BUILT_SCREENS: Record<string, ReactNode> = {
   '/BatchPrint': <BatchPrintPage />,
   '/BatchAllocation': <BatchAllocationPage />,
   '/BatchJob': <BatchJobPage />,
+  '/ShippingDashboard': <ShippingDashboardPage />,
+  '/Billing': <BillingPage />,
+  '/BillingSummary': <BillingSummaryPage />,
+  '/InvoiceAudit': <InvoiceAuditPage />,
+  '/OrderReports': <OrderReportsPage />,
+  '/ProductivityReport': <ProductivityReportPage />,
+  '/Labor': <LaborPage />,
+  '/JobTracking': <JobTrackingPage />,
+  '/OtherReports': <OtherReportsPage />,
+  '/RMA': <RmaPage />,
+  '/Returns': <ReturnsPage />,
+  '/ManualReturns': <ManualReturnsPage />,
+  '/Return': <ReturnReportPage />,
+  '/FreightShipment': <FreightShipmentPage />,
+  '/HelpDesk': <HelpDeskPage />,
 };
 
 const routeId = (path: string) => path.slice(1);

@@ -38,6 +38,8 @@ export interface ExcelDownload {
 export interface DataTablePageProps<T extends object, D extends ListPage<T> = ListPage<T>> extends ListStateOptions {
   title: ReactNode;
   subtitle?: ReactNode;
+  /** Skeleton rows while the first page loads (default PLACEHOLDER_ROWS; the RMA screen's is 5). */
+  placeholderRows?: number;
   /**
    * antd columns; give each a `key` — a column with `sorter: true` is sorted by the server under that key. A
    * function gets the last answer (for lists whose columns come from the server) — undefined while loading.
@@ -125,8 +127,8 @@ export function DataTablePage<T extends object, D extends ListPage<T> = ListPage
 
   const placeholder = isLoading && !data;
   const placeholderRows = useMemo(
-    () => Array.from({ length: PLACEHOLDER_ROWS }, (_, i) => ({ __placeholder: i }) as unknown as T),
-    [],
+    () => Array.from({ length: props.placeholderRows ?? PLACEHOLDER_ROWS }, (_, i) => ({ __placeholder: i }) as unknown as T),
+    [props.placeholderRows],
   );
   const placeholderColumns = useMemo(
     () =>

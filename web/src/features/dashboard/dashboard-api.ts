@@ -2,8 +2,10 @@ import type { DashboardResponse } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
 import { liveAll, reloadOn } from '../../lib/hub/live-list';
 
-/** The tiles sum stock, SKUs, locations and receipts: any of those changing in the user's scope refetches them. */
+/** The tiles sum stock, SKUs, locations, receipts, orders and picks: any of those changing in the user's scope refetches them. */
 const liveDashboard = liveAll(
+  reloadOn('ReceiveOrderData'),
+  reloadOn('ReceiveWaveData'),
   reloadOn('ReceiveInventoryData'),
   reloadOn('ReceiveSkuData', (e) => e.subEvent === 'SkuAdd' || e.subEvent === 'SkuUpdate'),
   reloadOn('ReceiveLocationData'),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type {
-  CartonType, CheckPickScanResult, ConfirmPickInput, DockLocation, PackOrderView, PickJobDetail, assignTotesInput, cartonTypeInput,
+  CartonType, CheckPickScanResult, ConfirmPickInput, DockLocation, PackItemResult, PackOrderView, PickJobDetail, PickResult, assignTotesInput, cartonTypeInput,
   closeCartonInput, openCartonInput, openPackInput, packItemInput, unpackItemInput,
 } from '@bolx/contracts';
 import type { ListPage } from '../../components/data-table/list-args';
@@ -11,16 +11,17 @@ import './messages';
 const PJ = 'Warehouse/PickJob';
 const PACK = 'Warehouse/Pack';
 
-export type PickResult = { message: string; job: PickJobDetail };
+export type { PickResult, PackItemResult };
 export type PackResult = { message: string; order: PackOrderView };
 type In<S extends z.ZodType> = z.input<S>;
 
 const CARTON_TYPES = { type: 'CartonType', id: 'LIST' } as const;
 
 /**
- * The picking screen's and the pack station's calls. Every answer carries the whole job or order, so the screen
- * shows what the server says after each scan instead of refetching; nothing here is cached across screens
- * except the carton types.
+ * The picking screen's and the pack station's calls. A scan's answer carries what it changed (a pick: the stops,
+ * the job's totals; a pack: the carton line and order line), which the screen merges into the job or order it read
+ * once, so it shows what the server says after each scan without refetching; the station's other answers carry the
+ * whole order. Nothing here is cached across screens except the carton types.
  */
 export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'] }).injectEndpoints({
   endpoints: (build) => ({
@@ -74,7 +75,7 @@ export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'
     openCarton: build.mutation<PackResult, In<typeof openCartonInput>>({
       query: (body) => ({ url: `${PACK}/OpenCarton`, method: 'POST', body }),
     }),
-    packItem: build.mutation<PackResult, In<typeof packItemInput>>({
+    packItem: build.mutation<PackItemResult, In<typeof packItemInput>>({
       query: (body) => ({ url: `${PACK}/PackItem`, method: 'POST', body }),
     }),
     unpackItem: build.mutation<PackResult, In<typeof unpackItemInput>>({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Carton, CartonType, PackOrderView } from '@bolx/contracts';
+import type { Carton, CartonType, PackItemResult, PackOrderView } from '@bolx/contracts';
 import {
-  packLines, packStage, planPackScan, readStationSettings, unitsLeft, weightPrefill, writeStationSettings, type PackContext,
+  applyPackItem, packLines, packStage, planPackScan, readStationSettings, unitsLeft, weightPrefill, writeStationSettings, type PackContext,
 } from './pack-station';
 
 function carton(id: number, status: Carton['status'], lines: Carton['lines']): Carton {
@@ -37,10 +37,10 @@ describe('the pack station', () => {
     expect(planPackScan(ctx(undefined, { stationLocationId: undefined }), 'T1')).toMatchObject({ kind: 'refuse', message: { id: 'handheld.pack.refuse.noStation' } });
   });
 
-  it('opens a carton of the default type for the first item scan, or refuses without one', () => {
+  it('packs the first item scan into a carton of the default type the server opens with it (one call), or refuses without one', () => {
     const o = order();
     expect(packStage(o)).toBe('carton');
-    expect(planPackScan(ctx(o), 'SKU-1', 2)).toEqual({ kind: 'openCartonAndPack', cartonTypeId: 3, code: 'SKU-1', quantity: 2 });
+    expect(planPackScan(ctx(o), 'SKU-1', 2)).toEqual({ kind: 'packItem', request: { orderId: 1, cartonTypeId: 3, code: 'SKU-1', quantity: 2 } });
     expect(planPackScan(ctx(o, { cartonTypeId: undefined }), 'SKU-1')).toMatchObject({ kind: 'refuse', message: { id: 'handheld.pack.refuse.noCartonType' } });
   });
 
@@ -85,5 +85,26 @@ describe('the pack station', () => {
     store.set('bolx.packStation.3', '{not json');
     expect(readStationSettings(storage, 3)).toEqual({});
     expect(readStationSettings(undefined, 1)).toEqual({});
+  });
+
+  it('merges a PackItem answer (what the scan changed) into the order: the line\'s units, the carton\'s line, a carton the scan opened', () => {
+    const header = (id: number): PackItemResult['carton'] => { const { lines: _l, ...c } = carton(id, 'Open', []); return c; };
+    const answer = (over: Partial<PackItemResult>): PackItemResult => ({
+      message: 'ok', orderId: 1, carton: header(9), opened: false,
+      cartonLine: { orderLineId: 10, skuId: 1, skuCode: 'SKU-1', lot: '', quantity: 2 }, line: { orderLineId: 10, pickedQuantity: 3, packedQuantity: 2 }, ...over,
+    });
+    const o = order([carton(8, 'Closed', [{ orderLineId: 11, skuId: 2, skuCode: 'SKU-2', lot: '', quantity: 5 }]), carton(9, 'Open', [{ orderLineId: 10, skuId: 1, skuCode: 'SKU-1', lot: '', quantity: 1 }])]);
+    const after = applyPackItem(o, answer({}));
+    expect(after.cartons[1].lines).toEqual([{ orderLineId: 10, skuId: 1, skuCode: 'SKU-1', lot: '', quantity: 2 }]);
+    expect(after.cartons[0]).toBe(o.cartons[0]);
+    expect(after.lines.find((l) => l.orderLineId === 10)).toMatchObject({ pickedQuantity: 3, packedQuantity: 2 });
+    expect(unitsLeft(after)).toBe(1);
+    // A new line (another lot) is added to the carton; a carton the scan opened is added to the order.
+    expect(applyPackItem(o, answer({ cartonLine: { orderLineId: 10, skuId: 1, skuCode: 'SKU-1', lot: 'L2', quantity: 1 } })).cartons[1].lines).toHaveLength(2);
+    const fresh = applyPackItem(order(), answer({ carton: header(12), opened: true, cartonLine: { orderLineId: 11, skuId: 2, skuCode: 'SKU-2', lot: '', quantity: 1 }, line: { orderLineId: 11, pickedQuantity: 5, packedQuantity: 1 } }));
+    expect(fresh.cartons.map((c) => [c.cartonId, c.status, c.lines.length])).toEqual([[12, 'Open', 1]]);
+    expect(packStage(fresh)).toBe('item');
+    // Another order's answer changes nothing.
+    expect(applyPackItem(o, answer({ orderId: 2 }))).toBe(o);
   });
 });

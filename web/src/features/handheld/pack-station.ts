@@ -1,4 +1,4 @@
-import type { Carton, CartonType, PackOrderView } from '@bolx/contracts';
+import type { Carton, CartonType, PackItemResult, PackOrderView } from '@bolx/contracts';
 
 /**
  * The pack station's state, as pure functions of the order the server last answered with: what a scan does at
@@ -21,9 +21,8 @@ export type PackPlan =
   | { kind: 'ignore' }
   | { kind: 'refuse'; message: { id: string; values?: Record<string, string | number> } }
   | { kind: 'openPack'; request: { warehouseId: number; code: string } }
-  | { kind: 'packItem'; request: { cartonId: number; code: string; quantity: number } }
-  /** No carton is open: open one of the default type, then pack the scan into it. */
-  | { kind: 'openCartonAndPack'; cartonTypeId: number; code: string; quantity: number };
+  /** Into the open carton, or (no carton open) into a new one of the default type, which the server opens only if it accepts the scan. */
+  | { kind: 'packItem'; request: { cartonId: number; code: string; quantity: number } | { orderId: number; cartonTypeId: number; code: string; quantity: number } };
 
 const DONE_STATUSES = new Set(['Packed', 'Shipped', 'Cancelled']);
 
@@ -66,13 +65,33 @@ export function planPackScan(ctx: PackContext, raw: string, times = 1): PackPlan
       return { kind: 'openPack', request: { warehouseId: ctx.warehouseId, code } };
     case 'carton':
       return ctx.cartonTypeId
-        ? { kind: 'openCartonAndPack', cartonTypeId: ctx.cartonTypeId, code, quantity }
+        ? { kind: 'packItem', request: { orderId: ctx.order!.orderId, cartonTypeId: ctx.cartonTypeId, code, quantity } }
         : { kind: 'refuse', message: { id: 'handheld.pack.refuse.noCartonType' } };
     case 'item':
       return { kind: 'packItem', request: { cartonId: openCartonOf(ctx.order!)!.cartonId, code, quantity } };
     case 'close':
       return { kind: 'refuse', message: { id: 'handheld.pack.refuse.nothingLeft' } };
   }
+}
+
+/**
+ * The order after a PackItem answer (it answers only what the scan changed): the order line's picked and packed
+ * units, and the carton's line — in the carton shown, or in the carton the scan opened, added.
+ */
+export function applyPackItem(order: PackOrderView, result: PackItemResult): PackOrderView {
+  if (result.orderId !== order.orderId) return order;
+  const line = result.cartonLine;
+  const sameLine = (l: Carton['lines'][number]) => l.orderLineId === line.orderLineId && l.lot === line.lot;
+  const withLine = (c: Carton): Carton => ({ ...c, lines: c.lines.some(sameLine) ? c.lines.map((l) => (sameLine(l) ? line : l)) : [...c.lines, line] });
+  const known = order.cartons.some((c) => c.cartonId === result.carton.cartonId);
+  return {
+    ...order,
+    lines: order.lines.map((l) => (l.orderLineId === result.line.orderLineId
+      ? { ...l, pickedQuantity: result.line.pickedQuantity, packedQuantity: result.line.packedQuantity } : l)),
+    cartons: known
+      ? order.cartons.map((c) => (c.cartonId === result.carton.cartonId ? withLine(c) : c))
+      : [...order.cartons, withLine({ ...result.carton, lines: [] })],
+  };
 }
 
 /** The weight a closing carton's dialog starts with: its type's tare (the scale's reading replaces it). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { jobIdOf, jobOf } from './answers';
-import type { PickJobDetail, PickStop } from '@bolx/contracts';
+import type { PickJobDetail, PickResult, PickStop } from '@bolx/contracts';
 import {
-  applyCheck, canShort, confirmRequest, currentStop, jobProgress, planScan, shortRequest, startState, stepOf, syncScans, typedQuantity,
+  applyCheck, applyPickResult, canShort, confirmRequest, currentStop, jobProgress, planScan, shortRequest, startState, stepOf, syncScans, typedQuantity,
   type PickState, type StopScans,
 } from './pick-steps';
 
@@ -176,5 +176,24 @@ describe('reading the job from an answer', () => {
     expect(jobIdOf(j)).toBe(7);
     expect(jobIdOf({ message: 'Taken', data: { jobId: 9 } })).toBe(9);
     expect(jobIdOf(null)).toBeUndefined();
+  });
+
+  it('merges a picking answer (what the step changed) into the job: the stops changed, new stops added, the totals, the last pick', () => {
+    const j = job();
+    const picked = stop(1, { pickedQuantity: 30, tasks: stop(1).tasks.map((x) => ({ ...x, pickedQuantity: x.quantity, status: 'Picked' as const })) });
+    const result: PickResult = {
+      message: 'Picked 30 units',
+      job: { jobId: 7, jobNumber: 'JOB-7', status: 'In Progress', assignedTo: 3, assignedToName: 'staff', stopCount: 3, stopsDone: 1, units: 65, pickedUnits: 30, shortUnits: 0, startedAt: 'x', finishedAt: null },
+      stops: [picked, stop(3, { quantity: 5 })],
+      lines: [], orders: [],
+      lastPick: { eventId: 9, taskId: 12, quantity: 10, at: 'x' },
+    };
+    const after = applyPickResult(j, result);
+    expect(after.stops.map((s) => s.seq).sort()).toEqual([1, 2, 3]);
+    expect(after.stops.find((s) => s.seq === 1)).toBe(picked);
+    expect(after.stops.find((s) => s.seq === 2)).toBe(j.stops[0]);
+    expect(after).toMatchObject({ pickedUnits: 30, units: 65, stopCount: 3, lastPick: { eventId: 9 }, totes: j.totes });
+    expect(currentStop(after)?.seq).toBe(2);
+    expect(jobProgress(after)).toMatchObject({ stopsDone: 1, stops: 3, picked: 30 });
   });
 });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CheckPickScanResult, ConfirmPickInput, shortPickInput, PickJobDetail, PickJobTote, PickScanStep, PickStop } from '@bolx/contracts';
+import type { CheckPickScanResult, ConfirmPickInput, shortPickInput, PickJobDetail, PickJobTote, PickResult, PickScanStep, PickStop } from '@bolx/contracts';
 import { quantityAfterScan } from '../../components/scan/scan-match';
 
 /**
@@ -194,3 +194,20 @@ export const canConfirm = (job: PickJobDetail, state: PickState) =>
 export const dropsOf = (stop: PickStop) => stop.tasks
   .filter((t) => t.quantity - t.pickedQuantity - t.shortQuantity > 0)
   .map((t) => ({ taskId: t.taskId, slot: t.slot, soNumber: t.soNumber, toteCode: t.toteCode, quantity: t.quantity - t.pickedQuantity - t.shortQuantity }));
+
+/**
+ * The job after a picking step's answer (ConfirmPick, ShortPick, UndoPick answer only what changed): its status and
+ * totals, the stops the step changed put in place of the ones shown (a short pick's new stops added), its last pick.
+ */
+export function applyPickResult(job: PickJobDetail, result: PickResult): PickJobDetail {
+  const changed = new Map(result.stops.map((s) => [s.seq, s]));
+  const known = new Set(job.stops.map((s) => s.seq));
+  const p = result.job;
+  return {
+    ...job,
+    status: p.status, assignedTo: p.assignedTo, assignedToName: p.assignedToName, stopCount: p.stopCount, units: p.units,
+    pickedUnits: p.pickedUnits, shortUnits: p.shortUnits, startedAt: p.startedAt, finishedAt: p.finishedAt,
+    stops: [...job.stops.map((s) => changed.get(s.seq) ?? s), ...result.stops.filter((s) => !known.has(s.seq))],
+    lastPick: result.lastPick,
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detailsFromBody, errorToastText, toApiError } from './api-error';
+import { detailsFromBody, errorToastText, formFieldErrors, toApiError } from './api-error';
 
 describe('error mapper', () => {
   it('takes details from a string body', () => {
@@ -10,8 +10,14 @@ describe('error mapper', () => {
   });
   it('takes details from a message field (the server shape)', () => {
     expect(toApiError({ status: 400, data: { status: 400, message: 'Please enter password!', details: { password: 'Please enter password!' } } })).toEqual({
-      type: 'API_ERROR', status: 400, message: 'Please enter password!', details: 'Please enter password!',
+      type: 'API_ERROR', status: 400, message: 'Please enter password!', details: 'Please enter password!', fields: { password: 'Please enter password!' },
     });
+  });
+  it('turns the server’s field messages into form fields, dotted paths into name paths', () => {
+    const error = toApiError({ status: 422, data: { message: 'Not enough', details: { 'lines.1.quantity': 'At most 3 available', proNumber: 'Used' } } });
+    expect(formFieldErrors(error)).toEqual([{ name: ['lines', 1, 'quantity'], errors: ['At most 3 available'] }, { name: ['proNumber'], errors: ['Used'] }]);
+    expect(formFieldErrors(error, (name) => name[0] === 'proNumber')).toEqual([{ name: ['proNumber'], errors: ['Used'] }]);
+    expect(formFieldErrors(toApiError({ status: 409, data: { message: 'No' } }))).toEqual([]);
   });
   it('takes details from details.message, an errors list or an errors object', () => {
     expect(detailsFromBody({ details: { message: 'Nested' } })).toBe('Nested');

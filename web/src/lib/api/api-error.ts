@@ -9,6 +9,8 @@ export interface ApiError {
   details: string;
   /** Seconds from a 429's Retry-After header, when the server sent one. */
   retryAfterSeconds?: number;
+  /** The server's message per request field ('lines.1.quantity' → 'At most 3 available'), for forms to show on the field. */
+  fields?: Record<string, string>;
 }
 
 export const NO_RESPONSE = { message: 'No response from server', details: 'Request was made but no response received' } as const;
@@ -47,7 +49,11 @@ export function toApiError(error: unknown): ApiError {
       const details = detailsFromBody(body) ?? `Request failed with status ${code}`;
       const message = isRecord(body) && nonEmpty(body.message) ? body.message : details;
       const retry = isRecord(body) && typeof body.retryAfterSeconds === 'number' ? body.retryAfterSeconds : undefined;
-      return { type: 'API_ERROR', status: code, message, details, ...(retry !== undefined ? { retryAfterSeconds: retry } : {}) };
+      const fields = isRecord(body) && isRecord(body.details) ? Object.fromEntries(Object.entries(body.details).filter(([, v]) => nonEmpty(v))) as Record<string, string> : undefined;
+      return {
+        type: 'API_ERROR', status: code, message, details, ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+        ...(fields && Object.keys(fields).length ? { fields } : {}),
+      };
     }
     if (status === 'CUSTOM_ERROR') {
       return { type: 'API_ERROR', status: 500, message: nonEmpty(error.error) ? error.error : CLIENT_ERROR.message, details: CLIENT_ERROR.details };
@@ -57,6 +63,16 @@ export function toApiError(error: unknown): ApiError {
     return { type: 'API_ERROR', status: 500, message: error.message, details: CLIENT_ERROR.details };
   }
   return { type: 'API_ERROR', status: 500, ...CLIENT_ERROR };
+}
+
+/**
+ * The server's field messages as antd Form `setFields` entries: a dotted path becomes a name path ('lines.1.quantity'
+ * → ['lines', 1, 'quantity']). Only the fields the form has (`known`) are kept; the toast still says the rest.
+ */
+export function formFieldErrors(error: ApiError, known: (name: (string | number)[]) => boolean = () => true): { name: (string | number)[]; errors: string[] }[] {
+  return Object.entries(error.fields ?? {})
+    .map(([path, message]) => ({ name: path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)), errors: [message] }))
+    .filter((f) => known(f.name));
 }
 
 /** What a mutation's error toast says (spec section 8). */

@@ -37,11 +37,11 @@ export function saveBlob(blob: Blob, fileName: string) {
 type StoreApi = { dispatch: (action: never) => unknown; getState: () => unknown };
 
 /**
- * Downloads a file through the api base (bearer token and the 401-refresh rule), then saves it. Files never go
- * into the RTK Query cache (a Blob is not serialisable). Throws an ApiError on failure, so callers can toast
- * 'Error: ' + details.
+ * Fetches a file through the api base (bearer token and the 401-refresh rule): its Blob and the name the server
+ * gave it. Files never go into the RTK Query cache (a Blob is not serialisable). Throws an ApiError on failure, so
+ * callers can toast 'Error: ' + details.
  */
-export async function downloadFile(store: StoreApi, request: DownloadRequest, fallbackName: string): Promise<string> {
+export async function fetchFile(store: StoreApi, request: DownloadRequest, fallbackName: string): Promise<{ blob: Blob; fileName: string }> {
   const controller = new AbortController();
   const result = await baseQueryWithReauth(
     {
@@ -65,7 +65,12 @@ export async function downloadFile(store: StoreApi, request: DownloadRequest, fa
     {},
   );
   if (result.error) throw toApiError(result.error);
-  const fileName = fileNameFromDisposition(result.meta?.response?.headers.get('content-disposition'), fallbackName);
-  saveBlob(result.data as Blob, fileName);
+  return { blob: result.data as Blob, fileName: fileNameFromDisposition(result.meta?.response?.headers.get('content-disposition'), fallbackName) };
+}
+
+/** Downloads a file (see fetchFile) and saves it under its name; the name is returned. */
+export async function downloadFile(store: StoreApi, request: DownloadRequest, fallbackName: string): Promise<string> {
+  const { blob, fileName } = await fetchFile(store, request, fallbackName);
+  saveBlob(blob, fileName);
   return fileName;
 }

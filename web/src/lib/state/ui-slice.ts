@@ -9,6 +9,8 @@ export interface UiState {
   previousPath: string | null;
   customizerOpen: boolean;
   addDataOpen: boolean;
+  /** The chat assistant's pop-up. */
+  chatOpen: boolean;
   /** The small-screen navigation drawer. */
   navDrawerOpen: boolean;
   /** The desktop sidebar folded to its 4rem width. */
@@ -20,6 +22,7 @@ export const initialUiState = (online = true): UiState => ({
   previousPath: null,
   customizerOpen: false,
   addDataOpen: false,
+  chatOpen: false,
   navDrawerOpen: false,
   sidebarCollapsed: false,
 });
@@ -43,6 +46,9 @@ const uiSlice = createSlice({
     addDataToggled(state, action: PayloadAction<boolean | undefined>) {
       state.addDataOpen = action.payload ?? !state.addDataOpen;
     },
+    chatToggled(state, action: PayloadAction<boolean | undefined>) {
+      state.chatOpen = action.payload ?? !state.chatOpen;
+    },
     navDrawerToggled(state, action: PayloadAction<boolean | undefined>) {
       state.navDrawerOpen = action.payload ?? !state.navDrawerOpen;
     },
@@ -52,6 +58,6 @@ const uiSlice = createSlice({
   },
 });
 
-export const { wentOffline, wentOnline, customizerToggled, addDataToggled, navDrawerToggled, sidebarCollapseToggled } =
+export const { wentOffline, wentOnline, customizerToggled, addDataToggled, chatToggled, navDrawerToggled, sidebarCollapseToggled } =
   uiSlice.actions;
 export const uiReducer = uiSlice.reducer;

@@ -86,6 +86,7 @@ export function CustomerDetail({ customerId, tab, onTab, onBack, canWrite }: {
                     {customer.adjustmentApprovalThreshold ?? t('customer.fields.noApproval')}
                   </Descriptions.Item>
                   <Descriptions.Item label={t('customer.fields.allowBackorders')}>{t(customer.allowBackorders ? 'customer.fields.backordersOn' : 'customer.fields.backordersOff')}</Descriptions.Item>
+                  <Descriptions.Item label={t('customer.fields.gs1CompanyPrefix')}>{customer.gs1CompanyPrefix ?? '—'}</Descriptions.Item>
                 </Descriptions>
               ),
             },

@@ -18,7 +18,7 @@ function valuesOf(c: Customer): Partial<Values> {
     customerCode: c.customerCode, customerName: c.customerName, contactPerson: c.contactPerson, email: c.email ?? '',
     billingEmail: c.billingEmail ?? '', phone: c.phone ?? '', address1: c.address1, address2: c.address2, city: c.city ?? '',
     state: c.state ?? '', zip: c.zip ?? '', country: c.country ?? '', adjustmentApprovalThreshold: c.adjustmentApprovalThreshold,
-    allowBackorders: c.allowBackorders, isActive: c.isActive, warehouseIds: c.warehouses.map((w) => w.warehouseid),
+    allowBackorders: c.allowBackorders, gs1CompanyPrefix: c.gs1CompanyPrefix ?? '', isActive: c.isActive, warehouseIds: c.warehouses.map((w) => w.warehouseid),
   };
 }
 
@@ -104,6 +104,12 @@ export function CustomerFormDrawer({ open, customer, onClose }: { open: boolean;
         <Col xs={24} md={12}>
           <Form.Item name="allowBackorders" label={t('customer.fields.allowBackorders')} tooltip={t('customer.fields.allowBackordersHint')} valuePropName="checked">
             <Switch checkedChildren={t('customer.fields.backordersOn')} unCheckedChildren={t('customer.fields.backordersOff')} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item name="gs1CompanyPrefix" label={t('customer.fields.gs1CompanyPrefix')} tooltip={t('customer.fields.gs1CompanyPrefixHint')}
+            rules={[{ pattern: /^\d{7,10}$/, message: t('customer.fields.gs1CompanyPrefixValid') }]}>
+            <Input inputMode="numeric" maxLength={10} placeholder="0614141" data-testid="gs1-prefix" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>

@@ -1,6 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Alert, Card, Col, Empty, Row, Segmented, Typography, theme } from 'antd';
-import { AppstoreOutlined, EnvironmentOutlined, ImportOutlined, InboxOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined, CalendarOutlined, CheckCircleOutlined, ClockCircleOutlined, DeliveredProcedureOutlined, EnvironmentOutlined, ExceptionOutlined, ImportOutlined, InboxOutlined, SendOutlined,
+  ShoppingCartOutlined, ThunderboltOutlined,
+} from '@ant-design/icons';
 import { useAppSelector } from '../../../lib/hooks';
 import { selectWarehouseId } from '../../../lib/state/selectors';
 import { themePresetById } from '../../../lib/theme/presets';
@@ -10,7 +13,7 @@ import { formatPercent, occupancyColor } from '../../../lib/occupancy';
 import { StockBarChart } from '../components/StockBarChart';
 import { KpiTile } from '../components/KpiTile';
 import { useGetDashboardQuery } from '../dashboard-api';
-import { formatKpi } from '../kpi';
+import { formatHours, formatKpi, NO_VALUE, reportLink } from '../kpi';
 
 type Dimension = 'warehouse' | 'customer';
 
@@ -38,6 +41,7 @@ export default function DashboardPage() {
   }, [data, dimension]);
 
   const loading = isFetching && !data;
+  const orders = mayAccess({ module: { key: 'OrderDashboard', permission: 'read' } }) ? '/OrderDashboard' : undefined;
   const occupancy = data?.occupancy ?? 0;
 
   return (
@@ -96,6 +100,44 @@ export default function DashboardPage() {
             hint={data && data.openReceipts === null ? t('dashboard.kpi.notYet') : undefined}
           />
         </Col>
+      </Row>
+      <Row gutter={[16, 16]} className="bolx-kpi-row">
+        {[
+          { key: 'dueToday', label: t('dashboard.kpi.dueToday'), value: data?.dueToday, icon: <CalendarOutlined />, accent: '#1890ff', to: orders },
+          { key: 'lateOrders', label: t('dashboard.kpi.lateOrders'), value: data?.lateOrders, icon: <ClockCircleOutlined />, accent: data?.lateOrders ? '#f5222d' : '#52c41a', to: orders },
+          { key: 'backorders', label: t('dashboard.kpi.backorders'), value: data?.backorders, icon: <ExceptionOutlined />, accent: '#faad14', to: mayAccess({ module: { key: 'BKO', permission: 'read' } }) ? '/BKO' : undefined },
+          { key: 'shippedToday', label: t('dashboard.kpi.shippedToday'), value: data?.shippedToday, icon: <SendOutlined />, accent: '#52c41a', to: mayAccess({ module: { key: 'OrderReports', permission: 'read' } }) ? '/OrderReports' : undefined },
+          {
+            key: 'picks', label: t('dashboard.kpi.unitsPickedPerHour'), value: data?.unitsPickedPerHour, icon: <ThunderboltOutlined />, accent: '#722ed1',
+            hint: data && t('dashboard.kpi.unitsPickedToday', { units: data.unitsPickedToday }),
+            to: mayAccess({ module: { key: 'ProductivityReport', permission: 'read' } }) ? '/ProductivityReport' : undefined,
+          },
+        ].map((k) => (
+          <Col key={k.key} xs={12} sm={12} xl={8} xxl={4} flex="auto">
+            <KpiTile loading={loading} label={k.label} value={formatKpi(k.value)} icon={k.icon} accent={k.accent} hint={k.hint} to={k.to} />
+          </Col>
+        ))}
+      </Row>
+      {/* The last 7 days' service figures, each a report's total. */}
+      <Row gutter={[16, 16]} className="bolx-kpi-row">
+        {[
+          {
+            key: 'onTime', label: t('dashboard.kpi.onTimeRate'), value: data?.onTimeRate == null ? NO_VALUE : formatPercent(data.onTimeRate), icon: <CheckCircleOutlined />,
+            accent: data?.onTimeRate == null || data.onTimeRate >= 95 ? '#52c41a' : data.onTimeRate >= 85 ? '#faad14' : '#f5222d',
+            hint: data && t('dashboard.kpi.onTimeRated', { orders: data.onTimeRated }),
+            to: mayAccess({ module: { key: 'OrderReports', permission: 'read' } }) ? reportLink('/OrderReports', 'on-time-shipping') : undefined,
+          },
+          {
+            key: 'dockToStock', label: t('dashboard.kpi.dockToStock'),
+            value: data?.dockToStockHours == null ? NO_VALUE : t('dashboard.kpi.hours', { hours: formatHours(data.dockToStockHours) }),
+            icon: <DeliveredProcedureOutlined />, accent: '#13c2c2', hint: data && t('dashboard.kpi.dockToStockHint'),
+            to: mayAccess({ module: { key: 'OtherReports', permission: 'read' } }) ? reportLink('/OtherReports', 'dock-to-stock') : undefined,
+          },
+        ].map((k) => (
+          <Col key={k.key} xs={24} sm={12}>
+            <KpiTile loading={loading} label={k.label} value={k.value} icon={k.icon} accent={k.accent} hint={k.hint} to={k.to} />
+          </Col>
+        ))}
       </Row>
       <Card
         className="bolx-chart-card"

@@ -11,15 +11,14 @@ import { useT } from '../../../lib/i18n/use-t';
 import { selectWarehouseId } from '../../../lib/state/selectors';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { CartonTypesDrawer } from '../components/CartonTypesDrawer';
-import { ScanBox, type ScanBoxHandle } from '../components/ScanBox';
-import { errorCue, successCue } from '../feedback';
-import { ScanQueue } from '../scan-queue';
+import { ScanBox } from '../components/ScanBox';
+import { useScanStation } from '../use-scan-station';
 import {
   useCloseCartonMutation, useGetCartonTypesQuery, useGetOrderForPackQuery, useGetPackStationLocationsQuery, useOpenCartonMutation,
   useOpenPackMutation, usePackItemMutation, useUnpackItemMutation,
 } from '../handheld-api';
 import {
-  cartonUnits, openCartonOf, packLines, packStage, planPackScan, readStationSettings, weightPrefill, writeStationSettings,
+  applyPackItem, cartonUnits, openCartonOf, packLines, packStage, planPackScan, readStationSettings, weightPrefill, writeStationSettings,
   type PackStationSettings,
 } from '../pack-station';
 import '../handheld.css';
@@ -62,8 +61,8 @@ export default function PackStationPage() {
   const setOrder = useCallback((next: PackOrderView | undefined) => { orderRef.current = next; setOrderState(next); }, []);
   const inFlightRef = useRef(false);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
+  const station = useScanStation();
+  const { scanBox, focus, error, notice, refuse, accept } = station;
   const [times, setTimesState] = useState<number>(1);
   const timesRef = useRef(1);
   const setTimes = (n: number) => { timesRef.current = n; setTimesState(n); };
@@ -71,7 +70,6 @@ export default function PackStationPage() {
   const [unpacking, setUnpacking] = useState<Unpacking>();
   const [typesOpen, setTypesOpen] = useState(false);
   const [dialogError, setDialogError] = useState<string>();
-  const scanBox = useRef<ScanBoxHandle>(null);
 
   const [openPack] = useOpenPackMutation();
   const [openCarton] = useOpenCartonMutation();
@@ -82,20 +80,6 @@ export default function PackStationPage() {
 
   usePageTitle(order ? `${t('handheld.pack.title')} · ${order.soNumber}` : t('handheld.pack.title'));
 
-  const focus = useCallback(() => scanBox.current?.focus(), []);
-  const refuse = (message: string) => {
-    queue.current?.clear();
-    setError(message);
-    setNotice(undefined);
-    errorCue();
-    focus();
-  };
-  const accept = (message?: string) => {
-    setError(undefined);
-    setNotice(message);
-    successCue();
-    focus();
-  };
   /** One call at a time: scans while it is on its way are ignored; a refusal is said with the server's words. */
   const call = async <T,>(run: () => Promise<T>, onError?: (message: string) => void): Promise<T | undefined> => {
     inFlightRef.current = true;
@@ -135,32 +119,15 @@ export default function PackStationPage() {
         return;
       }
       case 'packItem': {
+        // With no carton open the server opens one of the default type, only if it accepts the scan.
         const answer = await call(() => packItem(plan.request).unwrap());
-        if (!answer) return;
+        if (!answer || !orderRef.current) return;
         setTimes(1);
-        showOrder(answer.order, answer.message);
-        return;
-      }
-      case 'openCartonAndPack': {
-        if (!order) return;
-        const answer = await call(async () => {
-          const opened = await openCarton({ orderId: order.orderId, cartonTypeId: plan.cartonTypeId }).unwrap();
-          setOrder(opened.order);
-          const carton = openCartonOf(opened.order);
-          if (!carton) return opened;
-          return packItem({ cartonId: carton.cartonId, code: plan.code, quantity: plan.quantity }).unwrap();
-        });
-        if (!answer) return;
-        setTimes(1);
-        showOrder(answer.order, answer.message);
+        showOrder(applyPackItem(orderRef.current, answer), answer.message);
       }
     }
   };
-
-  const onScanRef = useRef(onScan);
-  onScanRef.current = onScan;
-  const queue = useRef<ScanQueue | null>(null);
-  queue.current ??= new ScanQueue((code) => onScanRef.current(code));
+  station.handle.current = onScan;
 
   // An order named in the URL opens once, when the station is ready.
   const openedFromUrl = useRef(0);
@@ -201,8 +168,7 @@ export default function PackStationPage() {
   };
   const onOtherOrder = () => {
     setOrder(undefined);
-    setError(undefined);
-    setNotice(undefined);
+    station.reset();
     if (orderParam) setParams((p) => { p.delete('order'); return p; });
     focus();
   };
@@ -259,7 +225,7 @@ export default function PackStationPage() {
         <section className="bolx-pack__main">
           <div className="bolx-pack__scanrow">
             <ScanBox ref={scanBox} label={t('handheld.pack.scanLabel')} prompt={prompt} error={error} busy={inFlightRef.current}
-              disabled={!warehouseId} onScan={(code) => queue.current!.push(code)} />
+              disabled={!warehouseId} onScan={station.push} />
             {(stage === 'item' || stage === 'carton') && (
               <div className="bolx-pack__times">
                 <Typography.Text type="secondary">{t('handheld.pack.times')}</Typography.Text>

@@ -7,16 +7,15 @@ import type { PickJobDetail, PickScanStep } from '@bolx/contracts';
 import { toApiError } from '../../../lib/api/api-error';
 import { useT } from '../../../lib/i18n/use-t';
 import { usePageTitle } from '../../../lib/use-page-title';
-import { ScanBox, type ScanBoxHandle } from '../components/ScanBox';
+import { ScanBox } from '../components/ScanBox';
 import { jobIdOf, jobOf } from '../answers';
-import { errorCue, successCue } from '../feedback';
-import { ScanQueue } from '../scan-queue';
+import { useScanStation } from '../use-scan-station';
 import {
   useAssignTotesMutation, useCheckPickScanMutation, useConfirmPickMutation, useGetPickJobQuery, useShortPickMutation,
   usePickerTakeNextJobMutation, useUndoPickMutation,
 } from '../handheld-api';
 import {
-  applyCheck, canConfirm, canShort, currentStop, dropsOf, jobProgress, planScan, shortRequest, slotWithoutTote, startState, stepOf,
+  applyCheck, applyPickResult, canConfirm, canShort, currentStop, dropsOf, jobProgress, planScan, shortRequest, slotWithoutTote, startState, stepOf,
   stopLeft, syncScans, typedQuantity, type PickMessage, type PickState, type StopScans,
 } from '../pick-steps';
 import '../handheld.css';
@@ -35,7 +34,8 @@ export default function PickingPage() {
   // Scans read the job from here: a scan queued behind a call runs before React has re-rendered its answer.
   const jobRef = useRef<PickJobDetail>();
   const setJob = useCallback((next: PickJobDetail | undefined) => { jobRef.current = next; setJobState(next); }, []);
-  const scanBox = useRef<ScanBoxHandle>(null);
+  const station = useScanStation();
+  const { scanBox, focus, error, notice } = station;
 
   // The step machine's state lives in a ref so a second Enter in the same tick sees the first one in flight.
   const machine = useRef<PickState>(startState());
@@ -45,8 +45,6 @@ export default function PickingPage() {
     rerender();
   }, []);
 
-  const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
   const [shortOpen, setShortOpen] = useState(false);
 
   const [assignTotes] = useAssignTotesMutation();
@@ -68,21 +66,11 @@ export default function PickingPage() {
     if (query.data) showJob(query.data);
   }, [query.data, showJob]);
 
-  const focus = () => scanBox.current?.focus();
   const say = (m: PickMessage | string) => (typeof m === 'string' ? m : t(m.id, m.values));
-  const refuse = (m: PickMessage | string) => {
-    queue.current?.clear();
-    setError(say(m));
-    setNotice(undefined);
-    errorCue();
-    focus();
-  };
-  const accept = (message?: string) => {
-    setError(undefined);
-    setNotice(message);
-    successCue();
-    focus();
-  };
+  const refuse = (m: PickMessage | string) => station.refuse(say(m));
+  const { accept } = station;
+  /** The job as a picking step's answer leaves it (the answer carries only what the step changed). */
+  const applied = (answer: Parameters<typeof applyPickResult>[1]) => applyPickResult(jobRef.current!, answer);
 
   /** Runs one call with every other scan ignored until it answers; a failure is refused with the server's words. */
   const inFlight = async <T,>(call: () => Promise<T>): Promise<T | undefined> => {
@@ -141,16 +129,13 @@ export default function PickingPage() {
         if (!answer) return;
         accept(answer.message);
         // The same stop (a partial confirm) keeps its location and item scans; the next stop starts empty.
-        showJob(answer.job, scans ? { ...scans, quantity: 0 } : null);
+        showJob(applied(answer), scans ? { ...scans, quantity: 0 } : null);
       }
     }
   };
 
-  const onScanRef = useRef(onScan);
-  onScanRef.current = onScan;
-  const queue = useRef<ScanQueue | null>(null);
-  queue.current ??= new ScanQueue((code) => onScanRef.current(code));
-  const pushScan = (code: string) => queue.current!.push(code);
+  station.handle.current = onScan;
+  const pushScan = station.push;
 
   const onShort = async (foundQuantity: number, reason?: string) => {
     const scans = machine.current.scans;
@@ -159,7 +144,7 @@ export default function PickingPage() {
     setShortOpen(false);
     if (!answer) return;
     accept(answer.message);
-    showJob(answer.job, null);
+    showJob(applied(answer), null);
   };
 
   const onUndo = async () => {
@@ -167,7 +152,7 @@ export default function PickingPage() {
     const answer = await inFlight(() => undoPick({ jobId: job.jobId }).unwrap());
     if (!answer) return;
     accept(answer.message);
-    showJob(answer.job, null);
+    showJob(applied(answer), null);
   };
 
   const onNextJob = async () => {
@@ -177,8 +162,7 @@ export default function PickingPage() {
       if (!nextId) { refuse(t('handheld.pick.noNextJob')); return; }
       machine.current = startState();
       setJob(undefined);
-      setError(undefined);
-      setNotice(undefined);
+      station.reset();
       setParams((p) => { p.set('job', String(nextId)); return p; });
     } catch (raw) {
       const e = toApiError(raw);

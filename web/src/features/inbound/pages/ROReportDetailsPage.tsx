@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Typography } from 'antd';
 import { useIntl } from 'react-intl';
 import type { ColumnsType } from 'antd/es/table';
@@ -16,6 +16,9 @@ export default function ROReportDetailsPage() {
   const t = useT();
   const intl = useIntl();
   const { data: filters } = useGetReceivingOrderFilterLabelsQuery();
+  // ?roNumber= lists that receiving order's lines (the invoice audit's source links land here).
+  const [params] = useSearchParams();
+  const roNumber = params.get('roNumber');
   const columns = useMemo<ColumnsType<RoDetailRow>>(() => {
     const qty = (key: keyof RoDetailRow, tone?: 'warning' | 'danger') => ({
       key, dataIndex: key, title: t(`inbound.col.${key}`), align: 'right' as const,
@@ -44,6 +47,7 @@ export default function ROReportDetailsPage() {
       filters={filters}
       searchPlaceholder={t('inbound.reports.detailsSearch')}
       scopeFilters={warehouseAndCustomerScope}
+      initial={roNumber ? { searchQuery: roNumber } : undefined}
       excel={{ url: `${R}/DownloadROReportDetails`, fileName: 'ro-report-details.xlsx' }}
     />
   );

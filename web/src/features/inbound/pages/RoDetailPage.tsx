@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { LinkedTickets } from '../../../components/linked-tickets/LinkedTickets';
 import { Alert, Button, Card, Col, Descriptions, Empty, Popconfirm, Result, Row, Skeleton, Space, Table, Tabs, Typography } from 'antd';
 import { ArrowLeftOutlined, CheckOutlined, EditOutlined, StopOutlined } from '@ant-design/icons';
 import { useIntl } from 'react-intl';
@@ -134,6 +135,7 @@ export function RoDetailPage({ receivingOrderId, canWrite, onBack }: { receiving
           {order.cancelledAt && <Descriptions.Item label={t('inbound.col.cancelledAt')}>{when(order.cancelledAt)}</Descriptions.Item>}
           {order.notes && <Descriptions.Item label={t('inbound.fields.notes')} span={3}>{order.notes}</Descriptions.Item>}
         </Descriptions>
+        <LinkedTickets kind="receiving-order" id={order.receivingOrderId} number={order.roNumber} />
       </Card>
 
       {!staff && <Alert type="info" showIcon className="bolx-ro-detail__readonly" message={t('inbound.detail.readOnly')} />}

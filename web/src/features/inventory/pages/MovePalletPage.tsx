@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Descriptions, Form, Input } from 'antd';
+import { Button, Descriptions, Form, Input, Segmented } from 'antd';
 import { SwapOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
@@ -14,12 +14,27 @@ import { useInventoryScope } from '../use-inventory-scope';
 import { ScanField } from '../../../components/scan/ScanField';
 import { useRefusableInput } from '../../../components/scan/use-refusable-input';
 import { palletRowOf } from '../scan-filters';
+import { PalletRegister } from '../components/PalletRegister';
+import { STAFF_ROLES } from '@bolx/contracts';
+import { useMayAccess } from '../../../lib/use-access';
 import '../inventory.css';
 
 const palletKey = (p: PalletRow) => `${p.warehouseId}:${p.pallet}:${p.locationId}:${p.customerId}`;
 
-/** /MovePallet: pallets (licence plates) and where they are; a whole pallet moves in one transaction. */
+/** /MovePallet: pallets with stock and where they are (a whole pallet moves in one transaction), and the pallet register. */
 export default function MovePalletPage() {
+  const t = useT();
+  const [view, setView] = useState<'stock' | 'register'>('stock');
+  // The register is the warehouse's (staff only, as the server holds it).
+  const seesRegister = useMayAccess()({ roles: STAFF_ROLES, module: { key: 'MovePallet', permission: 'read' } });
+  const switcher = seesRegister && (
+    <Segmented value={view} onChange={(v) => setView(v as 'stock' | 'register')} data-testid="pallet-view"
+      options={[{ value: 'stock', label: t('inventory.pallet.onHand') }, { value: 'register', label: t('inventory.pallet.register') }]} />
+  );
+  return view === 'register' ? <PalletRegister toolbar={switcher} /> : <PalletStock switcher={switcher} />;
+}
+
+function PalletStock({ switcher }: { switcher: React.ReactNode }) {
   const t = useT();
   const { canWrite, warehouseId, customerId } = useInventoryScope('MovePallet');
   const [moving, setMoving] = useState<PalletRow>();
@@ -52,11 +67,12 @@ export default function MovePalletPage() {
       searchPlaceholder={t('inventory.pallet.searchPlaceholder')}
       scopeFilters={warehouseAndCustomerScope}
       excel={{ url: 'Warehouse/MovePallet/DownloadPalletsExcel', fileName: 'pallets.xlsx' }}
-      toolbar={canWrite && (
+      toolbar={(
         <div className="bolx-inv-scanbar">
+          {switcher}
           {/* Scanning a pallet's label opens its move, wherever it is in the list. */}
-          <ScanField warehouseId={warehouseId || undefined} customerId={customerId || undefined} want={['pallet'] as const}
-            placeholder={t('inventory.pallet.scanPlaceholder')} onMatch={(m) => { setMoving(palletRowOf(m)); }} />
+          {canWrite && <ScanField warehouseId={warehouseId || undefined} customerId={customerId || undefined} want={['pallet'] as const}
+            placeholder={t('inventory.pallet.scanPlaceholder')} onMatch={(m) => { setMoving(palletRowOf(m)); }} />}
         </div>
       )}
     >

@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
+import { LinkedTickets } from '../../../components/linked-tickets/LinkedTickets';
 import { Button, Descriptions, Drawer, Empty, Grid, Popconfirm, Result, Skeleton, Space, Table, Tabs, Tag, Timeline, Typography } from 'antd';
 import { useIntl } from 'react-intl';
 import type { ColumnsType } from 'antd/es/table';
@@ -154,6 +155,7 @@ function OrderBody({ order, who, onBulk }: { order: OrderDetail; who: OrderActor
       <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
         {t('outbound.drawer.created', { by: order.createdBy ?? '—', source: t(`outbound.source.${order.source}`) })} · {intl.formatDate(order.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}
       </Typography.Paragraph>
+      <LinkedTickets kind="order" id={order.orderId} number={order.soNumber} />
       <Tabs
         items={[
           {

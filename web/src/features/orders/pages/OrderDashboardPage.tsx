@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Typography } from 'antd';
 import { useIntl } from 'react-intl';
+import { useSearchParams } from 'react-router';
 import type { ColumnsType } from 'antd/es/table';
 import {
   ORDER_BATCH_MATCHING_MAX, ORDER_PRIORITY_MAX, ORDER_PRIORITY_MIN, ORDER_TYPES, type FilterLabel, type OrderFilters, type OrderStatus, type OrderSummary,
@@ -30,7 +31,9 @@ export default function OrderDashboardPage() {
   const intl = useIntl();
   const who = useOrderActor();
   const create = useFormDrawer<never>();
-  const [openId, setOpenId] = useState<number>();
+  // ?orderId= opens that order's drawer (the invoice audit's source links land here).
+  const [params] = useSearchParams();
+  const [openId, setOpenId] = useState<number | undefined>(() => Number(params.get('orderId')) || undefined);
   const moves = useOrderMoves();
   const headerWarehouse = useAppSelector(selectWarehouseId);
   const headerCustomer = useAppSelector(selectCustomerId);

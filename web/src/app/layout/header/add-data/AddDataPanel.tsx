@@ -12,7 +12,7 @@ import { LocationForm } from './LocationForm';
 import { RoForm } from './RoForm';
 import { SkuForm } from './SkuForm';
 import { OrderForm } from './OrderForm';
-import { PalletForm } from './UnavailableForms';
+import { PalletForm } from './PalletForm';
 import { UploadProgressStack } from './UploadProgressStack';
 import './messages';
 import './add-data.css';
@@ -45,7 +45,7 @@ export default function AddDataPanel() {
       case 'sku': return <SkuForm onStarted={back} />;
       case 'inventory': return <InventoryForm onStarted={back} />;
       case 'locations': return <LocationForm onStarted={back} />;
-      case 'pallets': return <PalletForm />;
+      case 'pallets': return <PalletForm onStarted={back} />;
       default: return null;
     }
   })();

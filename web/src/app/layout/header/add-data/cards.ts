@@ -6,8 +6,7 @@ export type CardKey = 'orders' | 'ro' | 'sku' | 'inventory' | 'locations' | 'pal
 
 /**
  * The access policies of what each card's form calls, as the server declares them on those routes; a card is
- * offered when any of its needs is met. Pallets have no server module yet: the card goes to the accounts that
- * will hold that write (staff moving pallets).
+ * offered when any of its needs is met.
  */
 export const CARD_NEEDS: Record<CardKey, readonly AccessNeed[]> = {
   orders: [{ module: { key: 'OrderDashboard', permission: 'write' } }],
@@ -26,6 +25,7 @@ export const TEMPLATE_NEEDS = {
   sku: { roles: STAFF_ROLES, module: { key: 'SKU', permission: 'read' } },
   inventory: { roles: STAFF_ROLES, module: { key: 'Adjustment', permission: 'read' } },
   locations: { roles: STAFF_ROLES, module: { key: 'LocationUpload', permission: 'read' } },
+  pallets: { roles: STAFF_ROLES, module: { key: 'MovePallet', permission: 'read' } },
 } as const satisfies Record<string, AccessNeed>;
 
 /** Spec section 2, Add Data panel: the 2-column card grid, in the spec's order. */

@@ -55,10 +55,29 @@ export class Code128Cache {
   }
 }
 
+/**
+ * A GS1-128 symbol (Code 128 with FNC1) of a bracketed element string, "(00)106141411234567897(420)10001"; null
+ * when bwip-js refuses it (an unknown AI, data of the wrong length or check digit). Cached with the plain codes.
+ */
+export function gs1128(elementString: string): Code128 | null {
+  const key = `\u0000gs1${elementString}`;
+  let hit = shared.get(key);
+  if (hit === undefined) {
+    hit = encodeWith('gs1-128', elementString);
+    if (shared.size >= SHARED_LIMIT) shared.delete(shared.keys().next().value!);
+    shared.set(key, hit);
+  }
+  return hit;
+}
+
 function encode(value: string): Code128 | null {
   if (!PRINTABLE_ASCII.test(value)) return null;
+  return encodeWith('code128', value);
+}
+
+function encodeWith(bcid: 'code128' | 'gs1-128', value: string): Code128 | null {
   try {
-    const [symbol] = bwipjs.raw('code128', value, '');
+    const [symbol] = bwipjs.raw(bcid, value, '');
     if (!('sbs' in symbol)) return null;
     const widths = symbol.sbs;
     return { widths, modules: widths.reduce((s, w) => s + w, 0) };

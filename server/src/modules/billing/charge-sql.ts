@@ -1,0 +1,202 @@
+import { sql, type RawBuilder } from 'kysely';
+import { CHARGE_TYPES, type ChargeType } from '@bolx/contracts';
+import type { Executor } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import { FAMILIES, type Family, type Scope3 } from './charges.js';
+
+/**
+ * Charges built by the database, one family at a time: each family is one SELECT of candidate charges (a source
+ * and the charge type it gives rise to, named by its key), rated by a join to the card in force on its day, and
+ * inserted with INSERT…SELECT — a fixed few statements whatever the month holds. The unique key
+ * (customer, warehouse, charge type, key) bills a source once: a key taken by any run is skipped (ON CONFLICT).
+ *
+ * Every candidate SELECT gives the columns of CandidateRow; amounts follow the one rounding rule (contracts'
+ * chargeAmount) in integer arithmetic on both engines: half away from zero of quantity × rate ÷ divisor, or, for a
+ * carrier's cost plus markup, of cost × (10000 + bp) ÷ 10000.
+ */
+export interface CandidateRow { charge_type: ChargeType; qualifier: string; charge_key: string; source_type: string; source_id: string; source_doc: string | null; day: string; quantity: number | string; base_minor: number | string | null }
+
+const lits = (values: readonly string[]) => sql.join(values.map((v) => sql.lit(v)));
+const text = (x: RawBuilder<unknown>) => sql`CAST(${x} AS TEXT)`;
+const NO_BASE = sql`CAST(NULL AS BIGINT)`;
+
+/** One candidate row's columns, in CandidateRow's order. */
+function row(c: { type: string | RawBuilder<unknown>; qualifier?: RawBuilder<unknown>; key: RawBuilder<unknown>; sourceType: string; sourceId: RawBuilder<unknown>; doc: RawBuilder<unknown>; day: RawBuilder<unknown>; quantity: RawBuilder<unknown>; base?: RawBuilder<unknown> }) {
+  return sql`${typeof c.type === 'string' ? sql.lit(c.type) : c.type} AS charge_type, ${c.qualifier ?? sql.lit('')} AS qualifier, ${c.key} AS charge_key,
+    ${sql.lit(c.sourceType)} AS source_type, ${c.sourceId} AS source_id, ${c.doc} AS source_doc, ${c.day} AS day, CAST(${c.quantity} AS BIGINT) AS quantity, ${c.base ?? NO_BASE} AS base_minor`;
+}
+
+const ledgerScope = (s: Scope3, t = 't') => sql`${sql.ref(`${t}.warehouse_id`)} = ${s.warehouseId} AND ${sql.ref(`${t}.customer_id`)} = ${s.customerId}
+  AND ${sql.ref(`${t}.business_day`)} >= ${s.from} AND ${sql.ref(`${t}.business_day`)} <= ${s.to}`;
+const eventScope = (s: Scope3, kinds: string[], e = 'e') => sql`${ledgerScope(s, e)} AND ${sql.ref(`${e}.kind`)} IN (${lits(kinds)})`;
+
+/** The document an event belongs to, as a charge names it (the charge's source_doc; credits and links read it). */
+const eventDoc = sql`CASE WHEN e.doc_type IS NOT NULL AND e.doc_id IS NOT NULL THEN e.doc_type || ':' || ${text(sql`e.doc_id`)}
+  WHEN e.carton_id IS NOT NULL THEN 'CTN:' || ${text(sql`e.carton_id`)} WHEN e.order_id IS NOT NULL THEN 'SO:' || ${text(sql`e.order_id`)} END`;
+
+/** The first event of each key (an RMA opened twice, a carton closed again): a key is one charge. */
+const firstOfKey = (s: Scope3, kinds: string[], key: RawBuilder<unknown>, where = sql`1 = 1`) =>
+  sql`e.id IN (SELECT MIN(f.id) FROM floor_event f WHERE ${eventScope(s, kinds, 'f')} AND ${where} GROUP BY ${key})`;
+
+/** Receiving: per unit (each receipt row), per order, line and pallet (the first receipt row of each), per carton (receive events naming one). */
+function receiving(s: Scope3) {
+  const receipts = sql`${ledgerScope(s, 'r')} AND r.document_type = 'RECEIPT' AND r.txn_type IN ('receive', 'receive_damaged') AND r.qty_change > 0`;
+  const firstOf = (group: RawBuilder<unknown>, where = sql`1 = 1`) => sql`t.id IN (SELECT MIN(r.id) FROM inventory_txn r WHERE ${receipts} AND ${where} GROUP BY ${group})`;
+  const doc = sql`'RECEIPT:' || t.document_id`;
+  const txnId = text(sql`t.id`);
+  const cartonKey = sql`'ctn:' || COALESCE(e.doc_type, '') || ':' || COALESCE(${text(sql`e.doc_id`)}, '') || ':' || ${text(sql`e.carton_id`)}`;
+  const fKey = sql`'ctn:' || COALESCE(f.doc_type, '') || ':' || COALESCE(${text(sql`f.doc_id`)}, '') || ':' || ${text(sql`f.carton_id`)}`;
+  return sql`
+    SELECT ${row({ type: 'receiving_unit', key: sql`'txn:' || ${txnId}`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`t.qty_change` })}
+      FROM inventory_txn t WHERE ${sql`${ledgerScope(s)} AND t.document_type = 'RECEIPT' AND t.txn_type IN ('receive', 'receive_damaged') AND t.qty_change > 0`}
+    UNION ALL SELECT ${row({ type: 'receiving_order', key: sql`'ro:' || t.document_id`, sourceType: 'document', sourceId: sql`t.document_id`, doc, day: sql`t.business_day`, quantity: sql`1` })}
+      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id`)}
+    UNION ALL SELECT ${row({ type: 'receiving_line', key: sql`'line:' || t.document_id || ':' || t.document_line`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`1` })}
+      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id, r.document_line`, sql`r.document_line IS NOT NULL AND r.document_line <> ''`)}
+    UNION ALL SELECT ${row({ type: 'receiving_pallet', key: sql`'pal:' || t.document_id || ':' || t.pallet`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`1` })}
+      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id, r.pallet`, sql`r.pallet IS NOT NULL AND r.pallet <> ''`)}
+    UNION ALL SELECT ${row({ type: 'receiving_carton', key: cartonKey, sourceType: 'event', sourceId: text(sql`e.id`), doc: eventDoc, day: sql`e.business_day`, quantity: sql`1` })}
+      FROM floor_event e WHERE ${firstOfKey(s, ['receive'], fKey, sql`f.carton_id IS NOT NULL`)}`;
+}
+
+/** Storage: each snapshot day gives a charge per measure held (pallets, cm³, units, locations by type). */
+function storage(s: Scope3, d: Dialect) {
+  const scope = sql`s.warehouse_id = ${s.warehouseId} AND s.customer_id = ${s.customerId} AND s.day >= ${s.from} AND s.day <= ${s.to}`;
+  const measure = (type: ChargeType, column: string) => sql`SELECT ${row({
+    type, key: sql`'snap:' || s.day`, sourceType: 'snapshot', sourceId: text(sql`s.id`), doc: sql`'SNAP:' || s.day`, day: sql`s.day`, quantity: sql.ref(`s.${column}`),
+  })} FROM storage_snapshot s WHERE ${scope} AND ${sql.ref(`s.${column}`)} > 0`;
+  return sql`${measure('storage_pallet_day', 'pallets')} UNION ALL ${measure('storage_cbm_day', 'volume_cm3')} UNION ALL ${measure('storage_unit_month', 'units')}
+    UNION ALL SELECT ${row({
+      type: 'storage_location_month', qualifier: sql`j.key`, key: sql`'snap:' || s.day || ':' || j.key`, sourceType: 'snapshot', sourceId: text(sql`s.id`),
+      doc: sql`'SNAP:' || s.day`, day: sql`s.day`, quantity: sql`j.value`,
+    })} FROM storage_snapshot s CROSS JOIN ${d.jsonEntries(sql.ref('s.locations_json'), 'j')} WHERE ${scope} AND CAST(j.value AS BIGINT) > 0`;
+}
+
+/** Fulfilment: each line shipped, each carton closed, and per order shipped: the order, its first unit, its further units. */
+function fulfilment(s: Scope3) {
+  const cartonKey = (e: string) => sql`CASE WHEN ${sql.ref(`${e}.carton_id`)} IS NOT NULL THEN 'ctn:' || ${text(sql.ref(`${e}.carton_id`))} ELSE 'fe:' || ${text(sql.ref(`${e}.id`))} END`;
+  // Per order: its shipped units and the day of its first ship event.
+  const orders = sql`(SELECT o.order_id, o.units, e.business_day FROM (
+      SELECT f.order_id, MIN(f.id) AS first_id, SUM(f.quantity) AS units FROM floor_event f WHERE ${eventScope(s, ['ship'], 'f')} AND f.order_id IS NOT NULL GROUP BY f.order_id
+    ) o JOIN floor_event e ON e.id = o.first_id)`;
+  const perOrder = (type: ChargeType, quantity: RawBuilder<unknown>, where: RawBuilder<unknown>) => sql`SELECT ${row({
+    type, key: sql`'so:' || ${text(sql`o.order_id`)}`, sourceType: 'document', sourceId: text(sql`o.order_id`), doc: sql`'SO:' || ${text(sql`o.order_id`)}`, day: sql`o.business_day`, quantity,
+  })} FROM ${orders} o WHERE ${where}`;
+  return sql`
+    SELECT ${row({ type: 'order_carton', key: cartonKey('e'), sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`CASE WHEN e.order_id IS NOT NULL THEN 'SO:' || ${text(sql`e.order_id`)} ELSE ${eventDoc} END`, day: sql`e.business_day`, quantity: sql`1` })}
+      FROM floor_event e WHERE ${firstOfKey(s, ['close-carton'], cartonKey('f'))}
+    UNION ALL SELECT ${row({ type: 'order_line', key: sql`'fe:' || ${text(sql`e.id`)}`, sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`'SO:' || ${text(sql`e.order_id`)}`, day: sql`e.business_day`, quantity: sql`1` })}
+      FROM floor_event e WHERE ${eventScope(s, ['ship'])} AND e.order_id IS NOT NULL
+    UNION ALL ${perOrder('order', sql`1`, sql`1 = 1`)}
+    UNION ALL ${perOrder('order_first_unit', sql`1`, sql`o.units >= 1`)}
+    UNION ALL ${perOrder('order_additional_unit', sql`o.units - 1`, sql`o.units > 1`)}`;
+}
+
+/** Shipping: each label's fee, and its carrier cost plus the card's markup. */
+function shipping(s: Scope3) {
+  const label = (type: ChargeType, base: RawBuilder<unknown>, where: RawBuilder<unknown>) => sql`SELECT ${row({
+    type, key: sql`'fe:' || ${text(sql`e.id`)}`, sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`'LABEL:' || COALESCE(${eventDoc}, ${text(sql`e.id`)})`,
+    day: sql`e.business_day`, quantity: sql`1`, base,
+  })} FROM floor_event e WHERE ${eventScope(s, ['label'])} AND ${where}`;
+  return sql`${label('label_fee', NO_BASE, sql`1 = 1`)} UNION ALL ${label('carrier_markup', sql`CAST(e.amount_minor AS BIGINT)`, sql`e.amount_minor IS NOT NULL`)}`;
+}
+
+/** Returns: each RMA opened, each unit received back, each unit disposed of (by its disposition). */
+function returns(s: Scope3) {
+  const rmaKey = (e: string) => sql`CASE WHEN ${sql.ref(`${e}.doc_id`)} IS NOT NULL THEN 'rma:' || ${text(sql.ref(`${e}.doc_id`))} ELSE 'fe:' || ${text(sql.ref(`${e}.id`))} END`;
+  const base = { sourceType: 'event', sourceId: text(sql`e.id`), doc: eventDoc, day: sql`e.business_day` };
+  return sql`
+    SELECT ${row({ ...base, type: 'return_rma', key: rmaKey('e'), quantity: sql`1` })} FROM floor_event e WHERE ${firstOfKey(s, ['rma'], rmaKey('f'))}
+    UNION ALL SELECT ${row({ ...base, type: 'return_unit', key: sql`'fe:' || ${text(sql`e.id`)}`, quantity: sql`e.quantity` })}
+      FROM floor_event e WHERE ${eventScope(s, ['return-receive'])} AND e.quantity > 0
+    UNION ALL SELECT ${row({ ...base, type: 'return_disposition', qualifier: sql`COALESCE(e.detail, '')`, key: sql`'fe:' || ${text(sql`e.id`)}`, quantity: sql`e.quantity` })}
+      FROM floor_event e WHERE ${eventScope(s, ['return-dispose'])} AND e.quantity > 0`;
+}
+
+/** Kitting: kits made by work orders (the ledger's kit_produce of a kit SKU). */
+function kitting(s: Scope3) {
+  const txnId = text(sql`t.id`);
+  return sql`SELECT ${row({ type: 'kit_build', key: sql`'txn:' || ${txnId}`, sourceType: 'ledger', sourceId: txnId, doc: sql`'WO:' || t.document_id`, day: sql`t.business_day`, quantity: sql`t.qty_change` })}
+    FROM inventory_txn t JOIN sku k ON k.id = t.sku_id WHERE ${ledgerScope(s)} AND t.document_type = 'WO' AND t.txn_type = 'kit_produce' AND k.is_kit = 1 AND t.qty_change > 0`;
+}
+
+/** A family's candidate charges: a SELECT of CandidateRow's columns. */
+export function candidatesOf(family: Family, s: Scope3, d: Dialect): RawBuilder<CandidateRow> {
+  const q = family === 'storage' ? storage(s, d) : family === 'receiving' ? receiving(s) : family === 'fulfilment' ? fulfilment(s)
+    : family === 'shipping' ? shipping(s) : family === 'returns' ? returns(s) : kitting(s);
+  return q as RawBuilder<CandidateRow>;
+}
+
+const typesBy = (divisor: string) => (Object.keys(CHARGE_TYPES) as ChargeType[]).filter((t) => CHARGE_TYPES[t].divisor === divisor);
+
+/** n ÷ d rounded half away from zero, in integers (d > 0): the rounding rule of contracts' divideRounded. */
+const rounded = (n: RawBuilder<unknown>, d: RawBuilder<unknown>) => sql`CASE WHEN ${n} >= 0 THEN (2 * ${n} + ${d}) / (2 * ${d}) ELSE -((2 * -(${n}) + ${d}) / (2 * ${d})) END`;
+
+/** The version of the customer's card in force on a candidate's day, and its rate for the charge type: its qualifier's own, else the general one. */
+const rateJoin = (s: Scope3) => sql`
+  JOIN rate_card_version v ON v.customer_id = ${s.customerId} AND v.warehouse_id = ${s.warehouseId} AND v.effective_from <= c.day AND (v.effective_to IS NULL OR v.effective_to >= c.day)
+  LEFT JOIN rate_card_rate rq ON rq.version_id = v.id AND rq.charge_type = c.charge_type AND rq.qualifier = c.qualifier
+  LEFT JOIN rate_card_rate rg ON rg.version_id = v.id AND rg.charge_type = c.charge_type AND rg.qualifier = ''`;
+
+/** Candidates rated: their rate, markup, divisor and amount (the columns billing_charge keeps); unrated ones drop out. */
+export function rated(candidates: RawBuilder<CandidateRow>, s: Scope3, d: Dialect, weighted = false) {
+  const divisor = sql`CASE WHEN c.charge_type IN (${lits(typesBy('month'))}) THEN ${d.daysInMonth(sql`c.day`)}
+    WHEN c.charge_type IN (${lits(typesBy('cm3'))}) THEN 1000000 WHEN c.charge_type IN (${lits(typesBy('hour'))}) THEN 60 ELSE 1 END`;
+  const markup = sql`CASE WHEN c.charge_type = 'carrier_markup' THEN COALESCE(rq.markup_bp, rg.markup_bp) ELSE 0 END`;
+  const rate = sql`CASE WHEN c.charge_type = 'carrier_markup' THEN COALESCE(c.base_minor, 0) ELSE COALESCE(rq.rate_minor, rg.rate_minor) END`;
+  // Without a markup the 10000s cancel (smaller products, the same rounded result).
+  const amount = sql`CASE WHEN x.markup_bp = 0 THEN ${rounded(sql`x.quantity * x.rate_minor`, sql`x.divisor`)}
+    ELSE ${rounded(sql`x.quantity * x.rate_minor * (10000 + x.markup_bp)`, sql`(10000 * x.divisor)`)} END`;
+  return sql`SELECT x.*, ${amount} AS amount_minor FROM (
+      SELECT c.charge_type, c.qualifier, c.charge_key, c.source_type, c.source_id, c.source_doc, c.day, c.quantity,
+        ${rate} AS rate_minor, ${markup} AS markup_bp, ${divisor} AS divisor, v.id AS rate_version_id${weighted ? sql`, c.n` : sql``}
+      FROM (${candidates}) c ${rateJoin(s)} WHERE COALESCE(rq.id, rg.id) IS NOT NULL
+    ) x`;
+}
+
+/** Inserts a family's rated charges for the invoice; a charge whose key any run took already is skipped. */
+export async function insertCharges(tx: Executor, d: Dialect, invoiceId: number, s: Scope3, family: Family): Promise<void> {
+  // WHERE true: SQLite's parser needs it before ON CONFLICT in INSERT…SELECT. One order (type, key) for every run:
+  // concurrent runs meet on the same keys in the same order, so they wait on each other instead of deadlocking.
+  await sql`INSERT INTO billing_charge (customer_id, warehouse_id, charge_type, qualifier, charge_key, source_type, source_id, source_doc, day, quantity,
+      rate_minor, markup_bp, divisor, amount_minor, rate_version_id, invoice_id)
+    SELECT CAST(${s.customerId} AS INTEGER), CAST(${s.warehouseId} AS INTEGER), r.charge_type, r.qualifier, r.charge_key, r.source_type, r.source_id, r.source_doc, r.day, r.quantity,
+      r.rate_minor, r.markup_bp, r.divisor, r.amount_minor, r.rate_version_id, CAST(${invoiceId} AS INTEGER)
+    FROM (${rated(candidatesOf(family, s, d), s, d)}) r WHERE true ORDER BY r.charge_type, r.charge_key
+    ON CONFLICT (customer_id, warehouse_id, charge_type, charge_key) DO NOTHING`.execute(tx);
+}
+
+/**
+ * How many sources of a family are activity with no rate: sources on days whose card has no rate of the family at all
+ * (a card with some of the family's rates chose not to charge the others).
+ */
+export async function unratedSources(db: Executor, d: Dialect, s: Scope3, family: Family): Promise<number> {
+  const r = await sql<{ n: number | string }>`SELECT COUNT(DISTINCT c.source_id) AS n FROM (${candidatesOf(family, s, d)}) c
+    WHERE NOT EXISTS (SELECT 1 FROM rate_card_version v JOIN rate_card_rate rr ON rr.version_id = v.id
+      WHERE v.customer_id = ${s.customerId} AND v.warehouse_id = ${s.warehouseId} AND v.effective_from <= c.day AND (v.effective_to IS NULL OR v.effective_to >= c.day)
+        AND rr.charge_type IN (${lits(FAMILIES[family])}))`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/**
+ * What the families' sources of the period come to by charge type, rated at the card, less what a final invoice
+ * billed. A charge lies in its invoice's period, so only a final invoice overlapping the period can have billed one:
+ * without one, the sources are counted by what decides their amount (type, qualifier, day, quantity, carrier cost)
+ * and each such group is rated once — the same sum, charge by charge rounded, over a few thousand groups instead of
+ * every source; with one, each source is looked up among the final invoice's charges by its key.
+ */
+export async function accrualByType(db: Executor, d: Dialect, s: Scope3): Promise<{ chargeType: ChargeType; amountMinor: number }[]> {
+  const all = sql.join((Object.keys(FAMILIES) as Family[]).map((f) => sql`SELECT * FROM (${candidatesOf(f, s, d)}) ${sql.id(`c_${f}`)}`), sql` UNION ALL `) as RawBuilder<CandidateRow>;
+  const final = await db.selectFrom('invoice').select('id').where('customer_id', '=', s.customerId).where('warehouse_id', '=', s.warehouseId)
+    .where('kind', '=', 'invoice').where('status', '=', 'Final').where('period_from', '<=', s.to).where('period_to', '>=', s.from).limit(1).executeTakeFirst();
+  const r = final
+    ? await sql<{ charge_type: ChargeType; amount: number | string }>`SELECT r.charge_type, SUM(r.amount_minor) AS amount FROM (${rated(all, s, d)}) r
+      WHERE NOT EXISTS (SELECT 1 FROM billing_charge b JOIN invoice i ON i.id = b.invoice_id
+        WHERE b.customer_id = ${s.customerId} AND b.warehouse_id = ${s.warehouseId} AND b.charge_type = r.charge_type AND b.charge_key = r.charge_key AND i.status = 'Final')
+      GROUP BY r.charge_type`.execute(db)
+    : await sql<{ charge_type: ChargeType; amount: number | string }>`SELECT r.charge_type, SUM(r.amount_minor * r.n) AS amount FROM (${rated(sql`
+        SELECT a.charge_type, a.qualifier, '' AS charge_key, '' AS source_type, '' AS source_id, CAST(NULL AS TEXT) AS source_doc, a.day, a.quantity, a.base_minor, COUNT(*) AS n
+        FROM (${all}) a GROUP BY a.charge_type, a.qualifier, a.day, a.quantity, a.base_minor` as RawBuilder<CandidateRow>, s, d, true)}) r
+      GROUP BY r.charge_type`.execute(db);
+  return r.rows.map((x) => ({ chargeType: x.charge_type, amountMinor: Number(x.amount) }));
+}

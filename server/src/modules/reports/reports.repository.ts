@@ -1,0 +1,147 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { ORDER_TYPES_SHIPPED } from '@bolx/contracts';
+import type { Executor } from '../../db/schema.js';
+import type { Dialect } from '../../db/dialect.js';
+import { dayInAnyZone } from '../../platform/business-day.js';
+import type { Scope } from '../../platform/scope.js';
+
+/** What every query of a report is held to: the caller's scope, the header's warehouse/client, the business days. */
+export interface ReportWhere { scope: Scope; warehouseId?: number; customerId?: number; from: string; to: string; userId?: number; kind?: string }
+
+/** Index-friendly instant bounds around the business days (any zone), beside the exact per-zone day test. */
+const instants = (w: ReportWhere) => ({ lo: dayInAnyZone(w.from).from, hi: dayInAnyZone(w.to).until });
+const orderScope = (w: ReportWhere): Expression<SqlBool> =>
+  w.scope.where({ warehouse: 'o.warehouse_id', customer: 'o.customer_id' }, { warehouseId: w.warehouseId, customerId: w.customerId });
+
+/** The key an order-profile or on-time row groups by. */
+export type OrderGroupKey = 'customer' | 'carrier' | 'service' | 'day';
+
+export const reportRepository = {
+  /** Orders received (created) per business day of their warehouse. */
+  ordersReceivedPerDay(db: Executor, d: Dialect, w: ReportWhere) {
+    return reportRepository.ordersReceivedPerDayQuery(db, d, w).execute();
+  },
+  ordersReceivedPerDayQuery(db: Executor, d: Dialect, w: ReportWhere) {
+    const { lo, hi } = instants(w);
+    const dayExpr = d.localDay(sql.ref('o.created_at'), sql.ref('wh.timezone'));
+    return db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
+      .select([dayExpr.as('day'), sql<number>`count(*)`.as('n')])
+      .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
+      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi)
+      .where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
+      .groupBy(dayExpr);
+  },
+
+  /** Orders that reached a status (Released: processed; Shipped) per business day, each order once a day. */
+  ordersReachingPerDay(db: Executor, d: Dialect, w: ReportWhere, status: 'Released' | 'Shipped') {
+    return reportRepository.ordersReachingPerDayQuery(db, d, w, status).execute();
+  },
+  ordersReachingPerDayQuery(db: Executor, d: Dialect, w: ReportWhere, status: 'Released' | 'Shipped') {
+    const { lo, hi } = instants(w);
+    const dayExpr = d.localDay(sql.ref('h.at'), sql.ref('wh.timezone'));
+    return db.selectFrom('document_status_history as h')
+      .innerJoin('sales_order as o', 'o.id', 'h.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
+      .select([dayExpr.as('day'), sql<number>`count(distinct h.document_id)`.as('n')])
+      .where('h.kind', '=', 'SALES_ORDER').where('h.to_status', '=', status).where('h.at', '>=', lo).where('h.at', '<', hi)
+      .where(orderScope(w)).where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
+      .groupBy(dayExpr);
+  },
+
+  /**
+   * Orders shipped within the days: when received, when shipped (the last time it turned Shipped), its requested
+   * ship date, and its group's names. One row per order: fulfilment times and on-time rates are taken from these.
+   */
+  shippedOrders(db: Executor, d: Dialect, w: ReportWhere) {
+    return reportRepository.shippedOrdersQuery(db, d, w).execute();
+  },
+  shippedOrdersQuery(db: Executor, d: Dialect, w: ReportWhere) {
+    const { lo, hi } = instants(w);
+    const dayExpr = d.localDay(sql.ref('h.at'), sql.ref('wh.timezone'));
+    return db.selectFrom('document_status_history as h')
+      .innerJoin('sales_order as o', 'o.id', 'h.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
+      .innerJoin('customer as c', 'c.id', 'o.customer_id')
+      .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id')
+      .select([
+        'o.id', 'o.created_at', 'o.requested_ship_date', 'o.carrier_service', 'c.name as customer_name', 'ci.account_name as carrier_name',
+        sql<string>`max(h.at)`.as('shipped_at'), sql<string>`max(${dayExpr})`.as('ship_day'),
+      ])
+      .where('h.kind', '=', 'SALES_ORDER').where('h.to_status', '=', 'Shipped').where('h.at', '>=', lo).where('h.at', '<', hi)
+      .where(orderScope(w)).where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
+      .groupBy(['o.id', 'o.created_at', 'o.requested_ship_date', 'o.carrier_service', 'c.name', 'ci.account_name'])
+      ;
+  },
+
+  /** Orders received within the days, grouped: orders, lines, units, and how many were ever backordered. */
+  orderProfile(db: Executor, d: Dialect, w: ReportWhere, group: OrderGroupKey) {
+    return reportRepository.orderProfileQuery(db, d, w, group).execute();
+  },
+  orderProfileQuery(db: Executor, d: Dialect, w: ReportWhere, group: OrderGroupKey) {
+    const { lo, hi } = instants(w);
+    const dayExpr = d.localDay(sql.ref('o.created_at'), sql.ref('wh.timezone'));
+    const key = group === 'customer' ? sql<string>`c.name` : group === 'carrier' ? sql<string>`coalesce(ci.account_name, '(none)')`
+      : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : dayExpr;
+    const lines = db.selectFrom('sales_order_line as l').select(['l.order_id', sql<number>`count(*)`.as('lines'), sql<number>`sum(l.quantity)`.as('units')]).groupBy('l.order_id');
+    return db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
+      .innerJoin('customer as c', 'c.id', 'o.customer_id')
+      .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id')
+      .leftJoin(lines.as('ls'), 'ls.order_id', 'o.id')
+      .select((eb) => [
+        key.as('group_key'), sql<number>`count(*)`.as('orders'), sql<number>`coalesce(sum(ls.lines), 0)`.as('lines'), sql<number>`coalesce(sum(ls.units), 0)`.as('units'),
+        sql<number>`sum(case when o.status = 'Backordered' or ${eb.exists(eb.selectFrom('document_status_history as bh').select('bh.id')
+          .where('bh.kind', '=', 'SALES_ORDER').whereRef('bh.document_id', '=', 'o.id').where('bh.to_status', '=', 'Backordered'))} then 1 else 0 end)`.as('backordered'),
+      ])
+      .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
+      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi)
+      .where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
+      .groupBy(key);
+  },
+
+  /**
+   * The activity log's steps within the days, summed per user, task type and bucket (business day, or UTC hour
+   * whose local label the service takes): steps, units, distinct order lines, and seconds of work (a gap to the
+   * user's previous step up to `idleGap` counts as work on this step; a longer one is idle).
+   */
+  floorWork(db: Executor, w: ReportWhere, idleGap: number, byHour: boolean) {
+    return reportRepository.floorWorkQuery(db, w, idleGap, byHour).execute();
+  },
+  floorWorkQuery(db: Executor, w: ReportWhere, idleGap: number, byHour: boolean) {
+    let q = db.selectFrom('floor_event as e').leftJoin('app_user as u', 'u.id', 'e.user_id')
+      .select([
+        'e.user_id', 'u.username', 'e.kind', 'e.warehouse_id',
+        byHour ? sql<number>`cast(e.at_ms / 3600000 as integer)`.as('bucket') : sql<string>`e.business_day`.as('bucket'),
+        sql<number>`count(*)`.as('steps'), sql<number>`coalesce(sum(e.quantity), 0)`.as('units'),
+        sql<number>`count(distinct e.order_line_id)`.as('lines'),
+        sql<number>`coalesce(sum(case when e.seconds_since_previous <= ${idleGap} then e.seconds_since_previous else 0 end), 0)`.as('seconds'),
+      ])
+      .where(w.scope.where({ warehouse: 'e.warehouse_id', customer: 'e.customer_id' }, { warehouseId: w.warehouseId, customerId: w.customerId }))
+      .where('e.business_day', '>=', w.from).where('e.business_day', '<=', w.to)
+      .where('e.user_id', 'is not', null);
+    if (w.userId) q = q.where('e.user_id', '=', w.userId);
+    if (w.kind) q = q.where('e.kind', '=', w.kind);
+    return q.groupBy(['e.user_id', 'u.username', 'e.kind', 'e.warehouse_id', byHour ? sql`cast(e.at_ms / 3600000 as integer)` : sql`e.business_day`]);
+  },
+
+  standards(db: Executor, warehouseIds: 'all' | readonly number[]) {
+    let q = db.selectFrom('labour_standard').select(['warehouse_id', 'kind', 'units_per_hour']);
+    if (warehouseIds !== 'all') q = q.where('warehouse_id', 'in', warehouseIds.length ? [...warehouseIds] : [0]);
+    return q.execute();
+  },
+
+  timeZones(db: Executor) {
+    return db.selectFrom('warehouse').select(['id', 'timezone']).execute();
+  },
+
+  warehouseExists(db: Executor, id: number) {
+    return db.selectFrom('warehouse').select('timezone').where('id', '=', id).executeTakeFirst();
+  },
+  customerExists(db: Executor, id: number) {
+    return db.selectFrom('customer').select('id').where('id', '=', id).executeTakeFirst();
+  },
+  userExists(db: Executor, id: number) {
+    return db.selectFrom('app_user').select('id').where('id', '=', id).executeTakeFirst();
+  },
+
+  views(db: Executor, userId: number, report: string) {
+    return db.selectFrom('report_view').select(['id', 'report', 'name', 'filters', 'updated_at']).where('user_id', '=', userId).where('report', '=', report).orderBy('name').execute();
+  },
+};

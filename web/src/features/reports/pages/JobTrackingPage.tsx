@@ -1,0 +1,157 @@
+import { useMemo, useState } from 'react';
+import { Alert, Card, Checkbox, Col, Progress, Row, Select, Space, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
+import { WarningOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import {
+  FLOOR_TASK_KIND_LABELS, FLOOR_TASK_KINDS, JOB_BOARD_STATUSES, type FloorTask, type FloorTaskKind, type JobBoardGroup, type JobBoardStatus, type TrackedJob,
+} from '@bolx/contracts';
+import { useAppSelector } from '../../../lib/hooks';
+import { selectCustomerId, selectWarehouseId } from '../../../lib/state/selectors';
+import { errorToastText, toApiError } from '../../../lib/api/api-error';
+import { useGetJobBoardQuery } from '../../../lib/api/reports-api';
+import '../reports.css';
+
+const STATUS_COLOURS: Record<string, string> = { Open: 'default', Assigned: 'blue', 'In Progress': 'processing', Short: 'orange', Done: 'green' };
+
+/** Minutes as a person reads an age: '45 min', '3 h 05 min', '2 d 4 h'. */
+export function formatAge(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+  return `${Math.floor(minutes / 1440)} d ${Math.floor((minutes % 1440) / 60)} h`;
+}
+
+function GroupTable({ title, keyTitle, rows }: { title: string; keyTitle: string; rows: JobBoardGroup[] }) {
+  return (
+    <Card size="small" title={title} className="bolx-report__table">
+      <Table<JobBoardGroup>
+        size="small" rowKey="key" pagination={false} dataSource={rows} scroll={{ x: 'max-content' }} locale={{ emptyText: 'No Record Found' }}
+        columns={[
+          { key: 'key', title: keyTitle, dataIndex: 'key' },
+          ...JOB_BOARD_STATUSES.map((s) => ({ key: s, title: s, align: 'right' as const, render: (_: unknown, g: JobBoardGroup) => g.jobs[s] })),
+          { key: 'units', title: 'Units picked', align: 'right' as const, render: (_: unknown, g: JobBoardGroup) => `${g.unitsPicked} / ${g.units}` },
+          { key: 'stuck', title: 'Stuck', align: 'right' as const, render: (_: unknown, g: JobBoardGroup) => (g.stuck ? <Tag color="red">{g.stuck}</Tag> : 0) },
+        ]}
+      />
+    </Card>
+  );
+}
+
+/**
+ * /JobTracking: the floor's pick jobs live — a count per column (open, assigned, in progress, short, done), each job
+ * with its picker, zone, progress, age and whether it is stuck, and the board by picker and by zone.
+ */
+export default function JobTrackingPage() {
+  const warehouseId = useAppSelector(selectWarehouseId) ?? 0;
+  const customerId = useAppSelector(selectCustomerId) ?? 0;
+  const [statuses, setStatuses] = useState<JobBoardStatus[]>([]);
+  const [pickerId, setPickerId] = useState<number | undefined>();
+  const [zone, setZone] = useState<string | undefined>();
+  const [stuckOnly, setStuckOnly] = useState(false);
+  const [kinds, setKinds] = useState<FloorTaskKind[]>([]);
+  // The hub reloads the board on every job change; the minute poll keeps ages and stuck flags current between them.
+  const { data, isFetching, error } = useGetJobBoardQuery({
+    ...(warehouseId ? { warehouseId } : {}), ...(customerId ? { customerId } : {}),
+    ...(statuses.length ? { statuses } : {}), ...(pickerId ? { pickerId } : {}), ...(zone !== undefined ? { zone } : {}), ...(stuckOnly ? { stuckOnly } : {}),
+    ...(kinds.length ? { kinds } : {}),
+  }, { pollingInterval: 60_000 });
+  const { data: everything } = useGetJobBoardQuery({ ...(warehouseId ? { warehouseId } : {}), ...(customerId ? { customerId } : {}) }, { pollingInterval: 60_000 });
+  const pickers = useMemo(() => {
+    const seen = new Map<number, string>();
+    for (const j of everything?.jobs ?? []) if (j.pickerId !== null) seen.set(j.pickerId, j.pickerName ?? String(j.pickerId));
+    return [...seen].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
+  }, [everything]);
+  const zones = useMemo(() => [...new Set((everything?.jobs ?? []).map((j) => j.zone ?? ''))].sort().map((z) => ({ value: z, label: z || '(no zone)' })), [everything]);
+
+  return (
+    <div className="bolx-page bolx-report">
+      <Typography.Title level={3}>Job Tracking</Typography.Title>
+      <Row gutter={[12, 12]} className="bolx-jobs__columns">
+        {JOB_BOARD_STATUSES.map((s) => (
+          <Col key={s} xs={12} sm={8} xl={4}>
+            <Card size="small" hoverable onClick={() => setStatuses(statuses.length === 1 && statuses[0] === s ? [] : [s])}
+              className={statuses.includes(s) ? 'bolx-jobs__column bolx-jobs__column--on' : 'bolx-jobs__column'}>
+              <Statistic title={s} value={everything?.totals.jobs[s] ?? 0} />
+            </Card>
+          </Col>
+        ))}
+        <Col xs={12} sm={8} xl={4}>
+          <Card size="small" hoverable onClick={() => setStuckOnly(!stuckOnly)} className={stuckOnly ? 'bolx-jobs__column bolx-jobs__column--on' : 'bolx-jobs__column'}>
+            <Statistic title="Stuck" value={everything?.totals.stuck ?? 0} valueStyle={everything?.totals.stuck ? { color: '#f5222d' } : undefined} prefix={everything?.totals.stuck ? <WarningOutlined /> : null} />
+          </Card>
+        </Col>
+      </Row>
+      <Card size="small" className="bolx-report__filters">
+        <Space wrap size={[12, 12]}>
+          <Select mode="multiple" aria-label="Status" placeholder="Every status" className="bolx-report__select" value={statuses} onChange={setStatuses}
+            options={JOB_BOARD_STATUSES.map((s) => ({ value: s, label: s }))} />
+          <Select aria-label="Picker" placeholder="Every picker" className="bolx-report__preset" allowClear value={pickerId} onChange={setPickerId} options={pickers} />
+          <Select aria-label="Zone" placeholder="Every zone" className="bolx-report__preset" allowClear value={zone} onChange={setZone} options={zones} />
+          <Checkbox checked={stuckOnly} onChange={(e) => setStuckOnly(e.target.checked)}>Stuck only</Checkbox>
+        </Space>
+      </Card>
+      {error ? <Alert type="error" showIcon message={errorToastText(toApiError(error))} className="bolx-report__error" /> : null}
+      <Card size="small" title="Every task" className="bolx-report__table" data-testid="every-task"
+        extra={<Select mode="multiple" aria-label="Task kind" placeholder="Every kind" className="bolx-report__select" value={kinds} onChange={setKinds}
+          options={FLOOR_TASK_KINDS.map((k) => ({ value: k, label: FLOOR_TASK_KIND_LABELS[k] }))} />}>
+        <Table<FloorTask>
+          size="small" rowKey={(x) => `${x.kind}:${x.documentId}`} loading={isFetching && !data} dataSource={data?.tasks ?? []} scroll={{ x: 'max-content' }}
+          rowClassName={(x) => (x.stuck || x.late ? 'bolx-jobs__stuck' : '')}
+          pagination={{ defaultPageSize: 20, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], locale: { items_per_page: '/ page' } }}
+          locale={{ emptyText: 'No Record Found' }}
+          columns={[
+            { key: 'kind', title: 'Task', dataIndex: 'kind', render: (k: FloorTaskKind) => FLOOR_TASK_KIND_LABELS[k] },
+            { key: 'ref', title: 'Document', dataIndex: 'reference' },
+            { key: 'status', title: 'Status', dataIndex: 'status', render: (st: string) => <Tag color={STATUS_COLOURS[st]}>{st}</Tag> },
+            { key: 'who', title: 'Who', dataIndex: 'who', render: (w: string | null) => w ?? '—' },
+            { key: 'start', title: 'Start', dataIndex: 'startedAt', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '—') },
+            { key: 'end', title: 'End', dataIndex: 'finishedAt', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '—') },
+            { key: 'duration', title: 'Duration', align: 'right', dataIndex: 'durationMinutes', render: (m: number | null) => (m === null ? '—' : formatAge(m)) },
+            {
+              key: 'alert', title: 'Late or stuck', render: (_, x) => (
+                <Space size={4} wrap>
+                  {x.late ? <Tag color="orange">{x.late}</Tag> : null}
+                  {x.stuckReason ? <Tag color="red" icon={<WarningOutlined />}>{x.stuckReason}</Tag> : null}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <Card size="small" title="Pick jobs" className="bolx-report__table" data-testid="pick-jobs">
+        <Table<TrackedJob>
+          size="small" rowKey="jobId" loading={isFetching && !data} dataSource={data?.jobs ?? []} scroll={{ x: 'max-content' }}
+          rowClassName={(j) => (j.stuck ? 'bolx-jobs__stuck' : '')}
+          pagination={{ defaultPageSize: 20, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], locale: { items_per_page: '/ page' } }}
+          locale={{ emptyText: 'No Record Found' }}
+          columns={[
+            { key: 'job', title: 'Job', dataIndex: 'jobNumber', sorter: (a, b) => a.jobNumber.localeCompare(b.jobNumber) },
+            { key: 'wave', title: 'Wave', dataIndex: 'waveNumber' },
+            ...(warehouseId ? [] : [{ key: 'wh', title: 'Warehouse', dataIndex: 'warehouseName' }]),
+            { key: 'zone', title: 'Zone', dataIndex: 'zone', render: (z: string | null) => z ?? '—' },
+            { key: 'status', title: 'Status', dataIndex: 'status', render: (s: string) => <Tag color={STATUS_COLOURS[s]}>{s}</Tag> },
+            { key: 'picker', title: 'Picker', dataIndex: 'pickerName', render: (p: string | null) => p ?? <Typography.Text type="secondary">Unassigned</Typography.Text> },
+            {
+              key: 'progress', title: 'Progress', width: 200,
+              render: (_, j) => (
+                <Tooltip title={`${j.linesPicked} of ${j.lines} lines, ${j.unitsPicked} of ${j.units} units picked${j.unitsShort ? `, ${j.unitsShort} short` : ''}`}>
+                  <div className="bolx-jobs__progress">
+                    <Progress percent={j.progress} size="small" status={j.unitsShort ? 'exception' : j.status === 'Done' ? 'success' : 'active'} showInfo={false} />
+                    <span>{j.unitsPicked}/{j.units}</span>
+                  </div>
+                </Tooltip>
+              ),
+            },
+            { key: 'lines', title: 'Lines', align: 'right', render: (_, j) => `${j.linesPicked}/${j.lines}` },
+            { key: 'age', title: 'Age', align: 'right', dataIndex: 'ageMinutes', render: (m: number) => formatAge(m), sorter: (a, b) => a.ageMinutes - b.ageMinutes },
+            { key: 'last', title: 'Last pick', dataIndex: 'lastActivityAt', render: (v: string | null) => (v ? dayjs(v).format('HH:mm') : '—') },
+            { key: 'stuck', title: 'Stuck', dataIndex: 'stuckReason', render: (r: string | null) => (r ? <Tag color="red" icon={<WarningOutlined />}>{r}</Tag> : null) },
+          ]}
+        />
+      </Card>
+      <Row gutter={[16, 0]}>
+        <Col xs={24} xl={12}><GroupTable title="By picker" keyTitle="Picker" rows={data?.byPicker ?? []} /></Col>
+        <Col xs={24} xl={12}><GroupTable title="By zone" keyTitle="Zone" rows={data?.byZone ?? []} /></Col>
+      </Row>
+    </div>
+  );
+}
