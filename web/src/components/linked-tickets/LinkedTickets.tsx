@@ -22,6 +22,7 @@ export function ticketLinkPath(link: { kind: TicketLinkKind; id: number }): stri
     case 'order': return `/OrderDashboard?orderId=${link.id}`;
     case 'receiving-order': return `/InBound?roid=${link.id}`;
     case 'shipment': return `/ShippingDashboard?shipmentId=${link.id}`;
+    case 'freight-shipment': return `/FreightShipment?shipmentId=${link.id}`;
     case 'rma': return `/Returns?rmaId=${link.id}`;
     case 'invoice': return `/Billing?invoiceId=${link.id}`;
   }
