@@ -229,7 +229,7 @@ export function FreightShipmentForm({ shipmentId, onCreated }: { shipmentId?: nu
         )}
       </Form>
       {saved && <ProofOfDelivery shipment={saved} canWrite={canWrite} />}
-      {saved && <Card size="small"><LinkedTickets kind="freight-shipment" id={saved.shipmentId} number={saved.shipNumber} /></Card>}
+      {saved && <LinkedTickets kind="freight-shipment" id={saved.shipmentId} number={saved.shipNumber} card />}
       {saved && (
         <Card size="small" title={t('freight.sec.history')}>
           {saved.history.length === 0 ? <Typography.Text type="secondary">Planned {dayjs(saved.createdAt).format('YYYY-MM-DD HH:mm')} by {saved.createdBy ?? '—'}</Typography.Text> : (

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Button, Card, Descriptions, Drawer, Empty, Grid, Result, Skeleton, Space, Table, Tabs, Tag, Timeline, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Empty, Grid, Result, Skeleton, Space, Table, Tabs, Tag, Timeline, Typography } from 'antd';
 import { PrinterOutlined, TagsOutlined } from '@ant-design/icons';
 import { useIntl } from 'react-intl';
 import type { ShipmentDetail } from '@bolx/contracts';
@@ -98,7 +98,7 @@ function ShipmentBody({ shipment: s }: { shipment: ShipmentDetail }) {
         ...(s.closedAt ? [{ key: 'closed', label: t('shipping.col.closedAt'), children: when(s.closedAt) }] : []),
         ...(s.exception ? [{ key: 'exception', label: t('shipping.col.exception'), children: <Typography.Text type="danger">{s.exception}</Typography.Text> }] : []),
       ]} />
-      <Card size="small"><LinkedTickets kind="shipment" id={s.shipmentId} number={s.shipmentNumber} /></Card>
+      <LinkedTickets kind="shipment" id={s.shipmentId} number={s.shipmentNumber} card />
       <Tabs items={tabs} />
     </Space>
   );
