@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { shot } from '../support/browser.js';
 import { useDemoServer } from '../support/demo.js';
 import { DEMO, signInToDashboard } from '../support/session.js';
@@ -33,11 +33,12 @@ const apiOf = (page: Page): Api => async (path, body) => {
   expect(status, `${path}: ${JSON.stringify(json)}`).toBe(200);
   return json;
 };
-/** Both sizes of the screen as it is now. */
-async function shots(page: Page, name: string) {
+/** Both sizes of the screen as it is now (with `focus` scrolled into view at each). */
+async function shots(page: Page, name: string, focus?: Locator) {
   for (const [width, height] of [[1440, 900], [390, 844]]) {
     await page.setViewportSize({ width, height });
     await page.waitForTimeout(300);
+    if (focus) await focus.scrollIntoViewIfNeeded();
     await shot(page, `${name}-${width}`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -148,8 +149,7 @@ describe('tickets about shipments', () => {
     const block = admin.locator('.ant-tabs-tabpane-active').getByTestId('linked-tickets');
     await block.getByText('Tickets (1)').waitFor();
     await block.getByText(title).waitFor();
-    await block.scrollIntoViewIfNeeded();
-    await shots(admin, 'ticket-freight-edit-tab');
+    await shots(admin, 'ticket-freight-edit-tab', block);
     const list = await api('/ServiceManagement/HelpDesk/GetTickets', { searchQuery: title, pageNumber: 1, pageSize: 5 });
     expect(list.items[0].link).toEqual({ kind: 'freight-shipment', id: freight.shipmentId, number: freight.shipNumber });
   });

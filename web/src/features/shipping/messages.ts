@@ -103,6 +103,7 @@ addMessages({
   'shipping.view.notFound': 'Shipment not found',
   'shipping.view.open': 'Open shipment {number}',
   'shipping.view.rma': 'RMA',
+  'shipping.view.kind': 'Kind',
   'shipping.view.reference': 'Reference',
   'shipping.view.trackingNumbers': 'Tracking',
   'shipping.view.residential': 'Residential',

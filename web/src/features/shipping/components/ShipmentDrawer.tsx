@@ -73,7 +73,7 @@ function ShipmentBody({ shipment: s }: { shipment: ShipmentDetail }) {
         { key: 'client', label: t('shipping.col.client'), children: s.customerName },
         { key: 'warehouse', label: t('shipping.warehouse'), children: s.warehouseName },
         {
-          key: 'order', label: s.rmaId ? t('shipping.view.rma') : t('shipping.col.order'),
+          key: 'order', label: s.orderId ? t('shipping.col.order') : s.rmaId ? t('shipping.view.rma') : t('shipping.view.kind'),
           children: s.orderId ? (
             <Space wrap size={4}>
               <Link to={ticketLinkPath({ kind: 'order', id: s.orderId })} data-testid="shipment-order">{s.soNumber}</Link>
