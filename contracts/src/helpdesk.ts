@@ -22,11 +22,14 @@ export const TICKET_CATEGORY_LABELS: Record<TicketCategory, string> = {
   order: 'Orders', inbound: 'Receiving', inventory: 'Inventory', shipping: 'Shipping', returns: 'Returns', billing: 'Billing', other: 'Other',
 };
 
-/** The documents a ticket may be about; each shows its tickets on its own view. */
-export const TICKET_LINK_KINDS = ['order', 'receiving-order', 'shipment', 'rma', 'invoice'] as const;
+/**
+ * The documents a ticket may be about; each shows its tickets on its own view. A parcel shipment and a freight
+ * (LTL) shipment are two documents of their own: their numbers and tables differ.
+ */
+export const TICKET_LINK_KINDS = ['order', 'receiving-order', 'shipment', 'freight-shipment', 'rma', 'invoice'] as const;
 export type TicketLinkKind = (typeof TICKET_LINK_KINDS)[number];
 export const TICKET_LINK_LABELS: Record<TicketLinkKind, string> = {
-  order: 'Order', 'receiving-order': 'Receiving order', shipment: 'Shipment', rma: 'RMA', invoice: 'Invoice',
+  order: 'Order', 'receiving-order': 'Receiving order', shipment: 'Shipment', 'freight-shipment': 'Freight shipment', rma: 'RMA', invoice: 'Invoice',
 };
 
 /** Spec section 5: the help desk form's texts. */

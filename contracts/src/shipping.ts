@@ -145,10 +145,22 @@ export const shipmentLine = z.object({
   lineNo: z.number().int(), skuId: z.number().int(), skuCode: z.string(), description: z.string(), locationId: z.number().int(), locationCode: z.string(),
   lot: z.string(), quantity: z.number().int(),
 });
+export const shipmentHistoryEntry = z.object({ from: z.string(), to: z.string(), at: z.string(), username: z.string().nullable(), reason: z.string().nullable() });
 export const shipmentDetail = shipmentSummary.extend({
   packageList: z.array(shipmentPackage), trackingNumbers: z.array(z.string()),
   /** What a manual shipment took from stock (empty for an order's shipment: its order says). */
   lines: z.array(shipmentLine),
+  /** The shipment's own view (any shipment by id, e.g. a ticket's link): where it leaves from and goes, its order's status, its moves. */
+  warehouseName: z.string(),
+  shipTo: z.object({
+    name: z.string().nullable(), address1: z.string().nullable(), address2: z.string().nullable(), city: z.string().nullable(),
+    state: z.string().nullable(), zip: z.string().nullable(), country: z.string().nullable(),
+  }),
+  residential: z.boolean(),
+  orderStatus: z.string().nullable(),
+  closedAt: z.string().nullable(),
+  /** Every status change (labelled, voided, shipped, closed, cancelled), oldest first; it was made Open at createdAt. */
+  history: z.array(shipmentHistoryEntry),
 });
 export type ShipmentDetail = z.infer<typeof shipmentDetail>;
 

@@ -26,6 +26,7 @@ export const LINKED_DOCUMENTS = {
   order: { table: 'sales_order', number: 'so_number' },
   'receiving-order': { table: 'receiving_order', number: 'ro_number' },
   shipment: { table: 'shipment', number: 'shipment_number' },
+  'freight-shipment': { table: 'freight_shipment', number: 'ship_number' },
   rma: { table: 'rma', number: 'rma_number' },
   invoice: { table: 'invoice', number: 'invoice_number' },
 } as const satisfies Record<TicketLinkKind, { table: string; number: string }>;

@@ -82,6 +82,20 @@ export const shippingRepository = {
       .where('p.shipment_id', '=', shipmentId).orderBy('p.voided').orderBy('p.package_no').orderBy('p.id').execute();
   },
 
+  /** A shipment's status changes, oldest first. */
+  history(db: Executor, shipmentId: number) {
+    return db.selectFrom('document_status_history').select(['from_status', 'to_status', 'at', 'username', 'reason'])
+      .where('kind', '=', 'SHIPMENT').where('document_id', '=', shipmentId).orderBy('id').execute();
+  },
+
+  /** What a shipment's own view shows beyond its summary: the full ship-to, the warehouse, its order's status. */
+  viewParts(db: Executor, shipmentId: number) {
+    return db.selectFrom('shipment as s').innerJoin('warehouse as w', 'w.id', 's.warehouse_id').leftJoin('sales_order as o', 'o.id', 's.order_id')
+      .select(['s.ship_to_name', 's.ship_to_address1', 's.ship_to_address2', 's.ship_to_city', 's.ship_to_state', 's.ship_to_zip', 's.ship_to_country',
+        's.residential', 's.closed_at', 'w.name as warehouse_name', 'o.status as order_status'])
+      .where('s.id', '=', shipmentId).executeTakeFirstOrThrow();
+  },
+
   /** A warehouse's address: where return labels go. */
   warehouse(db: Executor, warehouseId: number) {
     return db.selectFrom('warehouse').select(['id', 'name', 'zip', 'country']).where('id', '=', warehouseId).executeTakeFirst();

@@ -616,10 +616,13 @@ export class ShippingService {
     return toListPage(rows, (r) => ShippingService.toSummary(r as Record<string, unknown>));
   }
 
+  /** One shipment of any day or kind in the caller's scope (another customer's is a 404): its view, and every mutation's answer. */
   async get(principal: Principal, shipmentId: number): Promise<ShipmentDetail> {
     const row = await this.summaryQuery(this.db, principal.scope).select([...ShippingService.summaryColumns, ...ShippingService.packageTotals()]).where('s.id', '=', shipmentId).executeTakeFirst();
     if (!row) throw notFound('Shipment');
-    const [packages, lines] = await Promise.all([repo.allPackages(this.db, shipmentId), repo.lines(this.db, shipmentId)]);
+    const [packages, lines, view, history] = await Promise.all([
+      repo.allPackages(this.db, shipmentId), repo.lines(this.db, shipmentId), repo.viewParts(this.db, shipmentId), repo.history(this.db, shipmentId),
+    ]);
     return {
       ...ShippingService.toSummary(row as Record<string, unknown>),
       packageList: packages.map((p) => ({
@@ -631,6 +634,13 @@ export class ShippingService {
       lines: lines.map((l) => ({
         lineNo: n(l.line_no), skuId: n(l.sku_id), skuCode: l.sku_code, description: l.description ?? '', locationId: n(l.location_id), locationCode: l.location_code, lot: l.lot, quantity: n(l.quantity),
       })),
+      warehouseName: view.warehouse_name,
+      shipTo: {
+        name: view.ship_to_name, address1: view.ship_to_address1, address2: view.ship_to_address2, city: view.ship_to_city,
+        state: view.ship_to_state, zip: view.ship_to_zip, country: view.ship_to_country,
+      },
+      residential: n(view.residential) === 1, orderStatus: view.order_status ?? null, closedAt: view.closed_at === null ? null : String(view.closed_at),
+      history: history.map((h) => ({ from: h.from_status, to: h.to_status, at: String(h.at), username: h.username, reason: h.reason })),
     };
   }
 

@@ -1,10 +1,9 @@
 import { Link, useNavigate } from 'react-router';
-import { Button, List, Space, Typography } from 'antd';
+import { Button, Card, List, Space, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { TicketLinkKind, TicketSummary } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
 import { useT } from '../../lib/i18n/use-t';
-import { useMayAccess } from '../../lib/use-access';
 import { StatusTag } from '../StatusTag';
 
 /** The help desk's tickets about one document, for the document's own view (the other side of a ticket's link). */
@@ -22,6 +21,7 @@ export function ticketLinkPath(link: { kind: TicketLinkKind; id: number }): stri
     case 'order': return `/OrderDashboard?orderId=${link.id}`;
     case 'receiving-order': return `/InBound?roid=${link.id}`;
     case 'shipment': return `/ShippingDashboard?shipmentId=${link.id}`;
+    case 'freight-shipment': return `/FreightShipment?shipmentId=${link.id}`;
     case 'rma': return `/Returns?rmaId=${link.id}`;
     case 'invoice': return `/Billing?invoiceId=${link.id}`;
   }
@@ -32,25 +32,27 @@ export const newTicketPath = (kind: TicketLinkKind, number: string) => `/HelpDes
 
 /**
  * "Tickets (n)" with each ticket's number, title and status, linking to it on /HelpDesk, and "Open a ticket about
- * this" for whoever may open tickets; nothing without the help desk module.
+ * this"; nothing for a caller the help desk refuses. The server decides: the help desk is the Service Management
+ * app's module, and the account the web knows holds only the current app's modules (in Warehouse Management a
+ * client's or staff member's HelpDesk is not among them), so asking it would hide the block from all but
+ * administrators. Whether the caller may open a ticket is the help desk form's to say (and the server's).
  */
-export function LinkedTickets({ kind, id, number }: {
+export function LinkedTickets({ kind, id, number, card = false }: {
   kind: TicketLinkKind; id: number;
   /** The number people know the document by (a ticket names it so); a draft invoice has none yet, nor a ticket about it. */
   number: string | null;
+  /** In a card of its own (a view made of cards), which is left out with the block. */
+  card?: boolean;
 }) {
   const t = useT();
   const navigate = useNavigate();
-  const may = useMayAccess();
-  const mayRead = may({ module: { key: 'HelpDesk', permission: 'read' } });
-  const mayOpen = may({ module: { key: 'HelpDesk', permission: 'write' } });
-  const { data } = linkedTicketsApi.useGetLinkedTicketsQuery({ kind, id }, { skip: !mayRead });
-  if (!mayRead || !data) return null;
-  return (
+  const { data } = linkedTicketsApi.useGetLinkedTicketsQuery({ kind, id });
+  if (!data) return null;
+  const block = (
     <div data-testid="linked-tickets">
       <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
         <Typography.Title level={5} style={{ margin: 0 }}>{t('linkedTickets.count', { count: data.length })}</Typography.Title>
-        {mayOpen && number && (
+        {number && (
           <Button size="small" icon={<PlusOutlined />} onClick={() => navigate(newTicketPath(kind, number))} data-testid="open-ticket-about">
             {t('linkedTickets.open')}
           </Button>
@@ -69,4 +71,5 @@ export function LinkedTickets({ kind, id, number }: {
       )}
     </div>
   );
+  return card ? <Card size="small">{block}</Card> : block;
 }

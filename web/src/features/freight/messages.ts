@@ -14,6 +14,7 @@ addMessages({
   'freight.new': 'New Freight Shipment',
   'freight.search': 'shipment, BOL, PRO, consignee or carrier',
   'freight.chooseWarehouse': 'Choose a warehouse in the header first',
+  'freight.linkedNotFound': 'Freight shipment not found',
   'freight.f.shipNumber': 'Shipment',
   'freight.f.status': 'Status',
   'freight.f.customer': 'Client',

@@ -1,4 +1,4 @@
-import type { ManifestSummary, OrderCarrierAccount, RateShopResult, RateTableDefinition, ShipmentDetail, ShippingDashboard, rateTableView, shipShipmentsResult } from '@bolx/contracts';
+import type { ManifestSummary, OrderCarrierAccount, RateShopResult, RateTableDefinition, ShipmentDetail, ShipmentTracking, ShippingDashboard, rateTableView, shipShipmentsResult } from '@bolx/contracts';
 import type { z } from 'zod';
 import type { DownloadRequest } from './download';
 import { baseApi } from './base-api';
@@ -19,6 +19,17 @@ export const shippingApi = baseApi.enhanceEndpoints({ addTagTypes: ['Shipping'] 
       // Packing and shipping elsewhere (the pack station, ship confirm) change what waits; labels, voids, manual
       // shipments and closes (another screen's, another user's) change what shipped and what is left to close.
       onCacheEntryAdded: liveAll(reloadOn('ReceiveOrderData'), reloadOn('ReceiveShipmentData')),
+    }),
+    /** One shipment of any day by id (its view: a ticket's link, a dashboard row), read again when it moves. */
+    getShipment: build.query<ShipmentDetail, number>({
+      query: (shipmentId) => ({ url: `${SHIPPING}/GetShipment`, params: { shipmentId } }),
+      providesTags: (_r, _e, id) => [TAG, { type: 'Shipping', id: `SHIPMENT-${id}` }],
+      onCacheEntryAdded: reloadOn('ReceiveShipmentData', (e, id: number) => e.payload.shipmentId === id),
+    }),
+    /** Its parcels' tracking events from the carrier's adapter (the built-in carriers have none). */
+    getShipmentTracking: build.query<ShipmentTracking, number>({
+      query: (shipmentId) => ({ url: `${SHIPPING}/Track`, params: { shipmentId } }),
+      providesTags: (_r, _e, id) => [{ type: 'Shipping', id: `SHIPMENT-${id}` }],
     }),
     rateShop: build.mutation<RateShopResult, { orderId: number; residential?: boolean }>({
       query: (body) => ({ url: `${SHIPPING}/RateShop`, method: 'POST', body }),
@@ -55,7 +66,7 @@ export const shippingApi = baseApi.enhanceEndpoints({ addTagTypes: ['Shipping'] 
 
 export const {
   useGetCarrierAccountsQuery, useGetRateTableQuery, useSaveRateTableMutation,
-  useGetShippingDashboardQuery, useRateShopMutation, useCreateLabelsMutation, useVoidLabelsMutation, useShipShipmentsMutation, useCloseDayMutation,
+  useGetShippingDashboardQuery, useGetShipmentQuery, useGetShipmentTrackingQuery, useRateShopMutation, useCreateLabelsMutation, useVoidLabelsMutation, useShipShipmentsMutation, useCloseDayMutation,
 } = shippingApi;
 
 /** The printable files, downloaded with the session's token. */

@@ -10,6 +10,7 @@ import {
   type CreateFreightShipmentInput, type HandlingUnitInput,
 } from '@bolx/contracts';
 import { useDownload } from '../../../components/download/use-download';
+import { LinkedTickets } from '../../../components/linked-tickets/LinkedTickets';
 import { selectProps } from '../../../components/form/select-props';
 import { StatusTag } from '../../../components/StatusTag';
 import { errorToastText, formFieldErrors, toApiError, type ApiError } from '../../../lib/api/api-error';
@@ -69,7 +70,7 @@ const formNameOf = (name: (string | number)[]) => [FORM_NAMES[String(name[0])] ?
 
 /**
  * A freight shipment's form: a new one (in the new tab) or a saved one (in the edit tab, with its status actions,
- * bill of lading, proof of delivery and history). Pallets can be built from the chosen orders' closed cartons; each
+ * bill of lading, proof of delivery, the help desk's tickets about it and history). Pallets can be built from the chosen orders' closed cartons; each
  * unit shows its density and the class the NMFC density scale in force gives.
  */
 export function FreightShipmentForm({ shipmentId, onCreated }: { shipmentId?: number; onCreated?: (s: { shipmentId: number; shipNumber: string }) => void }) {
@@ -228,6 +229,7 @@ export function FreightShipmentForm({ shipmentId, onCreated }: { shipmentId?: nu
         )}
       </Form>
       {saved && <ProofOfDelivery shipment={saved} canWrite={canWrite} />}
+      {saved && <LinkedTickets kind="freight-shipment" id={saved.shipmentId} number={saved.shipNumber} card />}
       {saved && (
         <Card size="small" title={t('freight.sec.history')}>
           {saved.history.length === 0 ? <Typography.Text type="secondary">Planned {dayjs(saved.createdAt).format('YYYY-MM-DD HH:mm')} by {saved.createdBy ?? '—'}</Typography.Text> : (

@@ -1,5 +1,6 @@
-import { useReducer } from 'react';
-import { Button, Space, Tabs, Tooltip, Typography } from 'antd';
+import { useEffect, useReducer } from 'react';
+import { useSearchParams } from 'react-router';
+import { Alert, Button, Space, Tabs, Tooltip, Typography } from 'antd';
 import { EditOutlined, PlusOutlined, PrinterOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { FREIGHT_STATUSES, type FilterLabel } from '@bolx/contracts';
@@ -11,7 +12,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import { useAppSelector } from '../../../lib/hooks';
 import { selectWarehouseId } from '../../../lib/state/selectors';
 import { useCanWrite } from '../../../lib/use-can-write';
-import { FREIGHT_PATHS, useGetFreightShipmentsQuery, type FreightShipment } from '../freight-api';
+import { FREIGHT_PATHS, useGetFreightShipmentQuery, useGetFreightShipmentsQuery, type FreightShipment } from '../freight-api';
 import { freightTabsReducer, initialFreightTabs } from '../freight-tabs';
 import { FreightShipmentForm } from '../components/FreightShipmentForm';
 import '../freight.css';
@@ -21,7 +22,17 @@ import '../freight.css';
  * live over the hub); "New Freight Shipment" and editing open their own closable tabs, as freight-tabs.ts rules.
  */
 export default function FreightShipmentPage() {
+  const t = useT();
   const [state, dispatch] = useReducer(freightTabsReducer, undefined, initialFreightTabs);
+  // ?shipmentId=ID (a help desk ticket's "About"): that shipment opens in the edit tab, as the dashboard's edit does.
+  const [params, setParams] = useSearchParams();
+  const linkedId = Number(params.get('shipmentId')) || 0;
+  const linked = useGetFreightShipmentQuery(linkedId, { skip: !linkedId });
+  useEffect(() => {
+    if (!linked.data) return;
+    dispatch({ type: 'edit', shipmentId: linked.data.shipmentId, shipNumber: linked.data.shipNumber });
+    setParams({}, { replace: true });
+  }, [linked.data, setParams]);
   const items = state.tabs.map((tab) => ({
     key: tab.key,
     label: tab.label,
@@ -33,6 +44,8 @@ export default function FreightShipmentPage() {
         : <FreightShipmentForm key={tab.key} shipmentId={tab.shipmentId} />,
   }));
   return (
+    <>
+    {linked.isError && <Alert type="warning" showIcon closable message={t('freight.linkedNotFound')} onClose={() => setParams({}, { replace: true })} data-testid="freight-linked-missing" />}
     <Tabs
       className="bolx-freight-tabs"
       type="editable-card"
@@ -43,6 +56,7 @@ export default function FreightShipmentPage() {
       onEdit={(key, action) => { if (action === 'remove' && typeof key === 'string') dispatch({ type: 'close', key }); }}
       destroyInactiveTabPane={false}
     />
+    </>
   );
 }
 

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { LinkedTickets } from '../../../components/linked-tickets/LinkedTickets';
 import { Alert, Button, Card, Col, Dropdown, Empty, Popconfirm, Row, Select, Skeleton, Space, Statistic, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { CarOutlined, CloseCircleOutlined, DollarOutlined, FileTextOutlined, PrinterOutlined, SendOutlined, TagsOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
@@ -20,6 +19,7 @@ import { staffWrite } from '../../../lib/access';
 import { useMayAccess } from '../../../lib/use-access';
 import { RateShopModal } from '../components/RateShopModal';
 import { RateTableEditor } from '../components/RateTableEditor';
+import { ShipmentDrawer } from '../components/ShipmentDrawer';
 import { exceptionParts, groupWaiting, money, rowActions, selectionPlan, type CarrierGroup } from '../shipping-model';
 import '../messages';
 import '../shipping.css';
@@ -48,19 +48,22 @@ export default function ShippingDashboardPage() {
   );
   const customerId = useAppSelector(selectCustomerId) || 0;
   const { data, isLoading, isError, refetch } = useGetShippingDashboardQuery({ warehouseId, ...(customerId ? { customerId } : {}) }, { skip: !warehouseId });
-  // ?shipmentId=ID: a help desk ticket's "About" opens the shipment here, on the Shipped tab, its tickets shown.
-  const [params] = useSearchParams();
+  // ?shipmentId=ID: a shipment's view over the dashboard — any shipment by id, of any day or warehouse (a help desk
+  // ticket's "About", a row's shipment number), its tickets shown.
+  const [params, setParams] = useSearchParams();
   const shipmentId = Number(params.get('shipmentId')) || undefined;
-  const [tab, setTab] = useState<Tab>(shipmentId ? 'shipped' : 'waiting');
+  const openShipment = (id: number | undefined) => setParams(id ? { shipmentId: String(id) } : {}, { replace: !id });
+  const drawer = <ShipmentDrawer shipmentId={shipmentId} onClose={() => openShipment(undefined)} />;
+  const [tab, setTab] = useState<Tab>('waiting');
   const exceptions = useMemo(() => (data?.waiting ?? []).filter((w) => w.exception), [data]);
   // Rate tables: read by the warehouse's staff, saved by managers (the routes' policies).
   const may = useMayAccess();
   const canEditRates = may(staffWrite('ShippingDashboard'));
   const canSaveRates = may({ roles: APPROVER_ROLES, module: { key: 'ShippingDashboard', permission: 'write' } });
 
-  if (!warehouseId) return <div className="bolx-page"><Title picker={picker} /><Alert type="info" showIcon message={t('shipping.chooseWarehouse')} /></div>;
-  if (isError) return <div className="bolx-page"><Title picker={picker} /><Alert type="error" showIcon message={t('table.loadError')} action={<Button size="small" onClick={() => refetch()}>{t('table.retry')}</Button>} /></div>;
-  if (isLoading || !data) return <div className="bolx-page"><Title picker={picker} /><Skeleton active paragraph={{ rows: 10 }} /></div>;
+  if (!warehouseId) return <div className="bolx-page"><Title picker={picker} /><Alert type="info" showIcon message={t('shipping.chooseWarehouse')} />{drawer}</div>;
+  if (isError) return <div className="bolx-page"><Title picker={picker} /><Alert type="error" showIcon message={t('table.loadError')} action={<Button size="small" onClick={() => refetch()}>{t('table.retry')}</Button>} />{drawer}</div>;
+  if (isLoading || !data) return <div className="bolx-page"><Title picker={picker} /><Skeleton active paragraph={{ rows: 10 }} />{drawer}</div>;
 
   const toClose = data.toClose.reduce((s, c) => s + c.shipments, 0);
   return (
@@ -72,14 +75,21 @@ export default function ShippingDashboardPage() {
         ))}
       </Row>
       <Tabs activeKey={tab} onChange={(k) => setTab(k as Tab)} items={[
-        { key: 'waiting', label: t('shipping.tab.waiting', { count: data.waiting.length }), children: <WaitingView orders={data.waiting} /> },
-        { key: 'exceptions', label: t('shipping.tab.exceptions', { count: exceptions.length }), children: exceptions.length ? <WaitingView orders={exceptions} /> : <Card><Empty description={t('shipping.noExceptions')} /></Card> },
-        { key: 'shipped', label: t('shipping.tab.shipped', { count: data.shippedToday.length }), children: <ShippedView shipments={data.shippedToday} openId={shipmentId} /> },
+        { key: 'waiting', label: t('shipping.tab.waiting', { count: data.waiting.length }), children: <WaitingView orders={data.waiting} onOpen={openShipment} /> },
+        { key: 'exceptions', label: t('shipping.tab.exceptions', { count: exceptions.length }), children: exceptions.length ? <WaitingView orders={exceptions} onOpen={openShipment} /> : <Card><Empty description={t('shipping.noExceptions')} /></Card> },
+        { key: 'shipped', label: t('shipping.tab.shipped', { count: data.shippedToday.length }), children: <ShippedView shipments={data.shippedToday} onOpen={openShipment} /> },
         { key: 'close', label: t('shipping.tab.close'), children: <CloseView warehouseId={warehouseId} toClose={data.toClose} manifests={data.manifests} /> },
         ...(canEditRates ? [{ key: 'rates', label: t('shipping.tab.rates'), children: <RateTableEditor customerId={customerId} canSave={canSaveRates} /> }] : []),
       ]} />
+      {drawer}
     </div>
   );
+}
+
+/** A shipment's number as the link that opens its view. */
+function ShipmentLink({ id, number, onOpen }: { id: number; number: string; onOpen: (id: number) => void }) {
+  const t = useT();
+  return <Typography.Link strong onClick={() => onOpen(id)} aria-label={t('shipping.view.open', { number })} data-testid={`open-shipment-${id}`}>{number}</Typography.Link>;
 }
 
 function Title({ day, picker }: { day?: string; picker?: React.ReactNode }) {
@@ -96,7 +106,7 @@ function Title({ day, picker }: { day?: string; picker?: React.ReactNode }) {
 }
 
 /** Packed orders by carrier, with the row actions and the bulk label-and-print / ship over a selection. */
-function WaitingView({ orders }: { orders: WaitingOrder[] }) {
+function WaitingView({ orders, onOpen }: { orders: WaitingOrder[]; onOpen: (shipmentId: number) => void }) {
   const t = useT();
   const [selected, setSelected] = useState<number[]>([]);
   const [rating, setRating] = useState<WaitingOrder>();
@@ -145,7 +155,7 @@ function WaitingView({ orders }: { orders: WaitingOrder[] }) {
       </div>
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         {groups.map((g) => (
-          <CarrierCard key={g.key} group={g} selected={selected} onSelect={(ids) => setSelected((s) => [...s.filter((id) => !g.orders.some((o) => o.orderId === id)), ...ids])}
+          <CarrierCard key={g.key} group={g} selected={selected} onOpen={onOpen} onSelect={(ids) => setSelected((s) => [...s.filter((id) => !g.orders.some((o) => o.orderId === id)), ...ids])}
             onRate={setRating} onPrint={(id) => void printLabels([id])} />
         ))}
       </Space>
@@ -154,8 +164,9 @@ function WaitingView({ orders }: { orders: WaitingOrder[] }) {
   );
 }
 
-function CarrierCard({ group, selected, onSelect, onRate, onPrint }: {
+function CarrierCard({ group, selected, onSelect, onRate, onPrint, onOpen }: {
   group: CarrierGroup; selected: number[]; onSelect: (ids: number[]) => void; onRate: (o: WaitingOrder) => void; onPrint: (shipmentId: number) => void;
+  onOpen: (shipmentId: number) => void;
 }) {
   const t = useT();
   const intl = useIntl();
@@ -168,7 +179,7 @@ function CarrierCard({ group, selected, onSelect, onRate, onPrint }: {
     { key: 'shipTo', title: t('shipping.col.shipTo'), render: (_, o) => twoLines(o.shipToName ?? '—', o.shipToZip) },
     { key: 'cartons', title: t('shipping.col.cartons'), align: 'right', render: (_, o) => twoLines(intl.formatNumber(o.cartons), o.weightKg === null ? '—' : `${intl.formatNumber(o.weightKg)} kg`) },
     { key: 'requested', title: t('shipping.col.requested'), render: (_, o) => o.requestedShipDate ?? '—' },
-    { key: 'shipment', title: t('shipping.col.shipment'), render: (_, o) => (o.shipmentNumber ? twoLines(o.shipmentNumber, o.shipmentStatus && <StatusTag kind="SHIPMENT" status={o.shipmentStatus} />) : '—') },
+    { key: 'shipment', title: t('shipping.col.shipment'), render: (_, o) => (o.shipmentNumber && o.shipmentId ? twoLines(<ShipmentLink id={o.shipmentId} number={o.shipmentNumber} onOpen={onOpen} />, o.shipmentStatus && <StatusTag kind="SHIPMENT" status={o.shipmentStatus} />) : '—') },
     { key: 'service', title: t('shipping.col.service'), render: (_, o) => twoLines(o.serviceName ?? o.carrierService ?? '—', money(o.rateMinor)) },
     {
       key: 'exception', title: t('shipping.col.exception'),
@@ -217,7 +228,7 @@ function CarrierCard({ group, selected, onSelect, onRate, onPrint }: {
   );
 }
 
-function ShippedView({ shipments, openId }: { shipments: ShipmentSummary[]; openId?: number }) {
+function ShippedView({ shipments, onOpen }: { shipments: ShipmentSummary[]; onOpen: (shipmentId: number) => void }) {
   const t = useT();
   const intl = useIntl();
   const [download] = useDownload();
@@ -226,9 +237,8 @@ function ShippedView({ shipments, openId }: { shipments: ShipmentSummary[]; open
     <Card size="small">
       <Table<ShipmentSummary> size="small" rowKey="shipmentId" scroll={{ x: 'max-content' }} dataSource={shipments} data-testid="shipped-today"
         pagination={shipments.length > 20 ? { pageSize: 20, size: 'small' } : false}
-        expandable={{ defaultExpandedRowKeys: openId ? [openId] : [], expandedRowRender: (s) => <LinkedTickets kind="shipment" id={s.shipmentId} number={s.shipmentNumber} /> }}
         columns={[
-          { key: 'shipment', title: t('shipping.col.shipment'), fixed: 'left', render: (_, s) => twoLines(<Typography.Text strong>{s.shipmentNumber}</Typography.Text>, s.soNumber) },
+          { key: 'shipment', title: t('shipping.col.shipment'), fixed: 'left', render: (_, s) => twoLines(<ShipmentLink id={s.shipmentId} number={s.shipmentNumber} onOpen={onOpen} />, s.soNumber) },
           { key: 'client', title: t('shipping.col.client'), dataIndex: 'customerName' },
           { key: 'carrier', title: t('shipping.col.carrier'), render: (_, s) => twoLines(s.accountName ?? '—', s.serviceName) },
           { key: 'packages', title: t('shipping.col.packages'), align: 'right', render: (_, s) => twoLines(intl.formatNumber(s.packages), `${intl.formatNumber(s.weightKg)} kg`) },
