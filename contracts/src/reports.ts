@@ -42,7 +42,8 @@ export type ReportArea = keyof typeof REPORT_AREAS;
 
 /**
  * Every report: its screen, its title, and the groupings it offers (the first is its default). A report marked
- * `asOf: 'now'` is a snapshot of the present (stock, open work): the date range does not apply to it.
+ * `asOf: 'now'` is a snapshot of the present (stock, open work): the date range does not apply to it; one marked
+ * `asOf: 'end'` reads things as they stood at the end of the range's last day.
  */
 export const REPORTS = {
   'orders-per-day': { area: 'OrderReport', title: 'Orders received, processed and shipped', groups: ['day', 'week', 'month'] },
@@ -63,13 +64,13 @@ export const REPORTS = {
   availability: { area: 'InventoryReport', title: 'Availability', groups: [], asOf: 'now' },
   'stock-aging': { area: 'InventoryReport', title: 'Stock aging', groups: ['bucket', 'sku', 'location'], asOf: 'now' },
   /** Stock as it stood at the end of the range's last day (each warehouse's business day), from the ledger. */
-  'stock-as-of': { area: 'InventoryReport', title: 'Stock as of a date', groups: ['location', 'sku'] },
+  'stock-as-of': { area: 'InventoryReport', title: 'Stock as of a date', groups: ['location', 'sku'], asOf: 'end' },
   'receipts-per-day': { area: 'InboundReport', title: 'Receipts per day', groups: ['day', 'week', 'month'] },
   'receiving-status': { area: 'InboundReport', title: 'Receiving orders by status', groups: [], asOf: 'now' },
   'receipt-accuracy': { area: 'InboundReport', title: 'Received against expected', groups: ['supplier', 'customer'] },
-} as const satisfies Record<string, { area: ReportArea; title: string; groups: readonly ReportGroup[]; asOf?: 'now' }>;
-/** Whether a report is a snapshot of the present, which no date range narrows. */
-export const isSnapshotReport = (report: ReportKey): boolean => (REPORTS[report] as { asOf?: 'now' }).asOf === 'now';
+} as const satisfies Record<string, { area: ReportArea; title: string; groups: readonly ReportGroup[]; asOf?: 'now' | 'end' }>;
+/** When a report reads things: over its range (null), now (no range applies), or at the end of the range's last day. */
+export const reportAsOf = (report: ReportKey): 'now' | 'end' | null => (REPORTS[report] as { asOf?: 'now' | 'end' }).asOf ?? null;
 export type ReportKey = keyof typeof REPORTS;
 export const REPORT_KEYS = Object.keys(REPORTS) as [ReportKey, ...ReportKey[]];
 
