@@ -308,7 +308,7 @@ describe('inventory operations as an administrator', () => {
     await shot(page, 'inventory-reports-sku');
     for (const [group, name] of [['By location', 'location'], ['By pallet', 'pallet']] as const) {
       await pickOption('Group by', group);
-      await page.locator('.bolx-report__filters').getByText(group).waitFor();
+      await page.locator('.bolx-report__filters .ant-select-selection-item').getByText(group).waitFor();
       await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
       await rows().first().waitFor();
       await shot(page, `inventory-reports-${name}`);

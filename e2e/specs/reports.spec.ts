@@ -122,7 +122,7 @@ describe('the report screens', () => {
     expect(text.split('\r\n')[0]).toContain('SKU,Description,Warehouse,Client,Locations,On hand,Allocated,Available');
     expect(text).toContain('Total,');
     await pickOption('Group by', 'By client');
-    await page.locator('.bolx-report__filters').getByText('By client').waitFor();
+    await page.locator('.bolx-report__filters .ant-select-selection-item').getByText('By client').waitFor();
     await settled();
     await shot(page, 'reports-inventory-by-client-1440');
     await pickOption('Report', 'Stock aging');

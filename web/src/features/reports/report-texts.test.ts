@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REPORTS, type ReportColumn, type ReportKey } from '@bolx/contracts';
 import { resolveMessage } from '../../lib/i18n/fallback';
 import { MESSAGES } from '../../lib/i18n/catalog';
-import { coverageLine, searchRows, translatedChart, translatedColumns } from './report-texts';
+import { chartLook, coverageLine, searchRows, translatedChart, translatedColumns } from './report-texts';
 import './messages';
 
 /** The app's translate over the live catalogue, with `{name}` values filled in (react-intl's simple case). */
@@ -47,5 +47,10 @@ describe('report texts', () => {
     expect(coverageLine(t, { report: 'receipts-per-day', fromDate: '2026-01-05', toDate: '2026-01-11' })).toBe('Receipts per day · 2026-01-05 to 2026-01-11');
     expect(coverageLine(t, { report: 'stock-on-hand', fromDate: '2026-01-05', toDate: '2026-01-11' })).toBe('Stock on hand · now');
     expect(coverageLine(t, { report: 'stock-as-of', fromDate: '2026-01-05', toDate: '2026-01-11' })).toBe('Stock as of a date · as of 2026-01-11');
+  });
+
+  it('a chart of whole numbers steps its y axis by whole numbers', () => {
+    expect(chartLook({ type: 'bar', xAxis: { data: ['Open'] }, yAxis: {}, series: [{ data: [3, 0] }] })).toEqual({ minInterval: 1 });
+    expect(chartLook({ type: 'line', xAxis: { data: ['a'] }, yAxis: {}, series: [{ data: [3] }, { data: [95.5] }] })).toEqual({});
   });
 });

@@ -40,3 +40,8 @@ export function coverageLine(t: Translate, result: Pick<ReportResult, 'report' |
   if (asOf === 'end') return t('reports.asOf', { title, day: result.toDate });
   return t('reports.range', { title, from: result.fromDate, to: result.toDate });
 }
+
+/** How a report's chart reads: whole steps on the y axis when every value is whole (counts, units), not 0.5 orders. */
+export function chartLook(chart: ChartData): { minInterval?: number } {
+  return chart.series.every((s) => s.data.every((v) => Number.isInteger(v))) ? { minInterval: 1 } : {};
+}
