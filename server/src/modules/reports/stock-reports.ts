@@ -118,7 +118,7 @@ export async function stockAging(ctx: Ctx): Promise<Built> {
     }));
     return {
       columns: [col('bucket', 'Age (days)', 'text'), col('places', 'Places'), col('skus', 'SKUs'), col('onHand', 'On hand'), col('share', 'Share', 'percent')],
-      rows, totals: { bucket: 'Total', places: places.length, onHand: all, share: all ? 100 : null }, chart,
+      rows, totals: { bucket: 'Total', places: places.length, skus: new Set(places.map((p) => `${p.warehouseId}:${p.customerId}:${p.skuId}`)).size, onHand: all, share: all ? 100 : null }, chart,
     };
   }
   if (g === 'sku') {
