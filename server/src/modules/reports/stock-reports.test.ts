@@ -11,7 +11,7 @@ let admin: ReturnType<typeof as>;
 let clientB: ReturnType<typeof as>;
 let wh: number, custA: number, custB: number, skuA: number, skuB: number, skuC: number, l1: number, l2: number, l3: number;
 const day = (offset: number) => new Date(Date.now() + offset * 864e5).toISOString().slice(0, 10);
-type Result = { rows: Record<string, string | number | null>[]; totals: Record<string, string | number | null>; chart: { xAxis: { data: string[] }; series: { name: string; data: number[] }[] } | null };
+type Result = { toDate: string; rows: Record<string, string | number | null>[]; totals: Record<string, string | number | null>; chart: { xAxis: { data: string[] }; series: { name: string; data: number[] }[] } | null };
 const get = (s: ReturnType<typeof as>, report: string, filters: Record<string, unknown> = {}) =>
   s.post('/Warehouse/InventoryReport/GetReport', { report, filters: { warehouseId: wh, ...filters } });
 const json = async (s: ReturnType<typeof as>, report: string, filters: Record<string, unknown> = {}): Promise<Result> => {
