@@ -26,7 +26,7 @@ export const REPORT_MAX_RANGE_MESSAGE = 'A report covers at most 2 years (731 da
 export const REPORT_JOB_MAX_DAYS = 3653;
 export const REPORT_JOB_MAX_RANGE_MESSAGE = 'A report run as a job covers at most 10 years (3653 days): choose a shorter date range';
 
-export const REPORT_GROUPS = ['day', 'week', 'month', 'hour', 'customer', 'carrier', 'service', 'user', 'kind'] as const;
+export const REPORT_GROUPS = ['day', 'week', 'month', 'hour', 'customer', 'carrier', 'service', 'user', 'kind', 'sku', 'location', 'lot', 'pallet', 'bucket', 'supplier'] as const;
 export type ReportGroup = (typeof REPORT_GROUPS)[number];
 
 /** The report screens and the module each is granted by. */
@@ -35,10 +35,16 @@ export const REPORT_AREAS = {
   ProductivityReport: { module: 'ProductivityReport', path: '/ProductivityReport', title: 'Productivity Report' },
   LaborReport: { module: 'Labor', path: '/Labor', title: 'Labor' },
   OtherReport: { module: 'OtherReports', path: '/OtherReports', title: 'Other Reports' },
+  InventoryReport: { module: 'InventoryReports', path: '/InventoryReports', title: 'Inventory Reports' },
+  InboundReport: { module: 'InboundReports', path: '/InboundReports', title: 'Inbound Reports' },
 } as const;
 export type ReportArea = keyof typeof REPORT_AREAS;
 
-/** Every report: its screen, its title, and the groupings it offers (the first is its default). */
+/**
+ * Every report: its screen, its title, and the groupings it offers (the first is its default). A report marked
+ * `asOf: 'now'` is a snapshot of the present (stock, open work): the date range does not apply to it; one marked
+ * `asOf: 'end'` reads things as they stood at the end of the range's last day.
+ */
 export const REPORTS = {
   'orders-per-day': { area: 'OrderReport', title: 'Orders received, processed and shipped', groups: ['day', 'week', 'month'] },
   'fulfilment-time': { area: 'OrderReport', title: 'Fulfilment time (received to shipped)', groups: [] },
@@ -54,7 +60,17 @@ export const REPORTS = {
   'dead-stock': { area: 'OtherReport', title: 'Dead stock (no movement in N days)', groups: [] },
   'audit-log': { area: 'OtherReport', title: 'Audit log', groups: [] },
   'dock-to-stock': { area: 'OtherReport', title: 'Dock-to-stock time of receipts', groups: [] },
-} as const satisfies Record<string, { area: ReportArea; title: string; groups: readonly ReportGroup[] }>;
+  'stock-on-hand': { area: 'InventoryReport', title: 'Stock on hand', groups: ['sku', 'location', 'lot', 'pallet', 'customer'], asOf: 'now' },
+  availability: { area: 'InventoryReport', title: 'Availability', groups: [], asOf: 'now' },
+  'stock-aging': { area: 'InventoryReport', title: 'Stock aging', groups: ['bucket', 'sku', 'location'], asOf: 'now' },
+  /** Stock as it stood at the end of the range's last day (each warehouse's business day), from the ledger. */
+  'stock-as-of': { area: 'InventoryReport', title: 'Stock as of a date', groups: ['location', 'sku'], asOf: 'end' },
+  'receipts-per-day': { area: 'InboundReport', title: 'Receipts per day', groups: ['day', 'week', 'month'] },
+  'receiving-status': { area: 'InboundReport', title: 'Receiving orders by status', groups: [], asOf: 'now' },
+  'receipt-accuracy': { area: 'InboundReport', title: 'Received against expected', groups: ['supplier', 'customer'] },
+} as const satisfies Record<string, { area: ReportArea; title: string; groups: readonly ReportGroup[]; asOf?: 'now' | 'end' }>;
+/** When a report reads things: over its range (null), now (no range applies), or at the end of the range's last day. */
+export const reportAsOf = (report: ReportKey): 'now' | 'end' | null => (REPORTS[report] as { asOf?: 'now' | 'end' }).asOf ?? null;
 export type ReportKey = keyof typeof REPORTS;
 export const REPORT_KEYS = Object.keys(REPORTS) as [ReportKey, ...ReportKey[]];
 

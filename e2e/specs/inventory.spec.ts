@@ -41,6 +41,11 @@ async function asManager(steps: () => Promise<void>) {
   }
 }
 
+/** A Select of the report filters, by its label. */
+async function pickOption(label: string, option: string) {
+  await page.getByRole('combobox', { name: label, exact: true }).click({ force: true });
+  await dropdown().locator('.ant-select-item-option').filter({ hasText: option }).first().click();
+}
 async function open(path: string) {
   await page.goto(path);
   await page.locator('.bolx-table-page').waitFor();
@@ -294,15 +299,25 @@ describe('inventory operations as an administrator', () => {
     await page.waitForTimeout(300);
     await shot(page, 'inventory-expire');
 
-    await open('/InventoryReports');
+    // /InventoryReports on the report pattern: stock on hand now by SKU, then by location, lot and pallet; the other reports.
+    await page.goto('/InventoryReports');
+    await page.getByText('Stock on hand · now').waitFor();
     await rows().first().waitFor();
+    await page.getByTestId('report-chart').locator('canvas').waitFor();
+    expect(await page.locator('.bolx-report__totals td').first().innerText()).toBe('Total');
     await shot(page, 'inventory-reports-sku');
-    for (const [tab, name] of [['By Location', 'location'], ['Availability', 'availability'], ['Aging', 'aging'], ['Stock as of Date', 'as-of']] as const) {
-      await page.getByRole('tab', { name: tab }).click();
-      await page.locator('.bolx-table__placeholder').first().waitFor({ state: 'detached' });
+    for (const [group, name] of [['By location', 'location'], ['By pallet', 'pallet']] as const) {
+      await pickOption('Group by', group);
+      await page.locator('.bolx-report__filters .ant-select-selection-item').getByText(group).waitFor();
+      await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
       await rows().first().waitFor();
-      await page.locator('.bolx-table__placeholder').first().waitFor({ state: 'detached' });
-      await page.waitForTimeout(300); // buttons fade from disabled to enabled
+      await shot(page, `inventory-reports-${name}`);
+    }
+    for (const [report, name] of [['Availability', 'availability'], ['Stock aging', 'aging'], ['Stock as of a date', 'as-of']] as const) {
+      await pickOption('Report', report);
+      await page.getByText(new RegExp(`^${report} · `)).waitFor();
+      await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
+      await rows().first().waitFor();
       await shot(page, `inventory-reports-${name}`);
     }
   });

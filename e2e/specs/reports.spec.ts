@@ -104,6 +104,59 @@ describe('the report screens', () => {
     await shot(page, 'reports-labor-1440');
   });
 
+  it('/InventoryReports: stock on hand now with totals and a chart, a search, another grouping, and the exports read back', async () => {
+    await page.goto('/InventoryReports');
+    await page.getByText('Stock on hand · now').waitFor();
+    await settled();
+    // A snapshot takes no date range.
+    expect(await page.getByRole('combobox', { name: 'Date range', exact: true }).count()).toBe(0);
+    await page.getByTestId('report-chart').locator('canvas').waitFor();
+    const rows = page.locator('.bolx-report__table tr.ant-table-row');
+    await rows.first().waitFor();
+    const first = (await rows.first().locator('td').first().innerText()).trim();
+    await page.getByLabel('Search the rows').fill(first);
+    await expect.poll(async () => (await rows.locator('td:first-child').allInnerTexts()).every((v) => v.includes(first))).toBe(true);
+    await page.getByLabel('Search the rows').fill('');
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV' }).click()]);
+    const text = readFileSync(await csv.path(), 'utf8');
+    expect(text.split('\r\n')[0]).toContain('SKU,Description,Warehouse,Client,Locations,On hand,Allocated,Available');
+    expect(text).toContain('Total,');
+    await pickOption('Group by', 'By client');
+    await page.locator('.bolx-report__filters .ant-select-selection-item').getByText('By client').waitFor();
+    await settled();
+    await shot(page, 'reports-inventory-by-client-1440');
+    await pickOption('Report', 'Stock aging');
+    await page.getByText('Stock aging · now').waitFor();
+    await settled();
+    await shot(page, 'reports-inventory-aging-1440');
+    await pickOption('Report', 'Stock as of a date');
+    await pickOption('Date range', 'Last month');
+    await page.getByText(/^Stock as of a date · as of \d{4}-\d{2}-\d{2}$/).waitFor();
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Excel' }).click()]);
+    expect(xlsx.suggestedFilename()).toMatch(/^stock-as-of-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.xlsx$/);
+  });
+
+  it('/InboundReports: receiving orders by status, receipts per day with a chart, a PDF export', async () => {
+    await page.goto('/InboundReports');
+    await page.getByText('Receiving orders by status · now').waitFor();
+    await settled();
+    await page.getByTestId('report-chart').locator('canvas').waitFor();
+    expect(await page.locator('.bolx-report__table tr.ant-table-row td:first-child').allInnerTexts()).toEqual(['Open', 'Receiving', 'Received', 'Closed', 'Cancelled']);
+    await shot(page, 'reports-inbound-status-1440');
+    await pickOption('Report', 'Receipts per day');
+    await page.getByText(/^Receipts per day · \d{4}-\d{2}-\d{2} to /).waitFor();
+    await settled();
+    await page.getByTestId('report-chart').locator('canvas').waitFor();
+    expect(await page.locator('.bolx-report__totals td').first().innerText()).toBe('Total');
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PDF' }).click()]);
+    expect(readFileSync(await pdf.path()).subarray(0, 5).toString()).toBe('%PDF-');
+    await shot(page, 'reports-inbound-receipts-1440');
+    await pickOption('Report', 'Received against expected');
+    await page.getByText(/^Received against expected · /).waitFor();
+    await settled();
+    await shot(page, 'reports-inbound-accuracy-1440');
+  });
+
   it('fits a 390 px phone', async () => {
     const small = await demo.newPage({ viewport: { width: 390, height: 844 } });
     await signIn(small, ...DEMO.admin);
@@ -112,6 +165,13 @@ describe('the report screens', () => {
     await small.getByText('Orders received, processed and shipped ·').waitFor();
     await small.getByTestId('report-chart').locator('canvas').waitFor();
     await shot(small, 'reports-orders-390');
+    for (const [path, line, name] of [['/InventoryReports', 'Stock on hand · now', 'inventory'], ['/InboundReports', 'Receiving orders by status · now', 'inbound']] as const) {
+      await small.goto(path);
+      await small.getByText(line).waitFor();
+      await small.getByTestId('report-chart').locator('canvas').waitFor();
+      await small.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
+      await shot(small, `reports-${name}-390`);
+    }
     await small.context().close();
   });
 });

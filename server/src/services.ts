@@ -95,7 +95,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const storageSnapshots = new StorageSnapshots(db, deps.timeZones);
   const billing = new BillingService(deps, jobs, storageSnapshots);
   const labour = new LabourService(deps);
-  const reports = new ReportService(deps, labour);
+  const inventoryReports = new InventoryReportService(deps);
+  const reports = new ReportService(deps, labour, inventoryReports);
   const services = {
     tokens,
     mailer,
@@ -121,7 +122,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     adjustments: new AdjustmentService(deps, stock),
     cycleCounts,
     replenishment: new ReplenishmentService(deps, stock),
-    inventoryReports: new InventoryReportService(deps),
+    inventoryReports,
     receiving,
     orders,
     orderDocuments,

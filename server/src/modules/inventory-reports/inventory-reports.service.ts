@@ -138,9 +138,17 @@ export class InventoryReportService {
   }
 
   async download(name: ReportName, principal: Principal, req: Pick<ListRequest<ReportFilters>, 'filters' | 'searchQuery' | 'sort'>) {
+    return toXlsx(REPORTS[name].sheet, (REPORTS[name] as ReportDef).columns, await this.rows(name, principal.scope, req));
+  }
+
+  /**
+   * Every row of a report (up to the export limit) in its list's order, shaped as its list shows them: what a
+   * download writes, and what the report screens (/InventoryReports) build their tables, totals and charts from.
+   */
+  async rows(name: ReportName, scope: Scope, req: Pick<ListRequest<ReportFilters>, 'filters' | 'searchQuery' | 'sort'>): Promise<Row[]> {
     const def: ReportDef = REPORTS[name];
     const ctx = this.ctx(req.filters);
-    const rows = (await reportLists.listAll(this.dialect, name, await def.base(this.db, principal.scope, ctx), req)) as Row[];
-    return toXlsx(def.sheet, def.columns, rows.map((r) => def.map(r, ctx)));
+    const rows = (await reportLists.listAll(this.dialect, name, await def.base(this.db, scope, ctx), req)) as Row[];
+    return rows.map((r) => def.map(r, ctx));
   }
 }

@@ -1,4 +1,4 @@
-import type { ReportColumn, ReportFormat, ReportResult } from '@bolx/contracts';
+import { reportAsOf, type ReportColumn, type ReportFormat, type ReportResult } from '@bolx/contracts';
 import { safeCell, toXlsx } from '../../platform/excel.js';
 import { cell, CONTENT_BOTTOM, CONTENT_WIDTH, PAGE, SectionedPdf } from '../../platform/pdf/pdf-document.js';
 
@@ -47,7 +47,10 @@ export async function reportToPdf(r: ReportResult): Promise<Buffer> {
   y = PAGE.margin;
   doc.font('Helvetica-Bold').fontSize(14).text(r.title, PAGE.margin, y, { lineBreak: false });
   y += 20;
-  doc.font('Helvetica').fontSize(9).text(`${r.fromDate} to ${r.toDate}${r.groupBy ? ` · by ${r.groupBy}` : ''}`, PAGE.margin, y, { lineBreak: false });
+  const asOf = reportAsOf(r.report);
+  // A snapshot is of its day (stock now, or at the end of the range's last day), not of a range.
+  const when = asOf === 'now' ? `As of ${r.toDate}` : asOf === 'end' ? `As of the end of ${r.toDate}` : `${r.fromDate} to ${r.toDate}`;
+  doc.font('Helvetica').fontSize(9).text(`${when}${r.groupBy ? ` · by ${r.groupBy}` : ''}`, PAGE.margin, y, { lineBreak: false });
   y += 18;
   header();
   const all = lines(r);

@@ -3,11 +3,14 @@ import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Principal } from '../../platform/principal.js';
 import type { LabourService } from '../labour/labour.service.js';
+import type { InventoryReportService } from '../inventory-reports/inventory-reports.service.js';
 import type { ReportWhere } from './reports.repository.js';
 
 /** What every report builder is given: the checked filters, the caller, and the clock. */
 export interface Ctx {
   db: Db; dialect: Dialect; w: ReportWhere; group: ReportGroup | null; zoneOf: (warehouseId: number) => string; principal: Principal; labour: LabourService; now: Date;
+  /** The inventory reports' rows (their queries and shapes), which /InventoryReports builds on. */
+  stock: InventoryReportService;
   /** Dead stock: no movement in this many days. */
   days: number;
 }

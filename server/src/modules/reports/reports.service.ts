@@ -11,6 +11,9 @@ import { hasModule, type Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import type { LabourService } from '../labour/labour.service.js';
+import type { InventoryReportService } from '../inventory-reports/inventory-reports.service.js';
+import { availability, stockAging, stockAsOf, stockOnHand } from './stock-reports.js';
+import { receiptAccuracy, receiptsPerDay, receivingStatus } from './inbound-reports.js';
 import { bucketOf, bucketsOf, INTERACTIVE_LIMIT, resolveRange, type RangeLimit } from './report-range.js';
 import { reportRepository as repo } from './reports.repository.js';
 import { renderReport } from './report-export.js';
@@ -285,6 +288,8 @@ const BUILDERS: Record<ReportKey, (ctx: Ctx) => Promise<Built>> = {
   productivity, 'productivity-trend': productivityTrend, 'labour-time': labourTime, 'labour-cost': labourCost,
   'location-utilisation': locationUtilisation, 'empty-locations': emptyLocations, 'sku-velocity': skuVelocity, 'dead-stock': deadStock,
   'audit-log': auditLog, 'dock-to-stock': dockToStock,
+  'stock-on-hand': stockOnHand, availability, 'stock-aging': stockAging, 'stock-as-of': stockAsOf,
+  'receipts-per-day': receiptsPerDay, 'receiving-status': receivingStatus, 'receipt-accuracy': receiptAccuracy,
 };
 
 /**
@@ -295,7 +300,7 @@ export class ReportService {
   private readonly db: Db;
   private readonly dialect: Dialect;
   private readonly recorder: ChangeRecorder;
-  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly labour: LabourService) {
+  constructor(deps: Pick<ServiceDeps, 'db' | 'dialect' | 'recorder'>, private readonly labour: LabourService, private readonly stock: InventoryReportService) {
     this.db = deps.db;
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
@@ -355,7 +360,7 @@ export class ReportService {
     const range = resolveRange(filters, zone, now, limit);
     const zones = new Map((await repo.timeZones(this.db)).map((w) => [w.id, w.timezone]));
     return {
-      db: this.db, dialect: this.dialect, principal, labour: this.labour, now, group: filters.groupBy ?? groups[0] ?? null,
+      db: this.db, dialect: this.dialect, principal, labour: this.labour, stock: this.stock, now, group: filters.groupBy ?? groups[0] ?? null,
       w: { scope: principal.scope, warehouseId: filters.warehouseId || undefined, customerId, from: range.from, to: range.to, userId: filters.userId || undefined, kind: filters.kind },
       zoneOf: (id) => zones.get(id) ?? 'UTC', days: filters.days ?? DEAD_STOCK_DEFAULT_DAYS,
     };

@@ -160,7 +160,6 @@ addMessages({
   'inbound.docs.size': 'Size',
   'inbound.docs.uploadedAt': 'Uploaded',
   'inbound.docs.download': 'Download',
-  'inbound.reports.hubText': 'Receiving order summaries, line details and the inward log, with Excel export',
   'inbound.reports.summaryText': 'One row per receiving order with expected, received, damaged, over, short and put-away totals',
   'inbound.reports.detailsText': 'One row per receiving order line',
   'inbound.reports.detailsSearch': 'RO number, supplier or SKU',
@@ -168,8 +167,4 @@ addMessages({
   'inbound.reports.inwardSearch': 'RO number, SKU, lot, pallet or location',
   'inbound.reports.receivedFrom': 'Received From',
   'inbound.reports.receivedTo': 'Received To',
-  'inbound.kpi.open': 'Open ROs',
-  'inbound.kpi.receiving': 'Receiving',
-  'inbound.kpi.received': 'Received, awaiting putaway',
-  'inbound.kpi.receiptsToday': 'Receipts today',
 });

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type {
-  FilterLabel, adjustmentResult, adjustmentRow, agingRow, availabilityRow, cycleCountDetail, cycleCountSchema, expiringLotRow,
-  generateTasksResult, onHandByLocationRow, onHandByLotRow, onHandBySkuRow, palletRow, replenishmentRuleRow, replenishmentTaskRow,
-  stockAsOfRow, stockMovementResult, stockRow, ADJUSTMENT_REASONS,
+  FilterLabel, adjustmentResult, adjustmentRow, cycleCountDetail, cycleCountSchema, expiringLotRow,
+  generateTasksResult, palletRow, replenishmentRuleRow, replenishmentTaskRow,
+  stockMovementResult, stockRow, ADJUSTMENT_REASONS,
 } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
 import { liveAll, reloadOn } from '../../lib/hub/live-list';
@@ -21,16 +21,6 @@ export type ReplenishmentTask = z.infer<typeof replenishmentTaskRow>;
 export type ExpiringLot = z.infer<typeof expiringLotRow>;
 export type Movement = z.infer<typeof stockMovementResult>;
 export type ReasonCode = (typeof ADJUSTMENT_REASONS)[number];
-export type ReportRows = {
-  OnHandBySku: z.infer<typeof onHandBySkuRow>;
-  OnHandByLocation: z.infer<typeof onHandByLocationRow>;
-  OnHandByLot: z.infer<typeof onHandByLotRow>;
-  OnHandByPallet: z.infer<typeof palletRow>;
-  Availability: z.infer<typeof availabilityRow>;
-  Aging: z.infer<typeof agingRow>;
-  StockAsOf: z.infer<typeof stockAsOfRow>;
-};
-export type ReportName = keyof ReportRows;
 
 /** Every stock-changing call carries the user action's Idempotency-Key, so a double submit posts once. */
 type Keyed<A> = A & { idempotencyKey: string };
@@ -135,11 +125,6 @@ export const inventoryApi = api.injectEndpoints({
 
     // ---- expiry and reports
     getExpiringLots: build.query<ListPage<ExpiringLot>, ListArgs>({ query: list('Warehouse/Inventory/GetExpiringLots'), providesTags: ['StockReport'], onCacheEntryAdded: liveStock }),
-    getInventoryReport: build.query<ListPage<ReportRows[ReportName]>, ListArgs & { report: ReportName }>({
-      query: ({ report, ...body }) => ({ url: `Warehouse/InventoryReport/Get${report}`, method: 'POST', body }),
-      providesTags: ['StockReport'],
-      onCacheEntryAdded: liveStock,
-    }),
   }),
 });
 
@@ -150,5 +135,5 @@ export const {
   useApproveCycleCountMutation, useCancelCycleCountMutation,
   useGetReplenishmentRulesQuery, useGetReplenishmentTasksQuery, useGetReplenishmentTaskFiltersQuery, useSaveReplenishmentRuleMutation,
   useGenerateTasksMutation, useCompleteTaskMutation, useCancelTaskMutation,
-  useGetExpiringLotsQuery, useGetInventoryReportQuery,
+  useGetExpiringLotsQuery,
 } = inventoryApi;

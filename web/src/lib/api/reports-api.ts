@@ -5,12 +5,19 @@ import type {
 import { baseApi } from './base-api';
 import { liveAll, reloadOn } from '../hub/live-list';
 
+type ReportArgs = { area: ReportArea; report: ReportKey; filters: ReportFilters };
+
 /** The report screens' calls: one report at a time, the user's saved views, and labour punches. */
 export const reportsApi = baseApi.enhanceEndpoints({ addTagTypes: ['ReportViews', 'LabourShifts', 'Reports', 'ReportSubscriptions'] }).injectEndpoints({
   endpoints: (build) => ({
     getReport: build.query<ReportResult, { area: ReportArea; report: ReportKey; filters: ReportFilters }>({
       query: ({ area, report, filters }) => ({ url: `Warehouse/${area}/GetReport`, method: 'POST', body: { report, filters } }),
       providesTags: ['LabourShifts', 'Reports'],
+      // Stock and receiving reports stay live as the lists they replaced were: read again when the hub says they moved.
+      onCacheEntryAdded: liveAll<ReportArgs>(
+        reloadOn<'ReceiveInventoryData', ReportArgs>('ReceiveInventoryData', (_e, a) => a.area === 'InventoryReport'),
+        reloadOn<'ReceiveReceivingData', ReportArgs>('ReceiveReceivingData', (_e, a) => a.area === 'InboundReport'),
+      ),
     }),
     /**
      * /JobTracking: read again whenever a task of any kind changes in the user's scope — waves and pick jobs (the

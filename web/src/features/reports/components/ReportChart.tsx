@@ -5,6 +5,7 @@ import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/compon
 import { CanvasRenderer } from 'echarts/renderers';
 import type { ChartData } from '@bolx/contracts';
 import { chartOption } from '../../../lib/chart-options';
+import { chartLook } from '../report-texts';
 
 echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
@@ -20,6 +21,6 @@ export function ReportChart({ chart, dark, label }: { chart: ChartData; dark: bo
     observer.observe(ref.current);
     return () => { observer.disconnect(); c.dispose(); instance.current = null; };
   }, [dark]);
-  useEffect(() => { instance.current?.setOption(chartOption(chart, dark), true); }, [chart, dark]);
+  useEffect(() => { instance.current?.setOption(chartOption(chart, dark, chartLook(chart)), true); }, [chart, dark]);
   return <div ref={ref} className="bolx-chart" role="img" aria-label={label} data-testid="report-chart" />;
 }

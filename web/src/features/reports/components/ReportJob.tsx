@@ -8,14 +8,17 @@ import { useRunReportJobMutation } from '../../../lib/api/reports-api';
 import { errorToastText, toApiError } from '../../../lib/api/api-error';
 import { useAppStore } from '../../../lib/hooks';
 import { notifyError } from '../../../lib/toast';
+import { useT } from '../../../lib/i18n/use-t';
+import '../messages';
 
-const FORMAT_LABELS: Record<ReportFormat, string> = { xlsx: 'Excel', csv: 'CSV', pdf: 'PDF' };
+const FORMATS: ReportFormat[] = ['xlsx', 'csv', 'pdf'];
 
 /**
  * A report refused on screen for its range (the limit named in `message`), offered as a background job: its
  * progress follows the hub (and the status API when events may have been missed), and its file downloads when done.
  */
 export function ReportJob({ area, report, filters, message }: { area: ReportArea; report: ReportKey; filters: ReportFilters; message: string }) {
+  const t = useT();
   const store = useAppStore();
   const [format, setFormat] = useState<ReportFormat>('xlsx');
   const [job, setJob] = useState<JobView | null>(null);
@@ -42,24 +45,24 @@ export function ReportJob({ area, report, filters, message }: { area: ReportArea
   return (
     <Alert
       type={job?.status === 'failed' ? 'error' : 'info'} showIcon className="bolx-report__error" data-testid="report-job"
-      message={job?.status === 'failed' ? job.error?.message ?? 'The report job failed' : message}
+      message={job?.status === 'failed' ? job.error?.message ?? t('reports.job.failed') : message}
       description={(
         <Space direction="vertical" className="bolx-report__job">
           <Space wrap>
-            <Select aria-label="Job file format" value={format} onChange={setFormat} disabled={running} className="bolx-report__format"
-              options={(Object.keys(FORMAT_LABELS) as ReportFormat[]).map((f) => ({ value: f, label: FORMAT_LABELS[f] }))} />
-            <Button type="primary" icon={<PlayCircleOutlined />} loading={isLoading} disabled={running} onClick={() => void start()}>Run as job</Button>
+            <Select aria-label={t('reports.job.format')} value={format} onChange={setFormat} disabled={running} className="bolx-report__format"
+              options={FORMATS.map((f) => ({ value: f, label: t(`reports.export.${f}`) }))} />
+            <Button type="primary" icon={<PlayCircleOutlined />} loading={isLoading} disabled={running} onClick={() => void start()}>{t('reports.job.run')}</Button>
             {result && (
               <Button icon={<CloudDownloadOutlined />} loading={downloading}
                 onClick={() => void download({ url: 'Warehouse/Report/DownloadReportJob', params: { jobId: job!.jobId } }, result.fileName)}>
-                Download {result.fileName}
+                {t('reports.job.download', { file: result.fileName })}
               </Button>
             )}
           </Space>
           {job && job.status !== 'failed' && (
             <div>
               <Progress percent={job.progress.percent ?? 0} size="small" status={job.status === 'succeeded' ? 'success' : 'active'} />
-              <Typography.Text type="secondary">{job.progress.message ?? (job.status === 'queued' ? 'Waiting to start' : '')}</Typography.Text>
+              <Typography.Text type="secondary">{job.progress.message ?? (job.status === 'queued' ? t('reports.job.waiting') : '')}</Typography.Text>
             </div>
           )}
         </Space>

@@ -4,7 +4,7 @@ import { DeleteOutlined, DownloadOutlined, SaveOutlined } from '@ant-design/icon
 import dayjs from 'dayjs';
 import { useSearchParams } from 'react-router';
 import {
-  REPORT_MAX_RANGE_MESSAGE, REPORT_PRESET_LABELS, REPORT_PRESETS, REPORTS, type ReportArea, type ReportColumn, type ReportFilters, type ReportGroup, type ReportKey, type ReportPreset,
+  REPORT_AREAS, REPORT_MAX_RANGE_MESSAGE, REPORT_PRESETS, REPORTS, reportAsOf, type ReportArea, type ReportColumn, type ReportFilters, type ReportGroup, type ReportKey, type ReportPreset,
 } from '@bolx/contracts';
 import { useDownload } from '../../../components/download/use-download';
 import { useAppSelector } from '../../../lib/hooks';
@@ -13,14 +13,13 @@ import { themePresetById } from '../../../lib/theme/presets';
 import { notifyError, notifySuccess } from '../../../lib/toast';
 import { errorToastText, toApiError } from '../../../lib/api/api-error';
 import { useDeleteReportViewMutation, useGetReportQuery, useGetReportViewsQuery, useSaveReportViewMutation } from '../../../lib/api/reports-api';
+import { useT } from '../../../lib/i18n/use-t';
+import { coverageLine, searchRows, translatedChart, translatedColumns } from '../report-texts';
 import { ReportChart } from './ReportChart';
 import { ReportJob } from './ReportJob';
 import { ReportSubscriptions } from './ReportSubscriptions';
 import '../reports.css';
-
-const GROUP_LABELS: Record<ReportGroup, string> = {
-  day: 'Day', week: 'Week', month: 'Month', hour: 'Hour', customer: 'Client', carrier: 'Carrier', service: 'Service', user: 'User', kind: 'Task type',
-};
+import '../messages';
 
 /** A cell as a person reads it: money from minor units, percentages and hours with their sign. */
 export function formatCell(c: ReportColumn, v: string | number | null | undefined): string {
@@ -34,7 +33,8 @@ export function formatCell(c: ReportColumn, v: string | number | null | undefine
 
 interface ReportPageProps {
   area: ReportArea;
-  title: string;
+  /** The screen's title; its route's title (the menu's) unless given. */
+  title?: string;
   reports: ReportKey[];
   /** Above the report (the labour screen's clock). */
   extra?: ReactNode;
@@ -42,13 +42,16 @@ interface ReportPageProps {
   ownFilters?: (report: ReportKey, value: Partial<ReportFilters>, onChange: (v: Partial<ReportFilters>) => void) => ReactNode;
   /** Actions on the report as filtered (apply its ABC classes). */
   actions?: (report: ReportKey, filters: ReportFilters) => ReactNode;
+  /** Below the report (the inbound screen's links to its lists). */
+  footer?: ReactNode;
 }
 
 /**
  * The one report screen: which report, the header's warehouse and client, a date range with presets, the report's
  * own grouping; a chart, a table with its totals, exports (Excel, CSV, PDF) and the user's saved views.
  */
-export function ReportPage({ area, title, reports, extra, ownFilters, actions }: ReportPageProps) {
+export function ReportPage({ area, title, reports, extra, ownFilters, actions, footer }: ReportPageProps) {
+  const t = useT();
   const warehouseId = useAppSelector(selectWarehouseId) ?? 0;
   const customerId = useAppSelector(selectCustomerId) ?? 0;
   const dark = useAppSelector((s) => themePresetById(s.settings.themePresetId).mode === 'dark');
@@ -62,13 +65,16 @@ export function ReportPage({ area, title, reports, extra, ownFilters, actions }:
   const [groupBy, setGroupBy] = useState<ReportGroup | undefined>();
   const [viewName, setViewName] = useState('');
   const [own, setOwn] = useState<Partial<ReportFilters>>({});
+  const [query, setQuery] = useState('');
   const groups = REPORTS[report].groups as readonly ReportGroup[];
+  // A snapshot of now takes no range; a report as of a day takes the range's last day (one day when custom).
+  const asOf = reportAsOf(report);
   const filters: ReportFilters = useMemo(() => ({
-    ...(warehouseId ? { warehouseId } : {}), ...(customerId ? { customerId } : {}), preset,
-    ...(preset === 'custom' && range ? { fromDate: range[0], toDate: range[1] } : {}),
+    ...(warehouseId ? { warehouseId } : {}), ...(customerId ? { customerId } : {}),
+    ...(asOf === 'now' ? {} : { preset, ...(preset === 'custom' && range ? { fromDate: range[0], toDate: range[1] } : {}) }),
     ...(groupBy && groups.includes(groupBy) ? { groupBy } : {}), ...own,
-  }), [warehouseId, customerId, preset, range, groupBy, groups, own]);
-  const ready = preset !== 'custom' || range !== null;
+  }), [warehouseId, customerId, asOf, preset, range, groupBy, groups, own]);
+  const ready = asOf === 'now' || preset !== 'custom' || range !== null;
   const { data, isFetching, error } = useGetReportQuery({ area, report, filters }, { skip: !ready });
   const { data: views = [] } = useGetReportViewsQuery(report);
   const [saveView, { isLoading: saving }] = useSaveReportViewMutation();
@@ -94,7 +100,9 @@ export function ReportPage({ area, title, reports, extra, ownFilters, actions }:
       notifyError(errorToastText(toApiError(e)));
     }
   };
-  const columns = (data?.columns ?? []).map((c) => ({
+  const shown = useMemo(() => translatedColumns(t, data?.columns ?? []), [t, data]);
+  const chart = useMemo(() => (data?.chart ? translatedChart(t, data.chart) : null), [t, data]);
+  const columns = shown.map((c) => ({
     key: c.key, dataIndex: c.key, title: c.title, align: c.kind === 'text' ? ('left' as const) : ('right' as const),
     render: (v: string | number | null) => formatCell(c, v),
     sorter: (a: Record<string, unknown>, b: Record<string, unknown>) => {
@@ -102,45 +110,52 @@ export function ReportPage({ area, title, reports, extra, ownFilters, actions }:
       return typeof x === 'number' && typeof y === 'number' ? x - y : String(x ?? '').localeCompare(String(y ?? ''));
     },
   }));
-  const rows = (data?.rows ?? []).map((r, i) => ({ ...r, __key: i }));
+  const rows = searchRows((data?.rows ?? []).map((r, i) => ({ ...r, __key: i })), shown, query);
 
   return (
     <div className="bolx-page bolx-report">
-      <Typography.Title level={3}>{title}</Typography.Title>
+      <Typography.Title level={3}>{title ?? t(`routes.${REPORT_AREAS[area].path.slice(1)}`)}</Typography.Title>
       {extra}
       <Card size="small" className="bolx-report__filters">
         <Space wrap size={[12, 12]}>
-          <Select aria-label="Report" className="bolx-report__select" value={report} onChange={(v) => { setReport(v); setGroupBy(undefined); setOwn({}); setViewName(''); }}
-            options={reports.map((k) => ({ value: k, label: REPORTS[k].title }))} />
-          <Select aria-label="Date range" className="bolx-report__preset" value={preset} onChange={setPreset}
-            options={REPORT_PRESETS.map((p) => ({ value: p, label: REPORT_PRESET_LABELS[p] }))} />
-          {preset === 'custom' && (
-            <DatePicker.RangePicker aria-label="Custom range" value={range ? [dayjs(range[0]), dayjs(range[1])] : null}
+          <Select aria-label={t('reports.filter.report')} className="bolx-report__select" value={report}
+            onChange={(v) => { setReport(v); setGroupBy(undefined); setOwn({}); setViewName(''); setQuery(''); }}
+            options={reports.map((k) => ({ value: k, label: t(`reports.report.${k}`) }))} />
+          {asOf !== 'now' && (
+            <Select aria-label={t('reports.filter.dateRange')} className="bolx-report__preset" value={preset} onChange={setPreset}
+              options={REPORT_PRESETS.map((p) => ({ value: p, label: t(`reports.preset.${p}`) }))} />
+          )}
+          {asOf === null && preset === 'custom' && (
+            <DatePicker.RangePicker aria-label={t('reports.filter.customRange')} value={range ? [dayjs(range[0]), dayjs(range[1])] : null}
               onChange={(v) => setRange(v && v[0] && v[1] ? [v[0].format('YYYY-MM-DD'), v[1].format('YYYY-MM-DD')] : null)} />
           )}
+          {asOf === 'end' && preset === 'custom' && (
+            <DatePicker aria-label={t('reports.filter.customRange')} value={range ? dayjs(range[1]) : null}
+              onChange={(v) => setRange(v ? [v.format('YYYY-MM-DD'), v.format('YYYY-MM-DD')] : null)} />
+          )}
           {groups.length > 0 && (
-            <Select aria-label="Group by" className="bolx-report__preset" value={groupBy && groups.includes(groupBy) ? groupBy : groups[0]} onChange={setGroupBy}
-              options={groups.map((g) => ({ value: g, label: `By ${GROUP_LABELS[g].toLowerCase()}` }))} />
+            <Select aria-label={t('reports.filter.groupBy')} className="bolx-report__preset" value={groupBy && groups.includes(groupBy) ? groupBy : groups[0]} onChange={setGroupBy}
+              options={groups.map((g) => ({ value: g, label: t('reports.filter.groupOption', { group: t(`reports.group.${g}`) }) }))} />
           )}
           {ownFilters?.(report, own, setOwn)}
           <Space.Compact>
             {(['xlsx', 'csv', 'pdf'] as const).map((format) => (
               <Button key={format} icon={<DownloadOutlined />} loading={downloading} disabled={!ready}
                 onClick={() => void download({ url: `Warehouse/${area}/DownloadReport`, method: 'POST', body: { report, filters, format } }, `${report}.${format}`)}>
-                {format === 'xlsx' ? 'Excel' : format.toUpperCase()}
+                {t(`reports.export.${format}`)}
               </Button>
             ))}
           </Space.Compact>
           {ready && actions?.(report, filters)}
         </Space>
         <Space wrap size={[8, 8]} className="bolx-report__views">
-          <Select aria-label="Saved views" placeholder="Saved views" className="bolx-report__select" value={views.find((v) => v.name === viewName)?.viewId}
+          <Select aria-label={t('reports.views.saved')} placeholder={t('reports.views.saved')} className="bolx-report__select" value={views.find((v) => v.name === viewName)?.viewId}
             onChange={applyView} options={views.map((v) => ({ value: v.viewId, label: v.name }))} allowClear onClear={() => setViewName('')} />
-          <Input aria-label="View name" placeholder="View name" value={viewName} maxLength={64} onChange={(e) => setViewName(e.target.value)} className="bolx-report__name" />
-          <Button icon={<SaveOutlined />} disabled={!viewName.trim()} loading={saving} onClick={() => void save()}>Save view</Button>
+          <Input aria-label={t('reports.views.name')} placeholder={t('reports.views.name')} value={viewName} maxLength={64} onChange={(e) => setViewName(e.target.value)} className="bolx-report__name" />
+          <Button icon={<SaveOutlined />} disabled={!viewName.trim()} loading={saving} onClick={() => void save()}>{t('reports.views.save')}</Button>
           {views.some((v) => v.name === viewName) && (
-            <Popconfirm title="Delete this view?" onConfirm={() => void deleteView({ viewId: views.find((v) => v.name === viewName)!.viewId, report }).unwrap().then(() => setViewName(''))}>
-              <Button icon={<DeleteOutlined />} aria-label="Delete view" />
+            <Popconfirm title={t('reports.views.deleteConfirm')} onConfirm={() => void deleteView({ viewId: views.find((v) => v.name === viewName)!.viewId, report }).unwrap().then(() => setViewName(''))}>
+              <Button icon={<DeleteOutlined />} aria-label={t('reports.views.delete')} />
             </Popconfirm>
           )}
         </Space>
@@ -149,22 +164,24 @@ export function ReportPage({ area, title, reports, extra, ownFilters, actions }:
       {/* A range past the on-screen limit: refused, naming it, and offered as a background job. */}
       {rangeRefused ? <ReportJob area={area} report={report} filters={filters} message={rangeRefused} /> : error ? <Alert type="error" showIcon message={errorToastText(toApiError(error))} className="bolx-report__error" /> : null}
       {data && (
-        <Typography.Text type="secondary" className="bolx-report__range">{data.title} · {data.fromDate} to {data.toDate}</Typography.Text>
+        <Typography.Text type="secondary" className="bolx-report__range">{coverageLine(t, data)}</Typography.Text>
       )}
-      {data?.chart && data.chart.series.length > 0 && data.chart.xAxis.data.length > 0 && (
-        <Card size="small" className="bolx-chart-card"><ReportChart chart={data.chart} dark={dark} label={data.title} /></Card>
+      {chart && chart.series.length > 0 && chart.xAxis.data.length > 0 && (
+        <Card size="small" className="bolx-chart-card"><ReportChart chart={chart} dark={dark} label={t(`reports.report.${data!.report}`)} /></Card>
       )}
       <Card size="small" className="bolx-report__table">
+        <Input.Search allowClear aria-label={t('reports.filter.search')} placeholder={t('reports.filter.search')} value={query} onChange={(e) => setQuery(e.target.value)}
+          className="bolx-report__search" />
         <Table
           size="small" rowKey="__key" loading={isFetching} columns={columns} dataSource={rows} scroll={{ x: 'max-content' }}
-          pagination={{ defaultPageSize: 10, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], locale: { items_per_page: '/ page' } }}
-          locale={{ emptyText: 'No Record Found' }}
-          summary={() => data && rows.length > 0 ? (
+          pagination={{ defaultPageSize: 10, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], locale: { items_per_page: t('reports.perPage') } }}
+          locale={{ emptyText: t('reports.empty') }}
+          summary={() => data && rows.length > 0 && !query.trim() ? (
             <Table.Summary fixed>
               <Table.Summary.Row className="bolx-report__totals">
-                {data.columns.map((c, i) => (
+                {shown.map((c, i) => (
                   <Table.Summary.Cell key={c.key} index={i} align={c.kind === 'text' ? 'left' : 'right'}>
-                    {i === 0 ? 'Total' : data.totals[c.key] === undefined ? '' : formatCell(c, data.totals[c.key])}
+                    {i === 0 ? t('reports.total') : data.totals[c.key] === undefined ? '' : formatCell(c, data.totals[c.key])}
                   </Table.Summary.Cell>
                 ))}
               </Table.Summary.Row>
@@ -172,6 +189,7 @@ export function ReportPage({ area, title, reports, extra, ownFilters, actions }:
           ) : null}
         />
       </Card>
+      {footer}
     </div>
   );
 }
