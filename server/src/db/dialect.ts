@@ -67,12 +67,27 @@ export function dialectFor(engine: Engine): Dialect {
   };
 }
 
+const QUARTER_HOUR_MS = 15 * 60_000;
+
 /** The SQL functions SQLite lacks that the dialect uses; called on every connection opened. */
 export function registerSqliteFunctions(sqlite: SQLite.Database): void {
+  // A report groups a year of rows by local day, calling this several times a row: Intl's formatting costs
+  // microseconds each, so days are kept per zone and quarter hour (every zone's offset, and every change of it, falls
+  // on a quarter hour, so a quarter hour of UTC lies within one local day).
+  const days = new Map<string, string>();
   sqlite.function('local_day', { deterministic: true }, (instant: unknown, zone: unknown) => {
     // Timestamps are stored as ISO strings in UTC ('…Z'); anything unreadable has no day.
-    const at = typeof instant === 'string' ? new Date(instant) : null;
-    return at && !Number.isNaN(at.getTime()) ? businessDay(typeof zone === 'string' ? zone : 'UTC', at) : null;
+    const ms = typeof instant === 'string' ? Date.parse(instant) : NaN;
+    if (Number.isNaN(ms)) return null;
+    const z = typeof zone === 'string' ? zone : 'UTC';
+    const key = `${z}\u0000${Math.floor(ms / QUARTER_HOUR_MS)}`;
+    let day = days.get(key);
+    if (day === undefined) {
+      if (days.size >= 200_000) days.clear();
+      day = businessDay(z, new Date(ms));
+      days.set(key, day);
+    }
+    return day;
   });
 }
 

@@ -80,15 +80,15 @@ export const reportRepository = {
     const dayExpr = d.localDay(sql.ref('o.created_at'), sql.ref('wh.timezone'));
     const key = group === 'customer' ? sql<string>`c.name` : group === 'carrier' ? sql<string>`coalesce(ci.account_name, '(none)')`
       : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : dayExpr;
-    const lines = db.selectFrom('sales_order_line as l').select(['l.order_id', sql<number>`count(*)`.as('lines'), sql<number>`sum(l.quantity)`.as('units')]).groupBy('l.order_id');
+    // The lines of the orders in range only (through their (order, line) key), not every line ever grouped first.
     return db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .innerJoin('customer as c', 'c.id', 'o.customer_id')
       .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id')
-      .leftJoin(lines.as('ls'), 'ls.order_id', 'o.id')
+      .leftJoin('sales_order_line as l', 'l.order_id', 'o.id')
       .select((eb) => [
-        key.as('group_key'), sql<number>`count(*)`.as('orders'), sql<number>`coalesce(sum(ls.lines), 0)`.as('lines'), sql<number>`coalesce(sum(ls.units), 0)`.as('units'),
-        sql<number>`sum(case when o.status = 'Backordered' or ${eb.exists(eb.selectFrom('document_status_history as bh').select('bh.id')
-          .where('bh.kind', '=', 'SALES_ORDER').whereRef('bh.document_id', '=', 'o.id').where('bh.to_status', '=', 'Backordered'))} then 1 else 0 end)`.as('backordered'),
+        key.as('group_key'), sql<number>`count(distinct o.id)`.as('orders'), sql<number>`count(l.id)`.as('lines'), sql<number>`coalesce(sum(l.quantity), 0)`.as('units'),
+        sql<number>`count(distinct case when o.status = 'Backordered' or ${eb.exists(eb.selectFrom('document_status_history as bh').select('bh.id')
+          .where('bh.kind', '=', 'SALES_ORDER').whereRef('bh.document_id', '=', 'o.id').where('bh.to_status', '=', 'Backordered'))} then o.id end)`.as('backordered'),
       ])
       .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
       .where('o.created_at', '>=', lo).where('o.created_at', '<', hi)
