@@ -5,6 +5,7 @@ import { CompiledQuery, type Compilable } from 'kysely';
 import { Scope } from '../../platform/scope.js';
 import { reportRepository } from './reports.repository.js';
 import { otherReportRepository } from './other-reports.repository.js';
+import { labourRepository } from '../labour/labour.repository.js';
 import { ADMIN, as, buildTestApp, login, makeCustomer, makeSku, makeUser, makeWarehouse, type TestApp } from '../../../test/helpers.js';
 import { pdfText, withTools } from '../../../test/support/pdf-readers.js';
 
@@ -288,6 +289,26 @@ describe('indexes of the heavy queries (EXPLAIN)', () => {
     noFullScan(dead, ['inventory_txn', 't']);
     const audit = await plan(otherReportRepository.auditRowsQuery(t.database.db, w(), 100));
     noFullScan(audit, ['audit_log', 'a']);
+  });
+  it('dock-to-stock finds the orders put away in the range by the putaways’ time, then reads their receipts and putaways by order', async () => {
+    const text = await plan(otherReportRepository.dockToStockQuery(t.database.db, w()));
+    expect(text).toMatch(/receiving_putaway_at/);
+    expect(text).toMatch(/receiving_receipt_order/);
+    noFullScan(text, ['receiving_putaway', 'receiving_receipt', 'p', 'r', 'pr']);
+  });
+  it('SKU velocity reads the picks by warehouse and business day', async () => {
+    const text = await plan(otherReportRepository.skuPicksQuery(t.database.db, w()));
+    expect(text).toMatch(/floor_event_(day|billing)/);
+    noFullScan(text, ['floor_event', 'e']);
+  });
+  it('labour time and cost read the shifts by warehouse and day, and each shift’s steps by user and time', async () => {
+    const text = await plan(labourRepository.shiftEventsQuery(t.database.db, Scope.everything, { warehouseId: wh, from: '2026-01-05', to: '2026-01-11' }, Date.parse('2026-01-12T00:00:00.000Z')));
+    expect(text).toMatch(/floor_event_user/);
+    expect(text).toMatch(/labour_shift_(day|user)/);
+    noFullScan(text, ['floor_event', 'e', 'labour_shift', 's']);
+  });
+  it('the audit log report reads the log by time', async () => {
+    expect(await plan(otherReportRepository.auditRowsQuery(t.database.db, w(), 100))).toMatch(/audit_log_at/);
   });
   it('productivity reads the activity log by warehouse and business day', async () => {
     // Either index that leads with the warehouse and business day serves it (billing adds floor_event_billing).
