@@ -53,13 +53,15 @@ const sku0 = skuIds[0];
 const locations = (await db.selectFrom('location').select('id').where('warehouse_id', '=', warehouse.id).where('type', 'in', ['rack', 'shelf']).orderBy('id').execute()).map((l) => l.id);
 const dock = (await db.selectFrom('location').select('id').where('warehouse_id', '=', warehouse.id).where('type', 'not in', ['rack', 'shelf']).orderBy('id').executeTakeFirstOrThrow()).id;
 const users = (await db.selectFrom('app_user').select(['id', 'username']).orderBy('id').limit(8).execute());
-const userOf = (n: RawBuilder<unknown>) => sql`CASE (${n}) % ${users.length} ${sql.join(users.map((u, i) => sql`WHEN ${i} THEN ${u.id}`), sql` `)} END`;
+/** An integer parameter typed (PostgreSQL takes an untyped one in a SELECT list for text). */
+const int = (v: number) => sql`CAST(${v} AS INTEGER)`;
+const userOf = (n: RawBuilder<unknown>) => sql`CASE (${n}) % ${users.length} ${sql.join(users.map((u, i) => sql`WHEN ${i} THEN ${int(u.id)}`), sql` `)} END`;
 
 // Instants as each engine keeps them: ISO text on SQLite, timestamptz on PostgreSQL.
 type Sql = RawBuilder<unknown>;
 const at = (seconds: Sql) => postgres ? sql`to_timestamp(${startSec} + (${seconds}))` : sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${startSec} + (${seconds}), 'unixepoch')`;
 const dayOf = (seconds: Sql) => postgres ? sql`to_char(to_timestamp(${startSec} + (${seconds})) AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : sql`strftime('%Y-%m-%d', ${startSec} + (${seconds}), 'unixepoch')`;
-const msOf = (seconds: Sql) => sql`CAST((${startSec} + (${seconds})) * 1000 AS BIGINT)`;
+const msOf = (seconds: Sql) => sql`(CAST(${startSec} AS BIGINT) + (${seconds})) * 1000`;
 const series = (count: number) => sql`WITH RECURSIVE j(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM j WHERE n < ${count - 1})`;
 /** Order n's creation, in seconds from the first day: its day, between 13:00 and 21:00 UTC (the warehouse's working day). */
 const orderSec = sql`(j.n * ${DAYS}) / ${ORDERS} * 86400 + 46800 + (j.n * 7919) % 28800`;
@@ -74,14 +76,14 @@ await db.transaction().execute(async (tx) => {
   // Orders: 1 in 100 still open (New), the rest shipped; requested to ship two days after they came in.
   await sql`${series(ORDERS)}
     INSERT INTO sales_order (so_number, warehouse_id, customer_id, order_type, reference_number, order_date, requested_ship_date, priority, carrier_service, status, source, created_at, updated_at, shipped_at)
-    SELECT 'BRP-' || CAST(j.n AS TEXT), ${warehouse.id}, ${customerId}, 'Sales', 'BRP-REF-' || CAST(j.n AS TEXT), ${dayOf(orderSec)}, ${dayOf(sql`${orderSec} + 2 * 86400`)}, 5,
+    SELECT 'BRP-' || CAST(j.n AS TEXT), ${int(warehouse.id)}, ${int(customerId)}, 'Sales', 'BRP-REF-' || CAST(j.n AS TEXT), ${dayOf(orderSec)}, ${dayOf(sql`${orderSec} + 2 * 86400`)}, 5,
       CASE j.n % 3 WHEN 0 THEN 'Ground' WHEN 1 THEN '2Day' ELSE 'Overnight' END,
       CASE WHEN j.n % 100 = 99 THEN 'New' ELSE 'Shipped' END, 'api', ${at(orderSec)}, ${at(orderSec)},
       CASE WHEN j.n % 100 = 99 THEN NULL ELSE ${at(sql`${orderSec} + 3600 * (4 + j.n % 70)`)} END
     FROM j`.execute(tx);
   await sql`WITH k(n) AS (SELECT 0 UNION ALL SELECT 1 UNION ALL SELECT 2)
     INSERT INTO sales_order_line (order_id, line_no, sku_id, quantity, units_per_package, lot, allocated_qty, shipped_qty, picked_qty, packed_qty)
-    SELECT o.id, k.n + 1, ${sku0} + (o.id * 7 + k.n) % ${SKUS}, 1 + (o.id + k.n) % 5, 1, '', 0, 0, 0, 0
+    SELECT o.id, k.n + 1, ${int(sku0)} + (o.id * 7 + k.n) % ${int(SKUS)}, 1 + (o.id + k.n) % 5, 1, '', 0, 0, 0, 0
     FROM sales_order o CROSS JOIN k WHERE o.customer_id = ${customerId}`.execute(tx);
   // The status history: released an hour after it came in, shipped 4 to 73 hours after; 1 in 50 backordered first.
   const history = (to: string, from: string, offset: Sql, where: Sql) => sql`
@@ -93,7 +95,7 @@ await db.transaction().execute(async (tx) => {
   await history('Shipped', 'Packed', sql`3600 * (4 + ${nOf} % 70)`, sql`${nOf} % 100 <> 99`);
   // The activity log: a pick per line (two hours in, 30 s apart) and a pack per order, by the demo's users.
   await sql`INSERT INTO floor_event (kind, warehouse_id, customer_id, user_id, order_id, order_line_id, sku_id, location_id, quantity, at, at_ms, business_day, seconds_since_previous)
-    SELECT 'pick', o.warehouse_id, o.customer_id, ${userOf(sql`o.id`)}, o.id, l.id, l.sku_id, ${locations[0]}, l.quantity,
+    SELECT 'pick', o.warehouse_id, o.customer_id, ${userOf(sql`o.id`)}, o.id, l.id, l.sku_id, ${int(locations[0])}, l.quantity,
       ${at(sql`${orderSecOf} + 7200 + 30 * l.line_no`)}, ${msOf(sql`${orderSecOf} + 7200 + 30 * l.line_no`)}, ${dayOf(sql`${orderSecOf} + 7200`)}, 30
     FROM sales_order_line l INNER JOIN sales_order o ON o.id = l.order_id WHERE o.customer_id = ${customerId} AND ${nOf} % 100 <> 99`.execute(tx);
   await sql`INSERT INTO floor_event (kind, warehouse_id, customer_id, user_id, order_id, quantity, at, at_ms, business_day, seconds_since_previous)
@@ -102,28 +104,28 @@ await db.transaction().execute(async (tx) => {
   // A shift a day for each of the users: 13:00 to 21:00 UTC.
   await sql`${series(DAYS * users.length)}
     INSERT INTO labour_shift (user_id, warehouse_id, business_day, clock_in, clock_in_ms, clock_out, clock_out_ms)
-    SELECT ${userOf(sql`j.n`)}, ${warehouse.id}, ${dayOf(sql`(j.n / ${users.length}) * 86400`)},
+    SELECT ${userOf(sql`j.n`)}, ${int(warehouse.id)}, ${dayOf(sql`(j.n / ${users.length}) * 86400`)},
       ${at(sql`(j.n / ${users.length}) * 86400 + 46800`)}, ${msOf(sql`(j.n / ${users.length}) * 86400 + 46800`)},
       ${at(sql`(j.n / ${users.length}) * 86400 + 75600`)}, ${msOf(sql`(j.n / ${users.length}) * 86400 + 75600`)} FROM j`.execute(tx);
   // Receiving: orders of 5 lines, received at the dock and put away 2 to 30 hours later.
   const roSec = sql`(j.n * ${DAYS}) / ${RECEIVING_ORDERS} * 86400 + 50400`;
   await sql`${series(RECEIVING_ORDERS)}
     INSERT INTO receiving_order (ro_number, warehouse_id, customer_id, supplier, reference_number, expected_date, status, created_at, updated_at, received_at, finalized_at, closed_at)
-    SELECT 'BRR-' || CAST(j.n AS TEXT), ${warehouse.id}, ${customerId}, 'Bench supplier', '', ${dayOf(roSec)}, 'Closed', ${at(roSec)}, ${at(roSec)}, ${at(roSec)}, ${at(roSec)}, ${at(roSec)} FROM j`.execute(tx);
+    SELECT 'BRR-' || CAST(j.n AS TEXT), ${int(warehouse.id)}, ${int(customerId)}, 'Bench supplier', '', ${dayOf(roSec)}, 'Closed', ${at(roSec)}, ${at(roSec)}, ${at(roSec)}, ${at(roSec)}, ${at(roSec)} FROM j`.execute(tx);
   await sql`WITH k(n) AS (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5)
     INSERT INTO receiving_order_line (order_id, line_no, sku_id, expected_qty, received_qty, damaged_qty, putaway_qty, lot, expiry_date)
-    SELECT o.id, k.n, ${sku0} + (o.id * ${RO_LINES} + k.n) % ${SKUS}, 20, 20, 0, 20, '', NULL FROM receiving_order o CROSS JOIN k WHERE o.customer_id = ${customerId}`.execute(tx);
+    SELECT o.id, k.n, ${int(sku0)} + (o.id * ${int(RO_LINES)} + k.n) % ${int(SKUS)}, 20, 20, 0, 20, '', NULL FROM receiving_order o CROSS JOIN k WHERE o.customer_id = ${customerId}`.execute(tx);
   const roSecOf = sql`(CAST(substr(o.ro_number, 5) AS INTEGER) * ${DAYS}) / ${RECEIVING_ORDERS} * 86400 + 50400`;
   await sql`INSERT INTO receiving_receipt (order_id, line_id, warehouse_id, customer_id, sku_id, location_id, lot, expiry_date, pallet, quantity, damaged_qty, damaged_location_id, document_id, user_id, username, at)
-    SELECT o.id, l.id, o.warehouse_id, o.customer_id, l.sku_id, ${dock}, '', NULL, '', 20, 0, NULL, 'BRR-' || CAST(l.id AS TEXT), NULL, 'bench', ${at(sql`${roSecOf} + 60 * l.line_no`)}
+    SELECT o.id, l.id, o.warehouse_id, o.customer_id, l.sku_id, ${int(dock)}, '', NULL, '', 20, 0, NULL, 'BRR-' || CAST(l.id AS TEXT), NULL, 'bench', ${at(sql`${roSecOf} + 60 * l.line_no`)}
     FROM receiving_order_line l INNER JOIN receiving_order o ON o.id = l.order_id WHERE o.customer_id = ${customerId}`.execute(tx);
   await sql`INSERT INTO receiving_putaway (order_id, line_id, from_location_id, to_location_id, lot, pallet, quantity, document_id, user_id, username, at)
-    SELECT o.id, l.id, ${dock}, ${locations[1 % locations.length]}, '', '', 20, 'BRP-' || CAST(l.id AS TEXT), NULL, 'bench', ${at(sql`${roSecOf} + 3600 * (2 + o.id % 29) + 60 * l.line_no`)}
+    SELECT o.id, l.id, ${int(dock)}, ${int(locations[1 % locations.length])}, '', '', 20, 'BRP-' || CAST(l.id AS TEXT), NULL, 'bench', ${at(sql`${roSecOf} + 3600 * (2 + o.id % 29) + 60 * l.line_no`)}
     FROM receiving_order_line l INNER JOIN receiving_order o ON o.id = l.order_id WHERE o.customer_id = ${customerId}`.execute(tx);
   // The audit log: changes through the year, in the warehouse and for the client.
   await sql`${series(AUDIT_ROWS)}
     INSERT INTO audit_log (at, user_id, username, action, entity, entity_id, warehouse_id, customer_id, before_json, after_json, request_id, ip)
-    SELECT ${at(sql`(j.n * ${DAYS}) / ${AUDIT_ROWS} * 86400 + (j.n * 7919) % 86400`)}, NULL, 'bench', 'Update', 'sales_order', CAST(j.n AS TEXT), ${warehouse.id}, ${customerId}, NULL, '{}', NULL, NULL FROM j`.execute(tx);
+    SELECT ${at(sql`(j.n * ${DAYS}) / ${AUDIT_ROWS} * 86400 + (j.n * 7919) % 86400`)}, NULL, 'bench', 'Update', 'sales_order', CAST(j.n AS TEXT), ${int(warehouse.id)}, ${int(customerId)}, NULL, '{}', NULL, NULL FROM j`.execute(tx);
   // The ledger: balances of the client, each moved ROWS_PER_BALANCE times over the year; one in four stopped moving
   // 9 months ago (dead stock). Each row brings its expiry and receipt time (the SQLite balance trigger looks up nothing).
   await chunks(Array.from({ length: BALANCES }, (_, b) => ({
