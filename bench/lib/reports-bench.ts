@@ -134,7 +134,7 @@ await db.transaction().execute(async (tx) => {
   })), (part) => tx.insertInto('inventory_balance').values(part).execute());
   const onHand = 100 + Array.from({ length: ROWS_PER_BALANCE - 1 }, (_, i) => ((i + 1) % 2 === 1 ? -3 : 2)).reduce((a, b) => a + b, 0);
   if (postgres) await sql`UPDATE inventory_balance SET on_hand = ${onHand} WHERE customer_id = ${customerId}`.execute(tx);
-  const txnSec = sql`(j.n * (CASE WHEN b.id % 4 = 0 THEN ${DAYS - 273} ELSE ${DAYS} END)) / ${ROWS_PER_BALANCE} * 86400 + 50400 + (b.id % 600) * 10`;
+  const txnSec = sql`(j.n * (CASE WHEN b.id % 4 = 0 THEN ${int(DAYS - 273)} ELSE ${int(DAYS)} END)) / ${ROWS_PER_BALANCE} * 86400 + 50400 + (b.id % 600) * 10`;
   await sql`${series(ROWS_PER_BALANCE)}
     INSERT INTO inventory_txn (at, business_day, warehouse_id, customer_id, sku_id, location_id, lot, pallet, qty_change, txn_type, reason, document_type, document_id, document_line, user_id, expiry_date, received_at)
     SELECT ${at(txnSec)}, ${dayOf(txnSec)}, b.warehouse_id, b.customer_id, b.sku_id, b.location_id, b.lot, b.pallet,
