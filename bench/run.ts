@@ -1,7 +1,7 @@
 // `npm run bench`: the real app against a bare node:http server running the same SQL through the same driver,
 // on SQLite and on PostgreSQL, plus startup time, the stock-on-hand list over a large ledger and the real-time
 // hub under 500 clients, the SKU and user lists over 100,000 SKUs and 10,000 users, and the orders' allocation batch and
-// single order create+allocate, the floor's ship confirm, pickers at once and pick list PDF, and a month's billing run and accrual. Ratios are taken
+// single order create+allocate, the floor's ship confirm, pickers at once and pick list PDF, a month's billing run and accrual, and every report over a year (issue 17). Ratios are taken
 // within one run on one machine, so they mean something where absolute req/s would not. Settings: lib/settings.ts (BENCH_* variables).
 // Also issue 19's cluster case (cluster.ts): three nodes behind HAProxy against one, and the hub across nodes.
 import { randomBytes } from 'node:crypto';
@@ -25,6 +25,7 @@ import { seedMasterdata } from './lib/masterdata-seed.js';
 import { seedLargeLedger } from './lib/stock-seed.js';
 import type { FloorBenchResult } from './lib/floor-bench.js';
 import type { BillingBenchResult } from './lib/billing-bench.js';
+import type { ReportsBenchResult } from './lib/reports-bench.js';
 import type { OrderFigures, OrdersBenchResult } from './lib/orders-bench.js';
 import { traceKey, type Captured, type CapturedRequests } from './lib/trace.js';
 
@@ -143,6 +144,21 @@ async function benchBilling(report: BenchReport, engine: Engine, base: Omit<Chil
   record(report, engine, 'GetUnbilled (live accrual)', pairs(accrual), null, settings.targets.billingAccrualMs, accrual.note);
 }
 
+/**
+ * Issue 17's figures (lib/reports-bench.ts): every report over a year of one warehouse (100k orders, 1M ledger rows),
+ * p99 of its runs against the ≤ 1 s target, each beside a raw count of the rows it reads in the same run.
+ */
+async function benchReports(report: BenchReport, engine: Engine, base: Omit<ChildConfig, 'logLevel'>, file: string): Promise<void> {
+  const r = settings.reports;
+  log(`${engine}: reports — every report over a year of ${r.orders.toLocaleString('en-US')} orders and ${r.ledgerRows.toLocaleString('en-US')} ledger rows, ${r.runs} runs each; against a raw count of the rows each reads`);
+  await runChildToEnd('reports bench', 'reports-bench.ts', { ...base, capturedFile: file, logLevel: 'silent' }, 1_800_000);
+  const { cases, seedSeconds, sizes } = JSON.parse(readFileSync(file, 'utf8')) as ReportsBenchResult;
+  for (const c of cases) {
+    const pairs: Measured = { server: timesFigures(c.appMs, 0), bare: timesFigures(c.rawMs, 0), roundRatios: c.appMs.map((ms, i) => c.rawMs[i] / ms) };
+    record(report, engine, `Report ${c.report}`, pairs, null, settings.targets.reportP99Ms, `${c.note}; ${sizes}, seeded in ${seedSeconds.toFixed(0)} s`);
+  }
+}
+
 /** `target` is a ratio to the bare server; `p99TargetMs` (the stock list) a latency the app must keep instead. */
 function record(report: BenchReport, engine: Engine, name: string, figures: Measured, target: number | null, p99TargetMs?: number, note?: string, statements?: string): void {
   const ratio = figures.bare.reqPerSec > 0 ? figures.server.reqPerSec / figures.bare.reqPerSec : 0;
@@ -248,6 +264,7 @@ async function benchEngine(report: BenchReport, engine: Engine): Promise<void> {
   if (settings.cases.includes('orders') && !stopping()) await benchOrders(report, engine, base, join(db.dataDir, 'orders.json'));
   if (settings.cases.includes('floor') && !stopping()) await benchFloor(report, engine, base, join(db.dataDir, 'floor.json'));
   if (settings.cases.includes('billing') && !stopping()) await benchBilling(report, engine, base, join(db.dataDir, 'billing.json'));
+  if (settings.cases.includes('reports') && !stopping()) await benchReports(report, engine, base, join(db.dataDir, 'reports.json'));
 }
 
 /** Issue 19's case (cluster.ts): PostgreSQL and HAProxy only; either missing skips it, or fails it in CI. */
@@ -266,7 +283,7 @@ async function main(): Promise<number> {
   guardRun(settings.timeoutSeconds);
   const report = newReport({ ...settings, user: settings.user.username });
   try {
-    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor', 'billing', 'hub', 'cluster'];
+    const known = ['read', 'login', 'startup', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor', 'billing', 'reports', 'hub', 'cluster'];
     const unknown = settings.cases.filter((c) => !known.includes(c));
     if (unknown.length) throw new Error(`BENCH_CASES: unknown case(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
     if (settings.cases.includes('startup')) {
@@ -274,7 +291,7 @@ async function main(): Promise<number> {
       const ok = startup.medianMs <= settings.targets.startupMs;
       report.startup = { ...startup, targetMs: settings.targets.startupMs, verdict: ok ? 'PASS' : 'FAIL' };
     }
-    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor', 'billing'].includes(c));
+    const loadCases = settings.cases.some((c) => ['read', 'login', 'receive', 'move', 'soh', 'asexpected', 'masterdata', 'orders', 'floor', 'billing', 'reports'].includes(c));
     for (const engine of settings.engines) {
       if (stopping()) break;
       if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);

@@ -37,10 +37,11 @@ export const settings = {
    * catalogue and user base), hub (real-time clients), asexpected (ReceiveAsExpected of a large order, created to
    * closed in one request), orders (issue 12's allocation batch and single order create+allocate), floor (issue 13's
    * ship confirm and released→shipped flow of a large order, pickers at once, a large pick list PDF), billing
-   * (issue 16's month's billing run over 1M ledger rows and the live unbilled accrual), cluster (issue 19: three
+   * (issue 16's month's billing run over 1M ledger rows and the live unbilled accrual), reports (issue 17: every report over a year of 100k orders and 1M ledger
+   * rows), cluster (issue 19: three
    * nodes behind HAProxy against one on PostgreSQL for the read and stock-write loads, and the hub across nodes).
    */
-  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,asexpected,masterdata,orders,floor,billing,hub,cluster'),
+  cases: list('BENCH_CASES', 'read,login,startup,receive,move,soh,asexpected,masterdata,orders,floor,billing,reports,hub,cluster'),
   /** The receive-as-expected case: lines per order, and orders received (each once) per server. */
   asExpectedLines: Math.round(num('BENCH_ASEXPECTED_LINES', 750)),
   asExpectedRuns: Math.round(num('BENCH_ASEXPECTED_RUNS', 5)),
@@ -87,12 +88,21 @@ export const settings = {
     balances: Math.round(num('BENCH_BILLING_BALANCES', 20_000)),
     rowsPerBalance: Math.round(num('BENCH_BILLING_ROWS_PER_BALANCE', 50)),
   },
+  /**
+   * The reports case (issue 17): one year of one warehouse with `orders` orders and `ledgerRows` ledger rows, each
+   * report timed `runs` times. The issue's sizes are the default; BENCH_REPORTS_ORDERS / _LEDGER_ROWS make a quick run.
+   */
+  reports: {
+    orders: Math.round(num('BENCH_REPORTS_ORDERS', 100_000)),
+    ledgerRows: Math.round(num('BENCH_REPORTS_LEDGER_ROWS', 1_000_000)),
+    runs: Math.round(num('BENCH_REPORTS_RUNS', 5)),
+  },
   /** PostgreSQL server to use; the bench makes and drops its own schema there. */
   pgUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   ci: !!process.env.CI,
   /** The demo user of the authenticated read: not a Super Administrator, so the scope queries run. */
   user: { username: 'manager', password: 'bolx-demo-manager' },
-  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 25, masterdataP99Ms: 50, hubP99Ms: 250, asExpectedMs: 750, allocationBatchMs: 5000, orderRatio: 0.4, shipConfirmMs: 1000, shipConfirmStatements: 60, picksPerSecond: 300, pickListMs: 2000, billingRunMs: 10_000, billingAccrualMs: 200 },
+  targets: { readRatio: 0.5, startupMs: 3000, inventoryRatio: 0.4, sohP99Ms: 25, masterdataP99Ms: 50, hubP99Ms: 250, asExpectedMs: 750, allocationBatchMs: 5000, orderRatio: 0.4, shipConfirmMs: 1000, shipConfirmStatements: 60, picksPerSecond: 300, pickListMs: 2000, billingRunMs: 10_000, billingAccrualMs: 200, reportP99Ms: 1000 },
 };
 
 export type Settings = typeof settings;

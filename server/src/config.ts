@@ -27,6 +27,8 @@ const envSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   BACKGROUND_UPLOAD_BYTES: z.coerce.number().int().min(0).default(256 * 1024),
   JOB_LOCK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  // At most the days finished jobs are kept (KEEP_FINISHED_DAYS): a report job's file is found through its job.
+  REPORT_FILE_RETENTION_DAYS: z.coerce.number().int().min(1).max(30, 'must be at most 30 (finished jobs are kept 30 days)').default(7),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -51,6 +53,8 @@ export interface Config {
   backgroundUploadBytes: number;
   /** How long a node's claim on a job lasts unrenewed: how soon another node takes over the job of a node that died. */
   jobLockMs: number;
+  /** Report jobs' files, and the attachments of mail sent, are deleted this many days after (the nightly cleanup). */
+  reportFileRetentionDays: number;
   /**
    * On SIGTERM, how long /ready answers 503 while requests are still served, before the node stops listening: a load
    * balancer's health check (interval × fall) needs that long to send new requests elsewhere.
@@ -97,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dbPoolSize: e.DB_POOL_SIZE,
     backgroundUploadBytes: e.BACKGROUND_UPLOAD_BYTES,
     jobLockMs: e.JOB_LOCK_MS,
+    reportFileRetentionDays: e.REPORT_FILE_RETENTION_DAYS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,

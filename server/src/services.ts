@@ -146,7 +146,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     billingReports: new BillingReports(db, deps.dialect, deps.timeZones, storageSnapshots, billing),
     labour,
     reports,
-    reportJobs: new ReportJobs({ db, dialect, jobs, mailer }, reports),
+    reportJobs: new ReportJobs({ db, dialect, jobs, mailer, retentionDays: config.reportFileRetentionDays }, reports),
     jobTracking: new JobTrackingService(deps),
     returns: new ReturnService(deps, { stock, floorEvents, scans }),
     manualShipments: new ManualShipmentService(deps, { stock, floorEvents, shipping }),

@@ -67,6 +67,17 @@ describe('demo data', () => {
     expect(Number(docks.rows[0].n)).toBe(3 * 48);
   });
 
+  it('the demo’s receipts are put away hours after they reach the dock: the dashboard’s and the report’s dock-to-stock time are realistic, not 0 h', async () => {
+    const admin = as(t.app, await login(t.app, DEMO_USERS.admin.username, DEMO_USERS.admin.password));
+    const tiles = (await admin.get('/Warehouse/Dashboard/GetDashboard')).json();
+    expect(tiles.dockToStockHours).toBeGreaterThan(1);
+    expect(tiles.dockToStockHours).toBeLessThan(24);
+    const report = (await admin.post('/Warehouse/OtherReport/GetReport', { report: 'dock-to-stock', filters: { preset: 'last7' } })).json();
+    expect(report.rows).toHaveLength(3);
+    for (const r of report.rows) expect(r.hours).toBeGreaterThan(1);
+    expect(report.totals.medianHours).toBe(tiles.dockToStockHours);
+  });
+
   it('bills the demo client’s receipts: a run of this month charges its receiving orders, lines and units (the ledger names each RO line)', async () => {
     const db = t.database.db;
     const ca = await db.selectFrom('warehouse').select(['id', 'timezone']).where('code', '=', 'CA1').executeTakeFirstOrThrow();

@@ -236,12 +236,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD must be at least 8/);
     expect(() => loadConfig({ JOB_LOCK_MS: '10' })).toThrow(/^Invalid configuration: JOB_LOCK_MS /);
     expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/^Invalid configuration: SHUTDOWN_DRAIN_MS /);
+    // Report files are found through their finished job, which housekeeping keeps 30 days.
+    expect(() => loadConfig({ REPORT_FILE_RETENTION_DAYS: '31' })).toThrow(/^Invalid configuration: REPORT_FILE_RETENTION_DAYS must be at most 30/);
   });
 
   it('defaults, and keeps a generated token secret in DATA_DIR', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bolx-cfg-'));
     const a = loadConfig({ DATA_DIR: dir });
-    expect(a).toMatchObject({ port: 8080, databaseUrl: undefined, demoData: false, logLevel: 'info', jobLockMs: 60_000, shutdownDrainMs: 0 });
+    expect(a).toMatchObject({ port: 8080, databaseUrl: undefined, demoData: false, logLevel: 'info', jobLockMs: 60_000, shutdownDrainMs: 0, reportFileRetentionDays: 7 });
     const b = loadConfig({ DATA_DIR: dir, DEMO_DATA: '1' });
     expect(Buffer.from(b.tokenSecret).equals(Buffer.from(a.tokenSecret))).toBe(true);
     expect(b.demoData).toBe(true);

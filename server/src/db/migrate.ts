@@ -34,6 +34,7 @@ import * as m0033 from './migrations/0033_pallets.js';
 import * as m0035 from './migrations/0035_manual_shipping.js';
 import * as m0037 from './migrations/0037_billing_ledger_index.js';
 import * as m0038 from './migrations/0038_report_jobs.js';
+import * as m0040 from './migrations/0040_report_indexes.js';
 import * as m0041 from './migrations/0041_ticket_freight_links.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
@@ -73,6 +74,7 @@ export const STEPS: Record<string, Step> = {
   '0035_manual_shipping': m0035,
   '0037_billing_ledger_index': m0037,
   '0038_report_jobs': m0038,
+  '0040_report_indexes': m0040,
   '0041_ticket_freight_links': m0041,
 };
 

@@ -30,6 +30,44 @@ export function businessDay(timeZone: string, at: Date | string = new Date()): s
 
 const HOUR_MS = 3600_000;
 
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+/** A zone's offset from UTC in minutes at an instant (UTC for an unknown zone). */
+export function offsetMinutes(timeZone: string, ms: number): number {
+  let format = offsetFormatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: isTimeZone(timeZone) ? timeZone : 'UTC', hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+    offsetFormatters.set(timeZone, format);
+  }
+  const p = Object.fromEntries(format.formatToParts(new Date(ms)).map((x) => [x.type, Number(x.value)]));
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
+  return Math.round((wall - Math.floor(ms / 60_000) * 60_000) / 60_000);
+}
+
+/**
+ * A zone's offsets over [from, until): each with the instant it lasts until (the last one: `until`). Offsets change
+ * a few times a year at most, found by stepping 6 hours and narrowing each change down to the minute.
+ */
+export function offsetSegments(timeZone: string, from: number, until: number): { until: number; minutes: number }[] {
+  const STEP = 6 * HOUR_MS;
+  const out: { until: number; minutes: number }[] = [];
+  let current = offsetMinutes(timeZone, from);
+  for (let t = from; t < until; t += STEP) {
+    const next = Math.min(t + STEP, until);
+    if (offsetMinutes(timeZone, next) === current) continue;
+    let lo = t;
+    let hi = next; // the offset at lo is current, at hi it is not
+    while (hi - lo > 60_000) {
+      const mid = lo + Math.floor((hi - lo) / 2 / 60_000) * 60_000;
+      if (offsetMinutes(timeZone, mid) === current) lo = mid;
+      else hi = mid;
+    }
+    out.push({ until: hi, minutes: current });
+    current = offsetMinutes(timeZone, hi);
+  }
+  out.push({ until, minutes: current });
+  return out;
+}
+
 /**
  * A UTC range holding business day `day` (YYYY-MM-DD) in every time zone (offsets run from UTC−12 to UTC+14;
  * the margin also covers an hour of DST): an index-friendly bound to put beside a per-zone test of the day, which

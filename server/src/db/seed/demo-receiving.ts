@@ -8,6 +8,7 @@ import type { FloorEvent } from '../../platform/floor-events.js';
 type Balance = Insertable<InventoryBalanceTable> & { on_hand: number; lot: string; pallet: string };
 
 const SUPPLIERS = ['Shenzhen Brightway Manufacturing', 'Nordic Trade Partners AS', 'Pacific Rim Packaging Co.', 'Great Lakes Wholesale'];
+const HOUR_MS = 3_600_000;
 const day = (offset: number) => new Date(Date.now() + offset * 864e5).toISOString().slice(0, 10);
 
 async function order(tx: Tx, v: { warehouseId: number; customerId: number; supplier: string; reference: string; expected: string; status: string; at: string; userId: number | null; finalized?: boolean }) {
@@ -45,7 +46,13 @@ export async function seedReceivingOrders(tx: Tx, p: {
   // Closed: three lines received (one short by 5) and put away into stock that is on hand now.
   const mine = p.balances.map((b, i) => ({ b, i })).filter(({ b }) => b.customer_id === p.customerId && b.warehouse_id === p.warehouseId).slice(0, 3);
   if (mine.length) {
-    const closed = await order(tx, { warehouseId: p.warehouseId, customerId: p.customerId, supplier, reference: `PO-${4100 + p.supplierIndex}`, expected: day(-12), status: 'Closed', at: p.at, userId: null, finalized: true });
+    // Received at the dock a day or so ago and put away hours later, line by line, as a crew does: the dashboard's
+    // and the report's dock-to-stock time read these (a receipt and its putaway at one instant would read 0 h).
+    const now = Date.parse(p.at);
+    const receivedAt = now - (20 + 7 * p.supplierIndex) * HOUR_MS;
+    const receiptAt = (n: number) => new Date(receivedAt + n * 10 * 60_000).toISOString();
+    const putawayAt = (n: number) => new Date(Math.min(now, receivedAt + (2.5 + 1.5 * n + 2 * p.supplierIndex) * HOUR_MS)).toISOString();
+    const closed = await order(tx, { warehouseId: p.warehouseId, customerId: p.customerId, supplier, reference: `PO-${4100 + p.supplierIndex}`, expected: day(-12), status: 'Closed', at: receiptAt(0), userId: null, finalized: true });
     for (const [n, { b, i }] of mine.entries()) {
       covered.add(i);
       const { id: lineId } = await tx.insertInto('receiving_order_line').values({
@@ -60,13 +67,15 @@ export async function seedReceivingOrders(tx: Tx, p: {
       await tx.insertInto('receiving_receipt').values({
         order_id: closed.id, line_id: lineId, warehouse_id: p.warehouseId, customer_id: p.customerId, sku_id: b.sku_id, location_id: p.dockId,
         lot: b.lot, expiry_date: b.expiry_date ?? null, pallet: b.pallet, quantity: b.on_hand, damaged_qty: 0, damaged_location_id: null,
-        document_id: closed.roNumber, user_id: null, username: 'demo', at: p.at,
+        document_id: closed.roNumber, user_id: null, username: 'demo', at: receiptAt(n),
       }).execute();
       await tx.insertInto('receiving_putaway').values({
         order_id: closed.id, line_id: lineId, from_location_id: p.dockId, to_location_id: b.location_id, lot: b.lot, pallet: b.pallet,
-        quantity: b.on_hand, document_id: closed.roNumber, user_id: null, username: 'demo', at: p.at,
+        quantity: b.on_hand, document_id: closed.roNumber, user_id: null, username: 'demo', at: putawayAt(n),
       }).execute();
     }
+    const stocked = putawayAt(mine.length - 1);
+    await tx.updateTable('receiving_order').set({ finalized_at: stocked, closed_at: stocked, updated_at: stocked }).where('id', '=', closed.id).execute();
   }
 
   // Receiving: the first line partly arrived and waits at the dock; the second has not arrived yet.

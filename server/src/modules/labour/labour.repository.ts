@@ -4,6 +4,27 @@ import type { Scope } from '../../platform/scope.js';
 
 const n = (v: unknown) => Number(v ?? 0);
 
+export interface ShiftFilter { warehouseId?: number; from?: string; to?: string; userId?: number; openOnly?: boolean }
+
+function shiftsWhere(db: Executor, scope: Scope, f: ShiftFilter) {
+  let q = db.selectFrom('labour_shift as s').innerJoin('app_user as u', 'u.id', 's.user_id').innerJoin('warehouse as w', 'w.id', 's.warehouse_id')
+    .where(scope.where({ warehouse: 's.warehouse_id' }, { warehouseId: f.warehouseId }));
+  if (f.from) q = q.where('s.business_day', '>=', f.from);
+  if (f.to) q = q.where('s.business_day', '<=', f.to);
+  if (f.userId) q = q.where('s.user_id', '=', f.userId);
+  if (f.openOnly) q = q.where('s.clock_out_ms', 'is', null);
+  return q;
+}
+
+function shiftEventsQuery(db: Executor, scope: Scope, f: ShiftFilter, nowMs: number, customerId?: number) {
+  return shiftsWhere(db, scope, f)
+    .innerJoin('floor_event as e', (j) => j.onRef('e.user_id', '=', 's.user_id').onRef('e.at_ms', '>=', 's.clock_in_ms')
+      .on('e.at_ms', '<=', sql<number>`coalesce(s.clock_out_ms, ${nowMs})`))
+    .select(['s.id as shift_id', 'e.kind', 'e.customer_id', 'e.at_ms', 'e.seconds_since_previous'])
+    .where(scope.where({ customer: 'e.customer_id' }, { customerId }))
+    .orderBy('s.id').orderBy('e.at_ms');
+}
+
 export const labourRepository = {
   openShift(db: Executor, userId: number) {
     return db.selectFrom('labour_shift').selectAll().where('user_id', '=', userId).where('clock_out_ms', 'is', null).orderBy('id', 'desc').executeTakeFirst();
@@ -28,15 +49,10 @@ export const labourRepository = {
   },
 
   /** Shifts of the warehouses in scope: those begun on the business days, or (open) those still running. */
-  shifts(db: Executor, scope: Scope, f: { warehouseId?: number; from?: string; to?: string; userId?: number; openOnly?: boolean }) {
-    let q = db.selectFrom('labour_shift as s').innerJoin('app_user as u', 'u.id', 's.user_id').innerJoin('warehouse as w', 'w.id', 's.warehouse_id')
+  shifts(db: Executor, scope: Scope, f: ShiftFilter) {
+    return shiftsWhere(db, scope, f)
       .select(['s.id', 's.user_id', 'u.username', 's.warehouse_id', 'w.name as warehouse_name', 'w.timezone', 's.business_day', 's.clock_in', 's.clock_in_ms', 's.clock_out', 's.clock_out_ms'])
-      .where(scope.where({ warehouse: 's.warehouse_id' }, { warehouseId: f.warehouseId }));
-    if (f.from) q = q.where('s.business_day', '>=', f.from);
-    if (f.to) q = q.where('s.business_day', '<=', f.to);
-    if (f.userId) q = q.where('s.user_id', '=', f.userId);
-    if (f.openOnly) q = q.where('s.clock_out_ms', 'is', null);
-    return q.orderBy('s.business_day').orderBy('u.username').orderBy('s.id').execute()
+      .orderBy('s.business_day').orderBy('u.username').orderBy('s.id').execute()
       .then((rows) => rows.map((r) => ({ ...r, clock_in_ms: n(r.clock_in_ms), clock_out_ms: r.clock_out_ms == null ? null : n(r.clock_out_ms) })));
   },
   breaks(db: Executor, shiftIds: number[]) {
@@ -44,14 +60,15 @@ export const labourRepository = {
     return db.selectFrom('labour_break').select(['shift_id', 'start_ms', 'end_ms']).where('shift_id', 'in', shiftIds).execute()
       .then((rows) => rows.map((r) => ({ shift_id: r.shift_id, start_ms: n(r.start_ms), end_ms: r.end_ms == null ? null : n(r.end_ms) })));
   },
-  /** A user's floor steps between two instants (index floor_event_user), with the client each was for. */
-  userEvents(db: Executor, scope: Scope, userId: number, fromMs: number, untilMs: number, customerId?: number) {
-    return db.selectFrom('floor_event as e').select(['e.kind', 'e.customer_id', 'e.at_ms', 'e.seconds_since_previous'])
-      .where('e.user_id', '=', userId).where('e.at_ms', '>=', fromMs).where('e.at_ms', '<=', untilMs)
-      .where(scope.where({ customer: 'e.customer_id' }, { customerId }))
-      .orderBy('e.at_ms').execute()
-      .then((rows) => rows.map((r) => ({ kind: r.kind, customer_id: r.customer_id, at_ms: n(r.at_ms), gap: r.seconds_since_previous })));
+  /**
+   * The floor steps of each of those shifts: its user's own between clock-in and clock-out (an open shift: up to
+   * `nowMs`), with the client each was for, in one statement (index floor_event_user per shift), by shift and time.
+   */
+  shiftEvents(db: Executor, scope: Scope, f: ShiftFilter, nowMs: number, customerId?: number) {
+    return shiftEventsQuery(db, scope, f, nowMs, customerId).execute()
+      .then((rows) => rows.map((r) => ({ shift_id: r.shift_id, kind: r.kind, customer_id: r.customer_id, at_ms: n(r.at_ms), gap: r.seconds_since_previous })));
   },
+  shiftEventsQuery,
 
   standards(db: Executor, warehouseId: number) {
     return db.selectFrom('labour_standard').select(['warehouse_id', 'kind', 'units_per_hour']).where('warehouse_id', '=', warehouseId).orderBy('kind').execute();

@@ -123,16 +123,18 @@ export class LabourService {
    */
   async shiftTimes(scope: Scope, f: { warehouseId?: number; customerId?: number; from: string; to: string; userId?: number }, now = new Date()): Promise<ShiftTime[]> {
     const rows = await repo.shifts(this.db, scope, f);
-    const breaks = await repo.breaks(this.db, rows.map((r) => r.id));
+    const breaks = groupBy(await repo.breaks(this.db, rows.map((r) => r.id)));
+    // Every shift's steps in one statement, not one per shift (a year of shifts is thousands).
+    const events = groupBy(rows.length ? await repo.shiftEvents(this.db, scope, f, now.getTime(), f.customerId) : []);
     const out: ShiftTime[] = [];
     for (const r of rows) {
       const end = r.clock_out_ms ?? Math.max(now.getTime(), r.clock_in_ms);
-      const own = breaks.filter((b) => b.shift_id === r.id).map((b) => ({ start: b.start_ms, end: b.end_ms ?? end }));
+      const own = (breaks.get(r.id) ?? []).map((b) => ({ start: b.start_ms, end: b.end_ms ?? end }));
       const breakMs = own.reduce((s, b) => s + overlap(b.start, b.end, r.clock_in_ms, end), 0);
       const byKind = new Map<string, number>();
       const byCustomer = new Map<number, number>();
       let task = 0;
-      for (const e of await repo.userEvents(this.db, scope, r.user_id, r.clock_in_ms, end, f.customerId)) {
+      for (const e of events.get(r.id) ?? []) {
         const s = stepSeconds(e.at_ms, e.gap, { start: r.clock_in_ms, end }, own);
         if (s === 0) continue;
         task += s;
@@ -177,4 +179,15 @@ export class LabourService {
     });
     return { message: 'Rate saved', data: (await this.rates(principal, input.customerId))[0] ?? null };
   }
+}
+
+/** Rows by their shift, in their order. */
+function groupBy<T extends { shift_id: number }>(rows: T[]): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.shift_id);
+    if (list) list.push(r);
+    else out.set(r.shift_id, [r]);
+  }
+  return out;
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Scope } from '../../platform/scope.js';
+import { expectNoFullScan, planOf } from '../../../test/support/explain.js';
+import { labourRepository } from './labour.repository.js';
 import { ADMIN, as, buildTestApp, login, makeCustomer, makeUser, makeWarehouse, type TestApp } from '../../../test/helpers.js';
 import { stepSeconds } from './labour.service.js';
 
@@ -126,3 +129,13 @@ describe('labour time and cost', () => {
 });
 
 const round = (v: number) => Math.round(v * 100) / 100;
+
+describe('indexes of the labour reports (EXPLAIN)', () => {
+  it('labour time and cost read the shifts by warehouse and day, and each shift’s steps by user and time, in one statement', async () => {
+    const q = labourRepository.shiftEventsQuery(t.database.db, Scope.everything, { warehouseId: la, from: '2026-01-05', to: '2026-01-11' }, Date.parse('2026-01-12T00:00:00.000Z'));
+    const text = await planOf(t, q);
+    expect(text).toMatch(/floor_event_user/);
+    expect(text).toMatch(/labour_shift_(day|user)/);
+    expectNoFullScan(t, text, ['floor_event', 'e', 'labour_shift', 's']);
+  });
+});

@@ -33,11 +33,7 @@ export const otherReportRepository = {
    * and its stored ABC class. With a warehouse chosen, the clients it serves and the picks made there.
    */
   skuVelocity(db: Executor, w: ReportWhere) {
-    const picks = db.selectFrom('floor_event as e')
-      .select(['e.sku_id', sql<number>`sum(e.quantity)`.as('units'), sql<number>`count(*)`.as('picks'), sql<number>`count(distinct e.order_line_id)`.as('lines')])
-      .where('e.kind', '=', 'pick').where('e.business_day', '>=', w.from).where('e.business_day', '<=', w.to)
-      .where(w.scope.where({ warehouse: 'e.warehouse_id', customer: 'e.customer_id' }, { warehouseId: w.warehouseId, customerId: w.customerId }))
-      .groupBy('e.sku_id');
+    const picks = otherReportRepository.skuPicksQuery(db, w);
     let q = db.selectFrom('sku as s').innerJoin('customer as c', 'c.id', 's.customer_id').leftJoin(picks.as('p'), 'p.sku_id', 's.id')
       .select(['s.id', 's.sku_code', 's.description', 'c.name as customer_name', 's.abc_class', sql<number>`coalesce(p.units, 0)`.as('units'),
         sql<number>`coalesce(p.picks, 0)`.as('picks'), sql<number>`coalesce(p.lines, 0)`.as('lines')])
@@ -80,16 +76,32 @@ export const otherReportRepository = {
   },
   /** Receiving orders with a putaway within the days: first receipt, last putaway, units received good and put away. */
   dockToStock(db: Executor, w: ReportWhere) {
-    const receipts = db.selectFrom('receiving_receipt as r').select(['r.order_id', sql<string>`min(r.at)`.as('first_receipt'), sql<number>`sum(r.quantity)`.as('received')]).groupBy('r.order_id');
-    const putaways = db.selectFrom('receiving_putaway as p').select(['p.order_id', sql<string>`max(p.at)`.as('last_putaway'), sql<number>`sum(p.quantity)`.as('put_away')]).groupBy('p.order_id');
+    return otherReportRepository.dockToStockQuery(db, w).execute();
+  },
+  dockToStockQuery(db: Executor, w: ReportWhere) {
+    const lo = dayInAnyZone(w.from).from;
+    const hi = dayInAnyZone(w.to).until;
+    // Only the orders put away within the range (index receiving_putaway_at), then their receipts and putaways by order.
+    const inRange = db.selectFrom('receiving_putaway as pr').select('pr.order_id').where('pr.at', '>=', lo).where('pr.at', '<', hi);
+    const receipts = db.selectFrom('receiving_receipt as r').select(['r.order_id', sql<string>`min(r.at)`.as('first_receipt'), sql<number>`sum(r.quantity)`.as('received')])
+      .where('r.order_id', 'in', inRange).groupBy('r.order_id');
+    const putaways = db.selectFrom('receiving_putaway as p').select(['p.order_id', sql<string>`max(p.at)`.as('last_putaway'), sql<number>`sum(p.quantity)`.as('put_away')])
+      .where('p.order_id', 'in', inRange).groupBy('p.order_id');
     return db.selectFrom('receiving_order as o')
       .innerJoin(receipts.as('rc'), 'rc.order_id', 'o.id').innerJoin(putaways.as('pa'), 'pa.order_id', 'o.id')
       .innerJoin('customer as c', 'c.id', 'o.customer_id')
       .select(['o.ro_number', 'o.warehouse_id', 'c.name as customer_name', 'rc.first_receipt', 'rc.received', 'pa.last_putaway', 'pa.put_away'])
       .where(w.scope.where({ warehouse: 'o.warehouse_id', customer: 'o.customer_id' }, { warehouseId: w.warehouseId, customerId: w.customerId }))
-      .where('pa.last_putaway', '>=', dayInAnyZone(w.from).from).where('pa.last_putaway', '<', dayInAnyZone(w.to).until)
-      .orderBy('pa.last_putaway')
-      .execute();
+      .where('pa.last_putaway', '>=', lo).where('pa.last_putaway', '<', hi)
+      .orderBy('pa.last_putaway');
+  },
+  /** The SKU velocity report's picks: per SKU within the business days (index floor_event_day or _billing). */
+  skuPicksQuery(db: Executor, w: ReportWhere) {
+    return db.selectFrom('floor_event as e')
+      .select(['e.sku_id', sql<number>`sum(e.quantity)`.as('units'), sql<number>`count(*)`.as('picks'), sql<number>`count(distinct e.order_line_id)`.as('lines')])
+      .where('e.kind', '=', 'pick').where('e.business_day', '>=', w.from).where('e.business_day', '<=', w.to)
+      .where(w.scope.where({ warehouse: 'e.warehouse_id', customer: 'e.customer_id' }, { warehouseId: w.warehouseId, customerId: w.customerId }))
+      .groupBy('e.sku_id');
   },
   /** Writes the ABC classes (SKU id → class) that differ from the stored ones; returns the SKUs changed with before/after. */
   async setAbcClasses(tx: Executor, classes: { id: number; before: string | null; after: string }[], at: string) {

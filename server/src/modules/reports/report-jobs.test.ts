@@ -2,7 +2,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_JOB_MAX_RANGE_MESSAGE, REPORT_MAX_RANGE_MESSAGE } from '@bolx/contracts';
 import { ADMIN, as, buildTestApp, login, makeCustomer, makeSku, makeUser, makeWarehouse, recordEvents, type TestApp } from '../../../test/helpers.js';
-import { REPORT_EXPORT_JOB, REPORT_SUBSCRIPTION_SEND_JOB } from './report-jobs.js';
+import { storeFile } from '../../platform/files.js';
+import { REPORT_EXPORT_JOB, REPORT_FILES_CLEANUP_JOB, REPORT_SUBSCRIPTION_SEND_JOB } from './report-jobs.js';
 
 // Orders of two clients three years apart: a report over all of them is past the on-screen limit (2 years).
 let t: TestApp;
@@ -168,5 +169,49 @@ describe('scheduled reports', () => {
     expect(cancelled.statusCode).toBe(200);
     expect((await clientB.get('/Warehouse/Report/GetReportSubscriptions')).json().map((x: { subscriptionId: number }) => x.subscriptionId)).not.toContain(s.subscriptionId);
     expect(await t.app.services.reportJobs.send(s.subscriptionId, async () => null, 'test')).toEqual({ sent: false, reason: 'cancelled' });
+  });
+});
+
+describe('keeping report files', () => {
+  it('the nightly cleanup deletes report jobs’ files and sent mail’s attachments past the retention, and keeps recent and unsent ones', async () => {
+    const db = t.database.db;
+    const day = 86_400_000;
+    const ago = (days: number) => new Date(Date.now() - days * day).toISOString();
+    const exportJob = async () => {
+      const queued = await admin.post('/Warehouse/OrderReport/RunReportJob', { report: 'orders-per-day', filters: { ...longRange, warehouseId: wh, groupBy: 'month' }, format: 'csv' });
+      const row = await runJob(queued.json().data.jobId);
+      expect(row.status, row.error ?? '').toBe('succeeded');
+      return { jobId: Number(row.id), fileId: JSON.parse(row.result_json!).fileId as number };
+    };
+    const old = await exportJob();
+    const recent = await exportJob();
+    await db.updateTable('job').set({ finished_at: ago(10) }).where('id', '=', old.jobId).execute();
+    // Mail with an attachment each: sent long ago, sent yesterday, never sent (no SMTP) and old.
+    const mail = async (sentAt: string | null) => {
+      const { id } = await db.insertInto('mail_outbox').values({ to_address: 'x@example.com', subject: 'Report', body: 'attached', attempts: sentAt ? 1 : 0, sent_at: sentAt, error: null, created_at: ago(20) } as never)
+        .returning('id').executeTakeFirstOrThrow();
+      const file = await storeFile(db, { fileName: 'r.csv', mimeType: 'text/csv', bytes: Buffer.from('a,b'), createdBy: null });
+      await db.insertInto('mail_attachment').values({ mail_id: id, file_id: file.id }).execute();
+      return { mailId: id, fileId: file.id };
+    };
+    const [sentOld, sentRecent, unsent] = [await mail(ago(10)), await mail(ago(1)), await mail(null)];
+
+    // Run by the platform's schedule: the next night's slot fires the cleanup job.
+    const now = Date.now();
+    await t.app.services.schedules.tick(now);
+    expect(await t.app.services.schedules.tick(now + 2 * day)).toBeGreaterThanOrEqual(1);
+    const job = await db.selectFrom('job').select('id').where('name', '=', REPORT_FILES_CLEANUP_JOB).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const done = await runJob(Number(job.id));
+    expect(done.status, done.error ?? '').toBe('succeeded');
+    expect(JSON.parse(done.result_json!)).toEqual({ reportFiles: 1, attachments: 1 });
+
+    const files = (await db.selectFrom('stored_file').select('id').where('id', 'in', [old.fileId, recent.fileId, sentOld.fileId, sentRecent.fileId, unsent.fileId]).execute()).map((f) => f.id);
+    expect(files.sort((a, b) => a - b)).toEqual([recent.fileId, sentRecent.fileId, unsent.fileId].sort((a, b) => a - b));
+    expect(await db.selectFrom('mail_attachment').select('id').where('mail_id', '=', sentOld.mailId).execute()).toEqual([]);
+    // The old job's download says why it is gone; the recent one still downloads.
+    const gone = await admin.get(`/Warehouse/Report/DownloadReportJob?jobId=${old.jobId}`);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().message).toContain('kept 7 days');
+    expect((await admin.get(`/Warehouse/Report/DownloadReportJob?jobId=${recent.jobId}`)).statusCode).toBe(200);
   });
 });

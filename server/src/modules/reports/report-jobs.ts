@@ -20,6 +20,10 @@ type Filters = z.output<typeof reportFilters>;
 export const REPORT_EXPORT_JOB = 'reports.export';
 export const REPORT_SUBSCRIPTIONS_DUE_JOB = 'reports.subscriptions-due';
 export const REPORT_SUBSCRIPTION_SEND_JOB = 'reports.subscription-send';
+export const REPORT_FILES_CLEANUP_JOB = 'reports.files-cleanup';
+/** Nightly, after the platform's housekeeping (03:17 UTC). */
+const CLEANUP_CRON = '47 3 * * *';
+const DAY_MS = 86_400_000;
 /** How often due subscriptions are looked for: a subscription's hour is kept to within this. */
 const DUE_CRON = '*/15 * * * *';
 /** Due subscriptions one run of the due job hands out (the rest wait for the next run, a quarter of an hour on). */
@@ -46,7 +50,7 @@ function nextRun(s: { frequency: string; hour: number; weekday: number | null },
  */
 export class ReportJobs {
   constructor(
-    private readonly deps: { db: Db; dialect: Dialect; jobs: Jobs; mailer: Mailer },
+    private readonly deps: { db: Db; dialect: Dialect; jobs: Jobs; mailer: Mailer; retentionDays: number },
     private readonly reports: ReportService,
   ) {}
 
@@ -66,8 +70,34 @@ export class ReportJobs {
     if (row.status !== 'succeeded' || !row.result_json) throw unprocessable('The report is not ready yet');
     const result = JSON.parse(row.result_json) as ReportJobResult;
     const file = await readStoredFile(this.deps.db, result.fileId);
-    if (!file) throw notFound('Report file');
+    if (!file) throw notFound(`Report file (kept ${this.deps.retentionDays} day${this.deps.retentionDays === 1 ? '' : 's'}: run the report again)`);
     return file;
+  }
+
+  /**
+   * Deletes what reports leave behind once kept `retentionDays`: the files of report jobs finished before then, and
+   * the attachments of mail sent before then (an unsent mail keeps its files: the outbox may still send it).
+   */
+  async removeExpiredFiles(now = Date.now()): Promise<{ reportFiles: number; attachments: number }> {
+    const before = new Date(now - this.deps.retentionDays * DAY_MS).toISOString();
+    return inTransaction(this.deps.db, async (uow) => {
+      const jobs = await uow.tx.selectFrom('job').select(['id', 'result_json'])
+        .where('name', '=', REPORT_EXPORT_JOB).where('status', '=', 'succeeded').where('finished_at', '<', before).where('result_json', 'is not', null)
+        .execute();
+      const reportFileIds = jobs.map((j) => (JSON.parse(j.result_json!) as Partial<ReportJobResult>).fileId).filter((id): id is number => typeof id === 'number');
+      const attached = await uow.tx.selectFrom('mail_attachment as a').innerJoin('mail_outbox as m', 'm.id', 'a.mail_id')
+        .select(['a.id', 'a.file_id']).where('m.sent_at', 'is not', null).where('m.sent_at', '<', before).execute();
+      let reportFiles = 0;
+      for (let i = 0; i < reportFileIds.length; i += 500) {
+        reportFiles += Number((await uow.tx.deleteFrom('stored_file').where('id', 'in', reportFileIds.slice(i, i + 500)).executeTakeFirst()).numDeletedRows);
+      }
+      for (let i = 0; i < attached.length; i += 500) {
+        const part = attached.slice(i, i + 500);
+        await uow.tx.deleteFrom('mail_attachment').where('id', 'in', part.map((a) => a.id)).execute();
+        await uow.tx.deleteFrom('stored_file').where('id', 'in', part.map((a) => a.file_id)).execute();
+      }
+      return { reportFiles, attachments: attached.length };
+    });
   }
 
   // ---- Scheduled reports ----
@@ -176,6 +206,12 @@ export class ReportJobs {
       payload: sendPayload,
       run: (p, ctx) => this.send(p.subscriptionId, principalOfUser, `job:${ctx.jobId}`),
     });
+    jobs.register(REPORT_FILES_CLEANUP_JOB, {
+      payload: z.object({ slot: z.string() }),
+      maxAttempts: 2,
+      run: (p) => this.removeExpiredFiles(Date.parse(p.slot)),
+    });
+    schedules.register({ name: REPORT_FILES_CLEANUP_JOB, cron: CLEANUP_CRON, timeZone: 'UTC', job: REPORT_FILES_CLEANUP_JOB, payload: (slot) => ({ slot }) });
     schedules.register({ name: REPORT_SUBSCRIPTIONS_DUE_JOB, cron: DUE_CRON, timeZone: 'UTC', job: REPORT_SUBSCRIPTIONS_DUE_JOB, payload: (slot) => ({ slot }) });
   }
 }

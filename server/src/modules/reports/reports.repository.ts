@@ -6,10 +6,19 @@ import { dayInAnyZone } from '../../platform/business-day.js';
 import type { Scope } from '../../platform/scope.js';
 
 /** What every query of a report is held to: the caller's scope, the header's warehouse/client, the business days. */
-export interface ReportWhere { scope: Scope; warehouseId?: number; customerId?: number; from: string; to: string; userId?: number; kind?: string }
+export interface ReportWhere {
+  scope: Scope; warehouseId?: number; customerId?: number; from: string; to: string; userId?: number; kind?: string;
+  /** The warehouses' time zones the rows may be in: SQLite then computes their local days natively (Dialect.localDay). */
+  zones?: readonly string[];
+}
 
 /** Index-friendly instant bounds around the business days (any zone), beside the exact per-zone day test. */
 const instants = (w: ReportWhere) => ({ lo: dayInAnyZone(w.from).from, hi: dayInAnyZone(w.to).until });
+/** The local day of an instant column in its warehouse's zone (alias wh), for rows within the report's instants. */
+const localDay = (d: Dialect, w: ReportWhere, column: string) => {
+  const { lo, hi } = instants(w);
+  return d.localDay(sql.ref(column), sql.ref('wh.timezone'), w.zones ? { zones: w.zones, from: lo, until: hi } : undefined);
+};
 const orderScope = (w: ReportWhere): Expression<SqlBool> =>
   w.scope.where({ warehouse: 'o.warehouse_id', customer: 'o.customer_id' }, { warehouseId: w.warehouseId, customerId: w.customerId });
 
@@ -23,7 +32,7 @@ export const reportRepository = {
   },
   ordersReceivedPerDayQuery(db: Executor, d: Dialect, w: ReportWhere) {
     const { lo, hi } = instants(w);
-    const dayExpr = d.localDay(sql.ref('o.created_at'), sql.ref('wh.timezone'));
+    const dayExpr = localDay(d, w, 'o.created_at');
     return db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .select([dayExpr.as('day'), sql<number>`count(*)`.as('n')])
       .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
@@ -38,7 +47,7 @@ export const reportRepository = {
   },
   ordersReachingPerDayQuery(db: Executor, d: Dialect, w: ReportWhere, status: 'Released' | 'Shipped') {
     const { lo, hi } = instants(w);
-    const dayExpr = d.localDay(sql.ref('h.at'), sql.ref('wh.timezone'));
+    const dayExpr = localDay(d, w, 'h.at');
     return db.selectFrom('document_status_history as h')
       .innerJoin('sales_order as o', 'o.id', 'h.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .select([dayExpr.as('day'), sql<number>`count(distinct h.document_id)`.as('n')])
@@ -56,7 +65,7 @@ export const reportRepository = {
   },
   shippedOrdersQuery(db: Executor, d: Dialect, w: ReportWhere) {
     const { lo, hi } = instants(w);
-    const dayExpr = d.localDay(sql.ref('h.at'), sql.ref('wh.timezone'));
+    const dayExpr = localDay(d, w, 'h.at');
     return db.selectFrom('document_status_history as h')
       .innerJoin('sales_order as o', 'o.id', 'h.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .innerJoin('customer as c', 'c.id', 'o.customer_id')
@@ -77,18 +86,18 @@ export const reportRepository = {
   },
   orderProfileQuery(db: Executor, d: Dialect, w: ReportWhere, group: OrderGroupKey) {
     const { lo, hi } = instants(w);
-    const dayExpr = d.localDay(sql.ref('o.created_at'), sql.ref('wh.timezone'));
+    const dayExpr = localDay(d, w, 'o.created_at');
     const key = group === 'customer' ? sql<string>`c.name` : group === 'carrier' ? sql<string>`coalesce(ci.account_name, '(none)')`
       : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : dayExpr;
-    const lines = db.selectFrom('sales_order_line as l').select(['l.order_id', sql<number>`count(*)`.as('lines'), sql<number>`sum(l.quantity)`.as('units')]).groupBy('l.order_id');
+    // The lines of the orders in range only (through their (order, line) key), not every line ever grouped first.
     return db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .innerJoin('customer as c', 'c.id', 'o.customer_id')
       .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id')
-      .leftJoin(lines.as('ls'), 'ls.order_id', 'o.id')
+      .leftJoin('sales_order_line as l', 'l.order_id', 'o.id')
       .select((eb) => [
-        key.as('group_key'), sql<number>`count(*)`.as('orders'), sql<number>`coalesce(sum(ls.lines), 0)`.as('lines'), sql<number>`coalesce(sum(ls.units), 0)`.as('units'),
-        sql<number>`sum(case when o.status = 'Backordered' or ${eb.exists(eb.selectFrom('document_status_history as bh').select('bh.id')
-          .where('bh.kind', '=', 'SALES_ORDER').whereRef('bh.document_id', '=', 'o.id').where('bh.to_status', '=', 'Backordered'))} then 1 else 0 end)`.as('backordered'),
+        key.as('group_key'), sql<number>`count(distinct o.id)`.as('orders'), sql<number>`count(l.id)`.as('lines'), sql<number>`coalesce(sum(l.quantity), 0)`.as('units'),
+        sql<number>`count(distinct case when o.status = 'Backordered' or ${eb.exists(eb.selectFrom('document_status_history as bh').select('bh.id')
+          .where('bh.kind', '=', 'SALES_ORDER').whereRef('bh.document_id', '=', 'o.id').where('bh.to_status', '=', 'Backordered'))} then o.id end)`.as('backordered'),
       ])
       .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
       .where('o.created_at', '>=', lo).where('o.created_at', '<', hi)

@@ -361,7 +361,10 @@ export class ReportService {
     const zones = new Map((await repo.timeZones(this.db)).map((w) => [w.id, w.timezone]));
     return {
       db: this.db, dialect: this.dialect, principal, labour: this.labour, stock: this.stock, now, group: filters.groupBy ?? groups[0] ?? null,
-      w: { scope: principal.scope, warehouseId: filters.warehouseId || undefined, customerId, from: range.from, to: range.to, userId: filters.userId || undefined, kind: filters.kind },
+      w: {
+        scope: principal.scope, warehouseId: filters.warehouseId || undefined, customerId, from: range.from, to: range.to, userId: filters.userId || undefined, kind: filters.kind,
+        zones: filters.warehouseId ? [zone] : [...new Set(zones.values())],
+      },
       zoneOf: (id) => zones.get(id) ?? 'UTC', days: filters.days ?? DEAD_STOCK_DEFAULT_DAYS,
     };
   }

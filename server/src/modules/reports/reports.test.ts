@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_MAX_RANGE_MESSAGE } from '@bolx/contracts';
-import { CompiledQuery, type Compilable } from 'kysely';
+import type { Compilable } from 'kysely';
+import { expectNoFullScan, planOf } from '../../../test/support/explain.js';
 import { Scope } from '../../platform/scope.js';
 import { reportRepository } from './reports.repository.js';
 import { otherReportRepository } from './other-reports.repository.js';
@@ -245,16 +246,7 @@ describe('saved views', () => {
 });
 
 describe('indexes of the heavy queries (EXPLAIN)', () => {
-  /** The plan's text on either engine; PostgreSQL is told to avoid a sequential scan, so a usable index shows. */
-  async function plan(q: Compilable<unknown>): Promise<string> {
-    const c = q.compile();
-    if (t.database.sqlite) return (t.database.sqlite.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(...(c.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join('\n');
-    return t.database.db.transaction().execute(async (tx) => {
-      await tx.executeQuery(CompiledQuery.raw('SET LOCAL enable_seqscan = off'));
-      const rows = (await tx.executeQuery(CompiledQuery.raw(`EXPLAIN ${c.sql}`, [...c.parameters]))).rows as Record<string, string>[];
-      return rows.map((r) => Object.values(r)[0]).join('\n');
-    });
-  }
+  const plan = (q: Compilable<unknown>) => planOf(t, q);
   const w = () => ({ scope: Scope.everything, warehouseId: wh, from: '2026-01-05', to: '2026-01-11' });
 
   it('shipped and released per day read the status history by kind, status and time', async () => {
@@ -265,13 +257,7 @@ describe('indexes of the heavy queries (EXPLAIN)', () => {
   it('orders received per day read orders by warehouse and time', async () => {
     expect(await plan(reportRepository.ordersReceivedPerDayQuery(t.database.db, t.database.dialect, w()))).toMatch(/sales_order_warehouse_(created|date)/);
   });
-  /** The plan never reads a whole ledger or orders table: on SQLite no bare SCAN of it, on PostgreSQL no Seq Scan of it. */
-  const noFullScan = (text: string, tables: string[]) => {
-    for (const table of tables) {
-      if (t.database.sqlite) expect(text, text).not.toMatch(new RegExp(`SCAN ${table}(?! USING)`));
-      else expect(text, text).not.toMatch(new RegExp(`Seq Scan on ${table}`));
-    }
-  };
+  const noFullScan = (text: string, tables: string[]) => expectNoFullScan(t, text, tables);
   it('fulfilment time and on-time rate read shipped orders through the status history index', async () => {
     const text = await plan(reportRepository.shippedOrdersQuery(t.database.db, t.database.dialect, w()));
     expect(text).toMatch(/document_status_history_(to|document)/);
@@ -288,6 +274,20 @@ describe('indexes of the heavy queries (EXPLAIN)', () => {
     noFullScan(dead, ['inventory_txn', 't']);
     const audit = await plan(otherReportRepository.auditRowsQuery(t.database.db, w(), 100));
     noFullScan(audit, ['audit_log', 'a']);
+  });
+  it('dock-to-stock finds the orders put away in the range by the putaways’ time, then reads their receipts and putaways by order', async () => {
+    const text = await plan(otherReportRepository.dockToStockQuery(t.database.db, w()));
+    expect(text).toMatch(/receiving_putaway_at/);
+    expect(text).toMatch(/receiving_receipt_order/);
+    noFullScan(text, ['receiving_putaway', 'receiving_receipt', 'p', 'r', 'pr']);
+  });
+  it('SKU velocity reads the picks by warehouse and business day', async () => {
+    const text = await plan(otherReportRepository.skuPicksQuery(t.database.db, w()));
+    expect(text).toMatch(/floor_event_(day|billing)/);
+    noFullScan(text, ['floor_event', 'e']);
+  });
+  it('the audit log report reads the log by time', async () => {
+    expect(await plan(otherReportRepository.auditRowsQuery(t.database.db, w(), 100))).toMatch(/audit_log_at/);
   });
   it('productivity reads the activity log by warehouse and business day', async () => {
     // Either index that leads with the warehouse and business day serves it (billing adds floor_event_billing).
