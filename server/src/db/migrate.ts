@@ -34,6 +34,7 @@ import * as m0033 from './migrations/0033_pallets.js';
 import * as m0035 from './migrations/0035_manual_shipping.js';
 import * as m0037 from './migrations/0037_billing_ledger_index.js';
 import * as m0038 from './migrations/0038_report_jobs.js';
+import * as m0042 from './migrations/0042_billing_accrual.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -72,6 +73,7 @@ export const STEPS: Record<string, Step> = {
   '0035_manual_shipping': m0035,
   '0037_billing_ledger_index': m0037,
   '0038_report_jobs': m0038,
+  '0042_billing_accrual': m0042,
 };
 
 class StaticProvider implements MigrationProvider {
