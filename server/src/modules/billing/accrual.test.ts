@@ -5,6 +5,7 @@ import { floor, type Floor } from '../../../test/support/floor-fixtures.js';
 import { systemActor } from '../../platform/actor.js';
 import type { JobContext } from '../../platform/jobs/index.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
+import type { FloorEvent } from '../../platform/floor-events.js';
 import { materialise } from './accrual.js';
 
 // The live accrual against real runs: what GetUnbilled says equals a run of the month so far, before the
@@ -59,8 +60,8 @@ async function post(f: Floor, day: string, legs: { skuId: number; locationId: nu
   }, actor));
   await db().updateTable('inventory_txn').set({ business_day: day, at: `${day}T12:00:00.000Z` }).where('id', '>', Number(before.m ?? 0)).execute();
 }
-const event = (f: Floor, day: string, e: Parameters<TestApp['app']['services']['floorEvents']['record']>[2][number]) =>
-  inTransaction(db(), (uow) => t.app.services.floorEvents.record(uow, actor, [{ warehouseId: f.wh, customerId: f.cust, ...e }], new Date(`${day}T10:00:00.000Z`)));
+const event = (f: Floor, day: string, e: Omit<FloorEvent, 'warehouseId' | 'customerId'>) =>
+  inTransaction(db(), (uow) => t.app.services.floorEvents.record(uow, actor, [{ ...e, warehouseId: f.wh, customerId: f.cust }], new Date(`${day}T10:00:00.000Z`)));
 
 const ctxOf = (jobId: number): JobContext => ({ jobId, attempt: 1, maxAttempts: 3, ownerUserId: null, warehouseId: null, customerId: null, progress: async () => {}, signal: new AbortController().signal });
 
@@ -160,5 +161,33 @@ describe('the live unbilled accrual equals a run of the month so far', () => {
     expect(late).toEqual({ total: 25 + 450 + 5, byGroup: { Shipping: 475, Fulfilment: 5 } });
     expect(await materialise(db(), t.database.dialect, f.cust, f.wh, today)).toBe(true);
     expect(await unbilled(f)).toEqual(late);
+  });
+
+  it('bills receiving per carton from the cartons the receive scans name: each carton of an order once', async () => {
+    const f = await floor(t);
+    const card = await f.admin.post(`${B}/SaveRateCard`, { customerId: f.cust, warehouseId: f.wh, effectiveFrom: '2024-01-01', rates: [{ chargeType: 'receiving_carton', rateMinor: 35 }] });
+    expect(card.statusCode, card.body).toBe(200);
+    const sku = await makeSku(t.database, f.cust, `CTN-${Math.random().toString(36).slice(2, 8)}`);
+    const code = (await db().selectFrom('sku').select('sku_code').where('id', '=', sku).executeTakeFirstOrThrow()).sku_code;
+    const dock = await f.place({ zone: 'DK', type: 'dock' });
+    const ro = await f.admin.post('/Warehouse/Receiving/CreateReceivingOrder', {
+      warehouseId: f.wh, customerId: f.cust, supplier: 'Cartons Ltd', expectedDeliveryDate: today, referenceNumber: 'PO-C', lines: [{ skuId: sku, expectedQuantity: 40 }],
+    });
+    expect(ro.statusCode, ro.body).toBe(200);
+    const receivingOrderId = ro.json().data.receivingOrderId as number;
+    // Cartons C-1 (two scans), C-2, and a scan naming none.
+    for (const [carton, quantity] of [['C-1', 6], ['C-1', 4], ['C-2', 10], ['', 5]] as const) {
+      const res = await f.admin.post('/Warehouse/Receiving/ReceiveItem', { receivingOrderId, scanCode: code, locationId: dock, quantity, ...(carton ? { carton } : {}) });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const receipts = await db().selectFrom('receiving_receipt').select('carton').where('order_id', '=', receivingOrderId).orderBy('id').execute();
+    expect(receipts.map((r) => r.carton)).toEqual(['C-1', 'C-1', 'C-2', '']);
+    const events = await db().selectFrom('floor_event').select('carton_code').where('doc_type', '=', 'RO').where('doc_id', '=', receivingOrderId).where('kind', '=', 'receive').orderBy('id').execute();
+    expect(events.map((e) => e.carton_code)).toEqual(['C-1', 'C-1', 'C-2', null]);
+    expect(await unbilled(f)).toEqual({ total: 70, byGroup: { Receiving: 70 } });
+    const run = await runOfMonth(f, true);
+    expect(run.total).toBe(2 * 35);
+    const inv = (await f.admin.post(`${B}/GetInvoice`, { invoiceId: run.invoiceId })).json();
+    expect(inv.lines.map((l: { chargeType: string; quantity: number }) => [l.chargeType, l.quantity])).toEqual([['receiving_carton', 2]]);
   });
 });
