@@ -6,7 +6,9 @@ import { systemActor } from '../../platform/actor.js';
 import type { JobContext } from '../../platform/jobs/index.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
 import type { FloorEvent } from '../../platform/floor-events.js';
+import { CompiledQuery, sql } from 'kysely';
 import { materialise } from './accrual.js';
+import { billingRepository } from './billing.repository.js';
 
 // The live accrual against real runs: what GetUnbilled says equals a run of the month so far, before the
 // accrual's materialisation (every row read), after it (its counts plus the rows since: orders shipping more
@@ -189,5 +191,24 @@ describe('the live unbilled accrual equals a run of the month so far', () => {
     expect(run.total).toBe(2 * 35);
     const inv = (await f.admin.post(`${B}/GetInvoice`, { invoiceId: run.invoiceId })).json();
     expect(inv.lines.map((l: { chargeType: string; quantity: number }) => [l.chargeType, l.quantity])).toEqual([['receiving_carton', 2]]);
+  });
+
+  it('reads the manual charges by client, warehouse, source type and day (index billing_charge_manual, EXPLAIN)', async () => {
+    // A client's month of derived charges (thousands) and a few accessorials, the tables analysed.
+    const f = await floor(t);
+    await sql`WITH RECURSIVE j(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM j WHERE n < 2999)
+      INSERT INTO billing_charge (customer_id, warehouse_id, charge_type, qualifier, charge_key, source_type, source_id, source_doc, day, quantity, rate_minor, markup_bp, divisor, amount_minor)
+      SELECT CAST(${f.cust} AS INTEGER), CAST(${f.wh} AS INTEGER), 'receiving_unit', '', 'txn:x' || CAST(j.n AS TEXT), CASE WHEN j.n % 1000 = 0 THEN 'manual' ELSE 'ledger' END,
+        CAST(j.n AS TEXT), NULL, ${first}, 1, 10, 0, 1, 10 FROM j`.execute(db());
+    await sql`ANALYZE billing_charge`.execute(db());
+    const q = billingRepository.manualCharges(db(), { customerId: f.cust, warehouseId: f.wh, from: first, to: today }).compile();
+    const text = t.database.sqlite
+      ? (t.database.sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join('\n')
+      : await db().transaction().execute(async (tx) => {
+        // A test table of a few rows: PostgreSQL is told to avoid a sequential scan, so the index it would use shows.
+        await tx.executeQuery(CompiledQuery.raw('SET LOCAL enable_seqscan = off'));
+        return ((await tx.executeQuery(CompiledQuery.raw(`EXPLAIN ${q.sql}`, [...q.parameters]))).rows as Record<string, string>[]).map((r) => Object.values(r)[0]).join('\n');
+      });
+    expect(text).toMatch(/billing_charge_manual/);
   });
 });

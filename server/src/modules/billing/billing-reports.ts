@@ -54,10 +54,7 @@ export class BillingReports {
         const r = finalKeys.has(`${c.chargeType}|${c.key}`) ? undefined : rate(c, book);
         if (r) add(c.chargeType, r.amountMinor);
       }
-      const manual = await this.db.selectFrom('billing_charge as c').leftJoin('invoice as i', 'i.id', 'c.invoice_id')
-        .select(['c.charge_type', (eb) => eb.fn.sum<number | string>('c.amount_minor').as('amount')])
-        .where('c.customer_id', '=', s.customerId).where('c.warehouse_id', '=', s.warehouseId).where('c.source_type', '=', 'manual')
-        .where('c.day', '>=', s.from).where('c.day', '<=', s.to).where((eb) => eb.or([eb('i.id', 'is', null), eb('i.status', '!=', 'Final')])).groupBy('c.charge_type').execute();
+      const manual = await repo.manualCharges(this.db, s).execute();
       for (const m of manual) add(m.charge_type as ChargeType, n(m.amount));
       // On the month's last day the month's invoice owes its top-up to the minimum (as the run's minimum step).
       const minimum = monthEnds(s).length ? book.rateOn(s.to, 'monthly_minimum', '') : undefined;
