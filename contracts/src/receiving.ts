@@ -75,6 +75,8 @@ export const receiveItemInput = z.object({
   lot: text(64).optional().default(''),
   expiryDate: date('Please enter expiry date!').optional(),
   pallet: text(64).optional().default(''),
+  /** The inbound carton the units came in (its label or LPN): receiving per carton bills each carton of the order once. */
+  carton: text(64).optional().default(''),
   /** Good units, put into stock at the location. */
   quantity: units('quantity').default(0),
   /** Damaged units: recorded on the line; stocked at `damagedLocationId` when one is given, else refused at the door. */

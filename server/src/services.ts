@@ -51,6 +51,7 @@ import { ManualShipmentService } from './modules/shipping/manual-shipments.js';
 import { BillingService, registerBillingJobs } from './modules/billing/billing.service.js';
 import { BillingReports } from './modules/billing/billing-reports.js';
 import { StorageSnapshots, registerSnapshotSchedule } from './modules/billing/storage-snapshots.js';
+import { registerAccrualSchedule } from './modules/billing/accrual.js';
 import { LabourService } from './modules/labour/labour.service.js';
 import { ReportService } from './modules/reports/reports.service.js';
 import { ReportJobs } from './modules/reports/report-jobs.js';
@@ -161,6 +162,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   registerBatchAllocationJob(jobs, services);
   registerBillingJobs(jobs, billing);
   registerSnapshotSchedule(jobs, schedules, db, storageSnapshots);
+  registerAccrualSchedule(jobs, schedules, db, deps.dialect);
   registerRmaExpiry(jobs, schedules, services.returns);
   services.reportJobs.register(jobs, schedules, (userId, session) => services.auth.principalOfUser(userId, session));
   services.returns.followReturnLabels(domainEvents);

@@ -36,6 +36,7 @@ import * as m0037 from './migrations/0037_billing_ledger_index.js';
 import * as m0038 from './migrations/0038_report_jobs.js';
 import * as m0040 from './migrations/0040_report_indexes.js';
 import * as m0041 from './migrations/0041_ticket_freight_links.js';
+import * as m0042 from './migrations/0042_billing_accrual.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -76,6 +77,7 @@ export const STEPS: Record<string, Step> = {
   '0038_report_jobs': m0038,
   '0040_report_indexes': m0040,
   '0041_ticket_freight_links': m0041,
+  '0042_billing_accrual': m0042,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -5,7 +5,7 @@ import type { Actor } from './actor.js';
 import type { WarehouseTimeZones } from './business-day.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
-/** Rows of one insert: 20 parameters each, well inside SQLite's 32,766 and PostgreSQL's 65,535. */
+/** Rows of one insert: 21 parameters each, well inside SQLite's 32,766 and PostgreSQL's 65,535. */
 const EVENTS_PER_STATEMENT = 1000;
 
 /** One floor step to record: what happened, where, to what. */
@@ -28,6 +28,8 @@ export interface FloorEvent {
   detail?: string | null;
   /** Money in minor units (a label's carrier charge). */
   amountMinor?: number | null;
+  /** The inbound carton a receive step names (its label or LPN): receiving per carton bills each once. */
+  cartonCode?: string | null;
 }
 
 /**
@@ -55,7 +57,7 @@ export class FloorEvents {
       kind: e.kind, warehouse_id: e.warehouseId, customer_id: e.customerId, user_id: userId,
       job_id: e.jobId ?? null, task_id: e.taskId ?? null, order_id: e.orderId ?? null, order_line_id: e.orderLineId ?? null,
       carton_id: e.cartonId ?? null, sku_id: e.skuId ?? null, location_id: e.locationId ?? null, quantity: e.quantity ?? 0,
-      doc_type: e.docType ?? null, doc_id: e.docId ?? null, detail: e.detail ?? null, amount_minor: e.amountMinor ?? null,
+      doc_type: e.docType ?? null, doc_id: e.docId ?? null, detail: e.detail ?? null, amount_minor: e.amountMinor ?? null, carton_code: e.cartonCode || null,
       at: iso, at_ms: ms, business_day: days.get(e.warehouseId)!, seconds_since_previous: i === 0 ? gap : 0,
     }));
     // A 5,000-line receipt put away records 10,000 events: within both engines' bound on parameters a statement.

@@ -41,6 +41,14 @@ export interface BillingChargeTable {
   reverses_charge_id: number | null; description: string | null; created_by: number | null; created_at: CreatedAt;
 }
 
+/** The live accrual's materialisation (migration 0042): the month's candidates up to the mark, counted unrated. */
+export interface BillingAccrualMarkTable {
+  customer_id: number; warehouse_id: number; month: string; txn_id: Big; event_id: Big; snapshot_id: Big; finals: number; taken_at: Timestamp;
+}
+export interface BillingAccrualGroupTable {
+  customer_id: number; warehouse_id: number; charge_type: string; qualifier: string; day: string; quantity: Big; base_minor: Big | null; n: Big;
+}
+
 /** Tables of billing (migration 0030). Merged into DB in db/schema.ts. */
 export interface BillingTables {
   billing_account: BillingAccountTable;
@@ -51,4 +59,6 @@ export interface BillingTables {
   invoice: InvoiceTable;
   invoice_line: InvoiceLineTable;
   billing_charge: BillingChargeTable;
+  billing_accrual_mark: BillingAccrualMarkTable;
+  billing_accrual_group: BillingAccrualGroupTable;
 }

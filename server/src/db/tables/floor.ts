@@ -46,6 +46,8 @@ export interface FloorEventTable {
   quantity: number; at: Timestamp; at_ms: number | string; business_day: string; seconds_since_previous: number | null;
   /** Migration 0024: the document a step belongs to when no column above names it, a detail, a money amount (minor units). */
   doc_type: Generated<string | null>; doc_id: Generated<number | null>; detail: Generated<string | null>; amount_minor: Generated<number | string | null>;
+  /** Migration 0042: the inbound carton (its label or LPN) a receive step names; receiving per carton bills from it. */
+  carton_code: Generated<string | null>;
 }
 
 /** Tables of the floor (migration 0023). Merged into DB in db/schema.ts. */

@@ -20,6 +20,8 @@ export interface ReceivingReceiptTable {
   id: Id; order_id: number; line_id: number; warehouse_id: number; customer_id: number; sku_id: number; location_id: number;
   lot: string; expiry_date: string | null; pallet: string; quantity: number; damaged_qty: number; damaged_location_id: number | null;
   document_id: string; user_id: number | null; username: string | null; at: Timestamp;
+  /** Migration 0042: the inbound carton scanned (its label or LPN), '' when none. */
+  carton: Generated<string>;
 }
 /** One putaway: a move from the dock to storage, with its ledger document. */
 export interface ReceivingPutawayTable {

@@ -9,8 +9,8 @@ import type { Principal } from '../../platform/principal.js';
 import type { BillingService } from './billing.service.js';
 import { toSummary } from './billing.service.js';
 import { billingRepository as repo } from './billing.repository.js';
-import { FAMILIES, RateBook, rate, recurringCandidates, type Candidate, type Scope3 } from './charges.js';
-import { accrualByType } from './charge-sql.js';
+import { FAMILIES, RateBook, monthEnds, rate, recurringCandidates, type Candidate, type Scope3 } from './charges.js';
+import { activityAccrual } from './accrual.js';
 import { daysBetween, type StorageSnapshots } from './storage-snapshots.js';
 import { invoicePdf, invoiceWorkbook, type Party } from './invoice-files.js';
 
@@ -24,9 +24,12 @@ export class BillingReports {
   constructor(private readonly db: Db, private readonly dialect: Dialect, private readonly timeZones: WarehouseTimeZones, private readonly snapshots: StorageSnapshots, private readonly billing: BillingService) {}
 
   /**
-   * What each customer's invoice for the current month would say today: every source of the month so far rated at
-   * the card (storage up to yesterday, from the snapshots, or from the ledger for a day not taken yet), less what a
-   * final invoice billed already, plus accessorials entered and not yet on a final invoice.
+   * What each customer's invoice for the current month would say today — what a run of the month so far would bill
+   * if no draft held anything: every source of the month rated at the card (storage up to yesterday, from the
+   * snapshots, or from the ledger for a day not taken yet), reversed sources credited, less what a final invoice
+   * billed already, plus accessorials of the month not on a final invoice, and the monthly minimum's top-up on the
+   * month's last day. The ledger's and the activity log's part reads the accrual's materialisation and the rows
+   * since (accrual.ts).
    */
   async unbilled(principal: Principal, f: { warehouseId?: number; customerId?: number }, now: Date = new Date()): Promise<{ items: UnbilledRow[] }> {
     const pairs = await this.db.selectFrom('rate_card_version as v').innerJoin('customer as c', 'c.id', 'v.customer_id').innerJoin('warehouse as w', 'w.id', 'v.warehouse_id')
@@ -38,11 +41,10 @@ export class BillingReports {
       const today = businessDay(p.timezone, now);
       const s: Scope3 = { customerId: n(p.customer_id), warehouseId: n(p.warehouse_id), from: `${today.slice(0, 8)}01`, to: today };
       const book = await RateBook.load(this.db, s.customerId, s.warehouseId);
-      const byGroup = new Map<ChargeGroup, number>();
-      const add = (type: ChargeType, amount: number) => byGroup.set(CHARGE_TYPES[type].group, (byGroup.get(CHARGE_TYPES[type].group) ?? 0) + amount);
-      // The ledger's, the events' and the snapshots' charges are worked out by the database; the few made here
-      // (storage of days not snapshotted yet, recurring fees) are rated here and left out when a final invoice has their key.
-      for (const a of await accrualByType(this.db, this.dialect, s)) add(a.chargeType, a.amountMinor);
+      const byType = await activityAccrual(this.db, this.dialect, s, book);
+      const add = (type: ChargeType, amount: number) => byType.set(type, (byType.get(type) ?? 0) + amount);
+      // The few charges made here (storage of days not snapshotted yet, recurring fees) are rated here and left
+      // out when a final invoice has their key.
       const extra = [...await this.untakenStorage(s, addDays(today, -1)), ...recurringCandidates(book, s)];
       const finalKeys = extra.length === 0 ? new Set<string>() : new Set((await this.db.selectFrom('billing_charge as c').innerJoin('invoice as i', 'i.id', 'c.invoice_id')
         .select(['c.charge_type', 'c.charge_key']).where('c.customer_id', '=', s.customerId).where('c.warehouse_id', '=', s.warehouseId)
@@ -52,11 +54,20 @@ export class BillingReports {
         const r = finalKeys.has(`${c.chargeType}|${c.key}`) ? undefined : rate(c, book);
         if (r) add(c.chargeType, r.amountMinor);
       }
-      const manual = await this.db.selectFrom('billing_charge as c').leftJoin('invoice as i', 'i.id', 'c.invoice_id')
-        .select(['c.charge_type', (eb) => eb.fn.sum<number | string>('c.amount_minor').as('amount')])
-        .where('c.customer_id', '=', s.customerId).where('c.warehouse_id', '=', s.warehouseId).where('c.source_type', '=', 'manual')
-        .where('c.day', '<=', today).where((eb) => eb.or([eb('i.id', 'is', null), eb('i.status', '!=', 'Final')])).groupBy('c.charge_type').execute();
+      const manual = await repo.manualCharges(this.db, s).execute();
       for (const m of manual) add(m.charge_type as ChargeType, n(m.amount));
+      // On the month's last day the month's invoice owes its top-up to the minimum (as the run's minimum step).
+      const minimum = monthEnds(s).length ? book.rateOn(s.to, 'monthly_minimum', '') : undefined;
+      if (minimum) {
+        const finalMonth = await this.db.selectFrom('billing_charge as c').innerJoin('invoice as i', 'i.id', 'c.invoice_id')
+          .select([(eb) => eb.fn.sum<number | string>('c.amount_minor').as('billed'), sql<number>`SUM(CASE WHEN c.charge_type = 'monthly_minimum' THEN 1 ELSE 0 END)`.as('topped')])
+          .where('c.customer_id', '=', s.customerId).where('c.warehouse_id', '=', s.warehouseId).where('c.day', '>=', s.from).where('c.day', '<=', s.to).where('i.status', '=', 'Final')
+          .executeTakeFirstOrThrow();
+        const billed = [...byType.entries()].filter(([t]) => t !== 'monthly_minimum').reduce((t, [, a]) => t + a, 0) + n(finalMonth.billed ?? 0);
+        if (!n(finalMonth.topped) && minimum.rateMinor - billed > 0) add('monthly_minimum', minimum.rateMinor - billed);
+      }
+      const byGroup = new Map<ChargeGroup, number>();
+      for (const [type, amount] of byType) byGroup.set(CHARGE_TYPES[type].group, (byGroup.get(CHARGE_TYPES[type].group) ?? 0) + amount);
       const groups = CHARGE_GROUPS.filter((g) => byGroup.has(g)).map((g) => ({ group: g, amountMinor: byGroup.get(g)! }));
       items.push({
         customerId: s.customerId, customerName: p.customer_name, warehouseId: s.warehouseId, warehouseName: p.warehouse_name, currency: p.currency ?? 'USD',

@@ -14,7 +14,7 @@ import { FAMILIES, type Family, type Scope3 } from './charges.js';
  * chargeAmount) in integer arithmetic on both engines: half away from zero of quantity × rate ÷ divisor, or, for a
  * carrier's cost plus markup, of cost × (10000 + bp) ÷ 10000.
  */
-export interface CandidateRow { charge_type: ChargeType; qualifier: string; charge_key: string; source_type: string; source_id: string; source_doc: string | null; day: string; quantity: number | string; base_minor: number | string | null }
+export interface CandidateRow { charge_type: ChargeType; qualifier: string; charge_key: string; source_type: string; source_id: string; source_doc: string | null; day: string; quantity: number | string; base_minor: number | string | null; n: number }
 
 const lits = (values: readonly string[]) => sql.join(values.map((v) => sql.lit(v)));
 const text = (x: RawBuilder<unknown>) => sql`CAST(${x} AS TEXT)`;
@@ -34,96 +34,135 @@ const eventScope = (s: Scope3, kinds: string[], e = 'e') => sql`${ledgerScope(s,
 const eventDoc = sql`CASE WHEN e.doc_type IS NOT NULL AND e.doc_id IS NOT NULL THEN e.doc_type || ':' || ${text(sql`e.doc_id`)}
   WHEN e.carton_id IS NOT NULL THEN 'CTN:' || ${text(sql`e.carton_id`)} WHEN e.order_id IS NOT NULL THEN 'SO:' || ${text(sql`e.order_id`)} END`;
 
-/** The first event of each key (an RMA opened twice, a carton closed again): a key is one charge. */
-const firstOfKey = (s: Scope3, kinds: string[], key: RawBuilder<unknown>, where = sql`1 = 1`) =>
-  sql`e.id IN (SELECT MIN(f.id) FROM floor_event f WHERE ${eventScope(s, kinds, 'f')} AND ${where} GROUP BY ${key})`;
+/**
+ * Which rows a family reads. The run reads every row of its period. The live accrual reads a window: the rows after
+ * a mark (`after`: the ledger's, the activity log's and the snapshots' last ids the accrual's materialisation read)
+ * up to another (`upTo`; none: all). A window's candidates are signed (n): added to the candidates of the rows up to
+ * its start they make the candidates of every row up to its end. A key's candidate depends on its own rows only, so
+ * a window touches only the keys of its rows: a per-row charge is its row's; a first-of-key charge is made when the
+ * key's first row of the period is in the window (found by the key's index, not a scan of the period); a per-order
+ * charge whose units grew is taken back as it stood (n = -1) and made again.
+ */
+export interface Marks { txn: number; event: number; snapshot: number }
+export interface Window { after: Marks; upTo: Marks | null }
+type Source = keyof Marks;
 
-/** Receiving: per unit (each receipt row), per order, line and pallet (the first receipt row of each), per carton (receive events naming one). */
-function receiving(s: Scope3) {
-  const receipts = sql`${ledgerScope(s, 'r')} AND r.document_type = 'RECEIPT' AND r.txn_type IN ('receive', 'receive_damaged') AND r.qty_change > 0`;
-  const firstOf = (group: RawBuilder<unknown>, where = sql`1 = 1`) => sql`t.id IN (SELECT MIN(r.id) FROM inventory_txn r WHERE ${receipts} AND ${where} GROUP BY ${group})`;
+/** A row charged: every row of the period (no window), or a row in the window. */
+const inWindow = (w: Window | undefined, alias: string, t: Source) => (w
+  ? sql`${sql.ref(`${alias}.id`)} > ${w.after[t]}${w.upTo ? sql` AND ${sql.ref(`${alias}.id`)} <= ${w.upTo[t]}` : sql``}`
+  : sql`1 = 1`);
+/** A row looked at (an earlier row of a key, an order's units): up to the window's end. */
+const seen = (w: Window | undefined, alias: string, t: Source) => (w?.upTo ? sql`${sql.ref(`${alias}.id`)} <= ${w.upTo[t]}` : sql`1 = 1`);
+const ONE = sql`1`;
+
+/**
+ * The first event of each key (an RMA opened twice, a carton closed again): a key is one charge. The run groups the
+ * period's events by key; a window asks, of each of its events, whether an earlier one has its key (`same`: the
+ * key's columns equal, so the lookup uses their index).
+ */
+const firstOfKey = (s: Scope3, kinds: string[], key: RawBuilder<unknown>, where: RawBuilder<unknown>, same: RawBuilder<unknown>, w?: Window) => (w
+  ? sql`${inWindow(w, 'e', 'event')} AND NOT EXISTS (SELECT 1 FROM floor_event f WHERE ${eventScope(s, kinds, 'f')} AND ${same} AND f.id < e.id)`
+  : sql`e.id IN (SELECT MIN(f.id) FROM floor_event f WHERE ${eventScope(s, kinds, 'f')} AND ${where} GROUP BY ${key})`);
+
+/**
+ * Receiving: per unit (each receipt row), per order, line and pallet (the first receipt row of each), per carton
+ * (the first receive event of the order naming an inbound carton).
+ */
+function receiving(s: Scope3, w?: Window) {
+  const receiptsOf = (a: string) => sql`${ledgerScope(s, a)} AND ${sql.ref(`${a}.document_type`)} = 'RECEIPT' AND ${sql.ref(`${a}.txn_type`)} IN ('receive', 'receive_damaged') AND ${sql.ref(`${a}.qty_change`)} > 0`;
+  const firstOf = (group: RawBuilder<unknown>, where: RawBuilder<unknown>, same: RawBuilder<unknown>) => (w
+    ? sql`${receiptsOf('t')} AND ${inWindow(w, 't', 'txn')} AND ${where} AND NOT EXISTS (SELECT 1 FROM inventory_txn r WHERE ${receiptsOf('r')} AND r.document_id = t.document_id AND ${same} AND r.id < t.id)`
+    : sql`t.id IN (SELECT MIN(r.id) FROM inventory_txn r WHERE ${receiptsOf('r')} AND ${where} GROUP BY ${group})`);
   const doc = sql`'RECEIPT:' || t.document_id`;
   const txnId = text(sql`t.id`);
-  const cartonKey = sql`'ctn:' || COALESCE(e.doc_type, '') || ':' || COALESCE(${text(sql`e.doc_id`)}, '') || ':' || ${text(sql`e.carton_id`)}`;
-  const fKey = sql`'ctn:' || COALESCE(f.doc_type, '') || ':' || COALESCE(${text(sql`f.doc_id`)}, '') || ':' || ${text(sql`f.carton_id`)}`;
+  const cartonOf = (e: string) => sql`${sql.ref(`${e}.carton_code`)} IS NOT NULL AND ${sql.ref(`${e}.carton_code`)} <> '' AND ${sql.ref(`${e}.doc_type`)} IS NOT NULL AND ${sql.ref(`${e}.doc_id`)} IS NOT NULL`;
+  const cartonKey = (e: string) => sql`'ctn:' || ${sql.ref(`${e}.doc_type`)} || ':' || ${text(sql.ref(`${e}.doc_id`))} || ':' || ${sql.ref(`${e}.carton_code`)}`;
   return sql`
-    SELECT ${row({ type: 'receiving_unit', key: sql`'txn:' || ${txnId}`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`t.qty_change` })}
-      FROM inventory_txn t WHERE ${sql`${ledgerScope(s)} AND t.document_type = 'RECEIPT' AND t.txn_type IN ('receive', 'receive_damaged') AND t.qty_change > 0`}
-    UNION ALL SELECT ${row({ type: 'receiving_order', key: sql`'ro:' || t.document_id`, sourceType: 'document', sourceId: sql`t.document_id`, doc, day: sql`t.business_day`, quantity: sql`1` })}
-      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id`)}
-    UNION ALL SELECT ${row({ type: 'receiving_line', key: sql`'line:' || t.document_id || ':' || t.document_line`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`1` })}
-      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id, r.document_line`, sql`r.document_line IS NOT NULL AND r.document_line <> ''`)}
-    UNION ALL SELECT ${row({ type: 'receiving_pallet', key: sql`'pal:' || t.document_id || ':' || t.pallet`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`1` })}
-      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id, r.pallet`, sql`r.pallet IS NOT NULL AND r.pallet <> ''`)}
-    UNION ALL SELECT ${row({ type: 'receiving_carton', key: cartonKey, sourceType: 'event', sourceId: text(sql`e.id`), doc: eventDoc, day: sql`e.business_day`, quantity: sql`1` })}
-      FROM floor_event e WHERE ${firstOfKey(s, ['receive'], fKey, sql`f.carton_id IS NOT NULL`)}`;
+    SELECT ${row({ type: 'receiving_unit', key: sql`'txn:' || ${txnId}`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`t.qty_change` })}, ${ONE} AS n
+      FROM inventory_txn t WHERE ${receiptsOf('t')} AND ${inWindow(w, 't', 'txn')}
+    UNION ALL SELECT ${row({ type: 'receiving_order', key: sql`'ro:' || t.document_id`, sourceType: 'document', sourceId: sql`t.document_id`, doc, day: sql`t.business_day`, quantity: sql`1` })}, ${ONE} AS n
+      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id`, sql`1 = 1`, sql`1 = 1`)}
+    UNION ALL SELECT ${row({ type: 'receiving_line', key: sql`'line:' || t.document_id || ':' || t.document_line`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`1` })}, ${ONE} AS n
+      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id, r.document_line`, w ? sql`t.document_line IS NOT NULL AND t.document_line <> ''` : sql`r.document_line IS NOT NULL AND r.document_line <> ''`, sql`r.document_line = t.document_line`)}
+    UNION ALL SELECT ${row({ type: 'receiving_pallet', key: sql`'pal:' || t.document_id || ':' || t.pallet`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`1` })}, ${ONE} AS n
+      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id, r.pallet`, w ? sql`t.pallet IS NOT NULL AND t.pallet <> ''` : sql`r.pallet IS NOT NULL AND r.pallet <> ''`, sql`r.pallet = t.pallet`)}
+    UNION ALL SELECT ${row({ type: 'receiving_carton', key: cartonKey('e'), sourceType: 'event', sourceId: text(sql`e.id`), doc: eventDoc, day: sql`e.business_day`, quantity: sql`1` })}, ${ONE} AS n
+      FROM floor_event e WHERE ${w ? sql`${eventScope(s, ['receive'])} AND ${cartonOf('e')} AND ` : sql``}${firstOfKey(s, ['receive'], cartonKey('f'), cartonOf('f'),
+        sql`f.doc_type = e.doc_type AND f.doc_id = e.doc_id AND f.carton_code = e.carton_code`, w)}`;
 }
 
 /** Storage: each snapshot day gives a charge per measure held (pallets, cm³, units, locations by type). */
-function storage(s: Scope3, d: Dialect) {
-  const scope = sql`s.warehouse_id = ${s.warehouseId} AND s.customer_id = ${s.customerId} AND s.day >= ${s.from} AND s.day <= ${s.to}`;
+function storage(s: Scope3, d: Dialect, w?: Window) {
+  const scope = sql`s.warehouse_id = ${s.warehouseId} AND s.customer_id = ${s.customerId} AND s.day >= ${s.from} AND s.day <= ${s.to} AND ${inWindow(w, 's', 'snapshot')}`;
   const measure = (type: ChargeType, column: string) => sql`SELECT ${row({
     type, key: sql`'snap:' || s.day`, sourceType: 'snapshot', sourceId: text(sql`s.id`), doc: sql`'SNAP:' || s.day`, day: sql`s.day`, quantity: sql.ref(`s.${column}`),
-  })} FROM storage_snapshot s WHERE ${scope} AND ${sql.ref(`s.${column}`)} > 0`;
+  })}, ${ONE} AS n FROM storage_snapshot s WHERE ${scope} AND ${sql.ref(`s.${column}`)} > 0`;
   return sql`${measure('storage_pallet_day', 'pallets')} UNION ALL ${measure('storage_cbm_day', 'volume_cm3')} UNION ALL ${measure('storage_unit_month', 'units')}
     UNION ALL SELECT ${row({
       type: 'storage_location_month', qualifier: sql`j.key`, key: sql`'snap:' || s.day || ':' || j.key`, sourceType: 'snapshot', sourceId: text(sql`s.id`),
       doc: sql`'SNAP:' || s.day`, day: sql`s.day`, quantity: sql`j.value`,
-    })} FROM storage_snapshot s CROSS JOIN ${d.jsonEntries(sql.ref('s.locations_json'), 'j')} WHERE ${scope} AND CAST(j.value AS BIGINT) > 0`;
+    })}, ${ONE} AS n FROM storage_snapshot s CROSS JOIN ${d.jsonEntries(sql.ref('s.locations_json'), 'j')} WHERE ${scope} AND CAST(j.value AS BIGINT) > 0`;
 }
 
 /** Fulfilment: each line shipped, each carton closed, and per order shipped: the order, its first unit, its further units. */
-function fulfilment(s: Scope3) {
+function fulfilment(s: Scope3, w?: Window) {
   const cartonKey = (e: string) => sql`CASE WHEN ${sql.ref(`${e}.carton_id`)} IS NOT NULL THEN 'ctn:' || ${text(sql.ref(`${e}.carton_id`))} ELSE 'fe:' || ${text(sql.ref(`${e}.id`))} END`;
-  // Per order: its shipped units and the day of its first ship event.
-  const orders = sql`(SELECT o.order_id, o.units, e.business_day FROM (
-      SELECT f.order_id, MIN(f.id) AS first_id, SUM(f.quantity) AS units FROM floor_event f WHERE ${eventScope(s, ['ship'], 'f')} AND f.order_id IS NOT NULL GROUP BY f.order_id
+  // Per order: its shipped units and the day of its first ship event (a window: of the orders it ships, as they
+  // stand at its end, and with n = -1 as they stood at its start).
+  const touched = w ? sql` AND f.order_id IN (SELECT g.order_id FROM floor_event g WHERE ${eventScope(s, ['ship'], 'g')} AND g.order_id IS NOT NULL AND ${inWindow(w, 'g', 'event')})` : sql``;
+  const orders = (upTo: RawBuilder<unknown>) => sql`(SELECT o.order_id, o.units, e.business_day FROM (
+      SELECT f.order_id, MIN(f.id) AS first_id, SUM(f.quantity) AS units FROM floor_event f WHERE ${eventScope(s, ['ship'], 'f')} AND f.order_id IS NOT NULL AND ${upTo}${touched} GROUP BY f.order_id
     ) o JOIN floor_event e ON e.id = o.first_id)`;
-  const perOrder = (type: ChargeType, quantity: RawBuilder<unknown>, where: RawBuilder<unknown>) => sql`SELECT ${row({
-    type, key: sql`'so:' || ${text(sql`o.order_id`)}`, sourceType: 'document', sourceId: text(sql`o.order_id`), doc: sql`'SO:' || ${text(sql`o.order_id`)}`, day: sql`o.business_day`, quantity,
-  })} FROM ${orders} o WHERE ${where}`;
+  const perOrder = (type: ChargeType, quantity: RawBuilder<unknown>, where: RawBuilder<unknown>) => {
+    const at = (upTo: RawBuilder<unknown>, n: number) => sql`SELECT ${row({
+      type, key: sql`'so:' || ${text(sql`o.order_id`)}`, sourceType: 'document', sourceId: text(sql`o.order_id`), doc: sql`'SO:' || ${text(sql`o.order_id`)}`, day: sql`o.business_day`, quantity,
+    })}, ${sql.lit(n)} AS n FROM ${orders(upTo)} o WHERE ${where}`;
+    return w && w.after.event > 0 ? sql`${at(seen(w, 'f', 'event'), 1)} UNION ALL ${at(sql`f.id <= ${w.after.event}`, -1)}` : at(seen(w, 'f', 'event'), 1);
+  };
   return sql`
-    SELECT ${row({ type: 'order_carton', key: cartonKey('e'), sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`CASE WHEN e.order_id IS NOT NULL THEN 'SO:' || ${text(sql`e.order_id`)} ELSE ${eventDoc} END`, day: sql`e.business_day`, quantity: sql`1` })}
-      FROM floor_event e WHERE ${firstOfKey(s, ['close-carton'], cartonKey('f'))}
-    UNION ALL SELECT ${row({ type: 'order_line', key: sql`'fe:' || ${text(sql`e.id`)}`, sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`'SO:' || ${text(sql`e.order_id`)}`, day: sql`e.business_day`, quantity: sql`1` })}
-      FROM floor_event e WHERE ${eventScope(s, ['ship'])} AND e.order_id IS NOT NULL
+    SELECT ${row({ type: 'order_carton', key: cartonKey('e'), sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`CASE WHEN e.order_id IS NOT NULL THEN 'SO:' || ${text(sql`e.order_id`)} ELSE ${eventDoc} END`, day: sql`e.business_day`, quantity: sql`1` })}, ${ONE} AS n
+      FROM floor_event e WHERE ${w ? sql`${eventScope(s, ['close-carton'])} AND ` : sql``}${firstOfKey(s, ['close-carton'], cartonKey('f'), sql`1 = 1`, sql`e.carton_id IS NOT NULL AND f.carton_id = e.carton_id`, w)}
+    UNION ALL SELECT ${row({ type: 'order_line', key: sql`'fe:' || ${text(sql`e.id`)}`, sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`'SO:' || ${text(sql`e.order_id`)}`, day: sql`e.business_day`, quantity: sql`1` })}, ${ONE} AS n
+      FROM floor_event e WHERE ${eventScope(s, ['ship'])} AND e.order_id IS NOT NULL AND ${inWindow(w, 'e', 'event')}
     UNION ALL ${perOrder('order', sql`1`, sql`1 = 1`)}
     UNION ALL ${perOrder('order_first_unit', sql`1`, sql`o.units >= 1`)}
     UNION ALL ${perOrder('order_additional_unit', sql`o.units - 1`, sql`o.units > 1`)}`;
 }
 
 /** Shipping: each label's fee, and its carrier cost plus the card's markup. */
-function shipping(s: Scope3) {
+function shipping(s: Scope3, w?: Window) {
   const label = (type: ChargeType, base: RawBuilder<unknown>, where: RawBuilder<unknown>) => sql`SELECT ${row({
     type, key: sql`'fe:' || ${text(sql`e.id`)}`, sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`'LABEL:' || COALESCE(${eventDoc}, ${text(sql`e.id`)})`,
     day: sql`e.business_day`, quantity: sql`1`, base,
-  })} FROM floor_event e WHERE ${eventScope(s, ['label'])} AND ${where}`;
+  })}, ${ONE} AS n FROM floor_event e WHERE ${eventScope(s, ['label'])} AND ${inWindow(w, 'e', 'event')} AND ${where}`;
   return sql`${label('label_fee', NO_BASE, sql`1 = 1`)} UNION ALL ${label('carrier_markup', sql`CAST(e.amount_minor AS BIGINT)`, sql`e.amount_minor IS NOT NULL`)}`;
 }
 
 /** Returns: each RMA opened, each unit received back, each unit disposed of (by its disposition). */
-function returns(s: Scope3) {
+function returns(s: Scope3, w?: Window) {
   const rmaKey = (e: string) => sql`CASE WHEN ${sql.ref(`${e}.doc_id`)} IS NOT NULL THEN 'rma:' || ${text(sql.ref(`${e}.doc_id`))} ELSE 'fe:' || ${text(sql.ref(`${e}.id`))} END`;
   const base = { sourceType: 'event', sourceId: text(sql`e.id`), doc: eventDoc, day: sql`e.business_day` };
+  // An RMA's events name it as their document (RMA, its id): the lookup of an earlier one goes by that index.
   return sql`
-    SELECT ${row({ ...base, type: 'return_rma', key: rmaKey('e'), quantity: sql`1` })} FROM floor_event e WHERE ${firstOfKey(s, ['rma'], rmaKey('f'))}
-    UNION ALL SELECT ${row({ ...base, type: 'return_unit', key: sql`'fe:' || ${text(sql`e.id`)}`, quantity: sql`e.quantity` })}
-      FROM floor_event e WHERE ${eventScope(s, ['return-receive'])} AND e.quantity > 0
-    UNION ALL SELECT ${row({ ...base, type: 'return_disposition', qualifier: sql`COALESCE(e.detail, '')`, key: sql`'fe:' || ${text(sql`e.id`)}`, quantity: sql`e.quantity` })}
-      FROM floor_event e WHERE ${eventScope(s, ['return-dispose'])} AND e.quantity > 0`;
+    SELECT ${row({ ...base, type: 'return_rma', key: rmaKey('e'), quantity: sql`1` })}, ${ONE} AS n FROM floor_event e
+      WHERE ${w ? sql`${eventScope(s, ['rma'])} AND ` : sql``}${firstOfKey(s, ['rma'], rmaKey('f'), sql`1 = 1`, sql`e.doc_id IS NOT NULL AND f.doc_id = e.doc_id AND f.doc_type = e.doc_type`, w)}
+    UNION ALL SELECT ${row({ ...base, type: 'return_unit', key: sql`'fe:' || ${text(sql`e.id`)}`, quantity: sql`e.quantity` })}, ${ONE} AS n
+      FROM floor_event e WHERE ${eventScope(s, ['return-receive'])} AND ${inWindow(w, 'e', 'event')} AND e.quantity > 0
+    UNION ALL SELECT ${row({ ...base, type: 'return_disposition', qualifier: sql`COALESCE(e.detail, '')`, key: sql`'fe:' || ${text(sql`e.id`)}`, quantity: sql`e.quantity` })}, ${ONE} AS n
+      FROM floor_event e WHERE ${eventScope(s, ['return-dispose'])} AND ${inWindow(w, 'e', 'event')} AND e.quantity > 0`;
 }
 
 /** Kitting: kits made by work orders (the ledger's kit_produce of a kit SKU). */
-function kitting(s: Scope3) {
+function kitting(s: Scope3, w?: Window) {
   const txnId = text(sql`t.id`);
-  return sql`SELECT ${row({ type: 'kit_build', key: sql`'txn:' || ${txnId}`, sourceType: 'ledger', sourceId: txnId, doc: sql`'WO:' || t.document_id`, day: sql`t.business_day`, quantity: sql`t.qty_change` })}
-    FROM inventory_txn t JOIN sku k ON k.id = t.sku_id WHERE ${ledgerScope(s)} AND t.document_type = 'WO' AND t.txn_type = 'kit_produce' AND k.is_kit = 1 AND t.qty_change > 0`;
+  return sql`SELECT ${row({ type: 'kit_build', key: sql`'txn:' || ${txnId}`, sourceType: 'ledger', sourceId: txnId, doc: sql`'WO:' || t.document_id`, day: sql`t.business_day`, quantity: sql`t.qty_change` })}, ${ONE} AS n
+    FROM inventory_txn t JOIN sku k ON k.id = t.sku_id WHERE ${ledgerScope(s)} AND ${inWindow(w, 't', 'txn')} AND t.document_type = 'WO' AND t.txn_type = 'kit_produce' AND k.is_kit = 1 AND t.qty_change > 0`;
 }
 
-/** A family's candidate charges: a SELECT of CandidateRow's columns. */
-export function candidatesOf(family: Family, s: Scope3, d: Dialect): RawBuilder<CandidateRow> {
-  const q = family === 'storage' ? storage(s, d) : family === 'receiving' ? receiving(s) : family === 'fulfilment' ? fulfilment(s)
-    : family === 'shipping' ? shipping(s) : family === 'returns' ? returns(s) : kitting(s);
+/** A family's candidate charges: a SELECT of CandidateRow's columns (and n: 1, or -1 for one a window takes back). */
+export function candidatesOf(family: Family, s: Scope3, d: Dialect, w?: Window): RawBuilder<CandidateRow> {
+  const q = family === 'storage' ? storage(s, d, w) : family === 'receiving' ? receiving(s, w) : family === 'fulfilment' ? fulfilment(s, w)
+    : family === 'shipping' ? shipping(s, w) : family === 'returns' ? returns(s, w) : kitting(s, w);
   return q as RawBuilder<CandidateRow>;
 }
 
@@ -176,27 +215,4 @@ export async function unratedSources(db: Executor, d: Dialect, s: Scope3, family
       WHERE v.customer_id = ${s.customerId} AND v.warehouse_id = ${s.warehouseId} AND v.effective_from <= c.day AND (v.effective_to IS NULL OR v.effective_to >= c.day)
         AND rr.charge_type IN (${lits(FAMILIES[family])}))`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
-}
-
-/**
- * What the families' sources of the period come to by charge type, rated at the card, less what a final invoice
- * billed. A charge lies in its invoice's period, so only a final invoice overlapping the period can have billed one:
- * without one, the sources are counted by what decides their amount (type, qualifier, day, quantity, carrier cost)
- * and each such group is rated once — the same sum, charge by charge rounded, over a few thousand groups instead of
- * every source; with one, each source is looked up among the final invoice's charges by its key.
- */
-export async function accrualByType(db: Executor, d: Dialect, s: Scope3): Promise<{ chargeType: ChargeType; amountMinor: number }[]> {
-  const all = sql.join((Object.keys(FAMILIES) as Family[]).map((f) => sql`SELECT * FROM (${candidatesOf(f, s, d)}) ${sql.id(`c_${f}`)}`), sql` UNION ALL `) as RawBuilder<CandidateRow>;
-  const final = await db.selectFrom('invoice').select('id').where('customer_id', '=', s.customerId).where('warehouse_id', '=', s.warehouseId)
-    .where('kind', '=', 'invoice').where('status', '=', 'Final').where('period_from', '<=', s.to).where('period_to', '>=', s.from).limit(1).executeTakeFirst();
-  const r = final
-    ? await sql<{ charge_type: ChargeType; amount: number | string }>`SELECT r.charge_type, SUM(r.amount_minor) AS amount FROM (${rated(all, s, d)}) r
-      WHERE NOT EXISTS (SELECT 1 FROM billing_charge b JOIN invoice i ON i.id = b.invoice_id
-        WHERE b.customer_id = ${s.customerId} AND b.warehouse_id = ${s.warehouseId} AND b.charge_type = r.charge_type AND b.charge_key = r.charge_key AND i.status = 'Final')
-      GROUP BY r.charge_type`.execute(db)
-    : await sql<{ charge_type: ChargeType; amount: number | string }>`SELECT r.charge_type, SUM(r.amount_minor * r.n) AS amount FROM (${rated(sql`
-        SELECT a.charge_type, a.qualifier, '' AS charge_key, '' AS source_type, '' AS source_id, CAST(NULL AS TEXT) AS source_doc, a.day, a.quantity, a.base_minor, COUNT(*) AS n
-        FROM (${all}) a GROUP BY a.charge_type, a.qualifier, a.day, a.quantity, a.base_minor` as RawBuilder<CandidateRow>, s, d, true)}) r
-      GROUP BY r.charge_type`.execute(db);
-  return r.rows.map((x) => ({ chargeType: x.charge_type, amountMinor: Number(x.amount) }));
 }

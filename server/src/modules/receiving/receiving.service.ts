@@ -391,7 +391,7 @@ export class ReceivingService {
         order_id: order.id, line_id: line.id, warehouse_id: order.warehouse_id, customer_id: order.customer_id, sku_id: line.sku_id,
         location_id: dock.id, lot: input.lot, expiry_date: input.expiryDate ?? null, pallet: input.pallet, quantity: input.quantity,
         damaged_qty: input.damagedQuantity, damaged_location_id: damagedAt?.id ?? null, document_id: movement?.document ?? '',
-        user_id: actor.userId, username: actor.username, at,
+        user_id: actor.userId, username: actor.username, at, carton: input.carton,
       });
       const detail = {
         receiptId: receipt.id, document: movement?.document ?? null, skuId: line.sku_id, skuCode: line.sku_code, locationIds: legs.map((l) => l.place.locationId),
@@ -402,7 +402,7 @@ export class ReceivingService {
         receivingOrderId: order.id, roNumber: order.ro_number, warehouseId: order.warehouse_id, customerId: order.customer_id, document: movement?.document ?? null,
         lines: [{ lineId: line.id, skuId: line.sku_id, locationId: dock.id, lot: input.lot, expiryDate: input.expiryDate ?? null, quantity: input.quantity, damagedQuantity: input.damagedQuantity, damagedLocationId: damagedAt?.id ?? null }],
       })];
-      await this.floorEvents.record(uow, actor, legs.map((l) => this.floorEvent('receive', order, line.sku_id, l.place.locationId, l.qty, l.txnType === 'receive_damaged' ? 'damaged' : null)), new Date(at));
+      await this.floorEvents.record(uow, actor, legs.map((l) => this.floorEvent('receive', order, line.sku_id, l.place.locationId, l.qty, l.txnType === 'receive_damaged' ? 'damaged' : null, input.carton)), new Date(at));
       if (!posting) {
         const after = await this.changed(uow, actor, order.id, 'receive', 'ReceiveItem', undefined, detail, { after: state, raises });
         return { order: after, line: toLine(line), movement: null, matchedBy };
@@ -428,8 +428,8 @@ export class ReceivingService {
 
   /** A receiving step for the activity log labour reports and billing read: the RO is its document. */
   private floorEvent(kind: 'receive' | 'putaway', order: { id: number; warehouse_id: number; customer_id: number }, skuId: number, locationId: number,
-    quantity: number, detail: string | null = null): FloorEvent {
-    return { kind, warehouseId: order.warehouse_id, customerId: order.customer_id, skuId, locationId, quantity, docType: 'RO', docId: order.id, detail };
+    quantity: number, detail: string | null = null, cartonCode: string | null = null): FloorEvent {
+    return { kind, warehouseId: order.warehouse_id, customerId: order.customer_id, skuId, locationId, quantity, docType: 'RO', docId: order.id, detail, cartonCode };
   }
 
   /**

@@ -111,6 +111,7 @@ addMessages({
   'inbound.receive.pinned': 'Pinned: kept for the next scans',
   'inbound.receive.unpinned': 'Cleared after each receipt; pin to keep it',
   'inbound.receive.pallet': 'Pallet',
+  'inbound.receive.carton': 'Carton (label or LPN)',
   'inbound.receive.location': 'Dock / Staging Location',
   'inbound.receive.locationPlaceholder': 'Select the dock',
   'inbound.receive.damagedLocation': 'Damaged Goods To',

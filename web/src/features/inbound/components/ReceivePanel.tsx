@@ -17,6 +17,7 @@ interface ScanValues {
   lot?: string;
   expiryDate?: string;
   pallet?: string;
+  carton?: string;
   locationId?: number;
   damagedLocationId?: number;
 }
@@ -108,6 +109,7 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
       ...(v.lot?.trim() ? { lot: v.lot.trim() } : {}),
       ...(v.expiryDate?.trim() ? { expiryDate: v.expiryDate.trim() } : {}),
       ...(v.pallet?.trim() ? { pallet: v.pallet.trim() } : {}),
+      ...(v.carton?.trim() ? { carton: v.carton.trim() } : {}),
       ...(v.damagedQuantity && v.damagedLocationId ? { damagedLocationId: v.damagedLocationId } : {}),
       ...(confirmExpired ? { confirmExpired: true } : {}),
     };
@@ -201,6 +203,11 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
         <Col span={12}>
           <Form.Item name="pallet" label={t('inbound.receive.pallet')} rules={[{ max: 64 }]}>
             <Input autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="carton" label={t('inbound.receive.carton')} rules={[{ max: 64 }]}>
+            <Input autoComplete="off" data-testid="receive-carton" />
           </Form.Item>
         </Col>
         <Col span={12}>
