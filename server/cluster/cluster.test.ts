@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from '../../e2e/support/browser.js';
 import { makeCustomer, makeLocation, makeSku, makeWarehouse, multipartBody } from '../test/helpers.js';
-import { ADMIN_PASSWORD, missingPrerequisite, startCluster, until, type Cluster, type ClusterNode } from './cluster.js';
+import { ADMIN_PASSWORD, missingPrerequisite, serverActivity, startCluster, until, type Cluster, type ClusterNode } from './cluster.js';
 
 /**
  * Three nodes behind HAProxy on one PostgreSQL (issue 19, item 1): a write through one node reaches a browser on
@@ -90,13 +90,20 @@ describe.skipIf(missing !== null)('three nodes behind HAProxy on one PostgreSQL'
       expect(res.status, await res.clone().text()).toBe(202);
       const jobId = ((await res.json()) as { data: { jobId: number } }).data.jobId;
       const job = () => cluster.database.db.selectFrom('job').select(['status', 'lock_owner', 'attempts', 'error']).where('id', '=', jobId).executeTakeFirstOrThrow();
+      // A wait that fails says why: the job as it stands, what PostgreSQL holds, what the nodes said.
+      const explain = async () => [
+        `job ${jobId}: ${JSON.stringify(await cluster.database.db.selectFrom('job').selectAll().where('id', '=', jobId).executeTakeFirst())}`,
+        `other jobs: ${JSON.stringify(await cluster.database.db.selectFrom('job').select(['id', 'name', 'status', 'lock_owner', 'attempts', 'run_after']).where('id', '<>', jobId).execute())}`,
+        await serverActivity(),
+        ...cluster.nodes.map((n) => `node ${n.name} (pid ${n.pid ?? 'none'}):\n${n.output()}`),
+      ].join('\n');
 
       // Running, its lock held by a node whose work waits on the suite's lock.
       const first = await until(async () => {
         const j = await job();
         const waiting = await blocker.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
         return j.status === 'running' && j.lock_owner && waiting.rowCount ? j.lock_owner : null;
-      }, 60_000, 'the job to be running on a node');
+      }, 60_000, 'the job to be running on a node', explain);
       // The lock owner is `host:pid:id` (platform/jobs): the process to kill.
       const victim = nodeOfPid(Number(first.split(':')[1]));
       expect(victim, `no node has pid of ${first}`).toBeDefined();
@@ -106,14 +113,14 @@ describe.skipIf(missing !== null)('three nodes behind HAProxy on one PostgreSQL'
       const second = await until(async () => {
         const j = await job();
         return j.status === 'running' && j.lock_owner && j.lock_owner !== first ? j.lock_owner : null;
-      }, 30_000, 'another node to take the job over');
+      }, 30_000, 'another node to take the job over', explain);
       expect(nodeOfPid(Number(second.split(':')[1]))).toBeDefined();
       await blocker.query('COMMIT');
 
       const done = await until(async () => {
         const j = await job();
         return ['succeeded', 'failed'].includes(j.status) ? j : null;
-      }, 30_000, 'the job to end');
+      }, 30_000, 'the job to end', explain);
       expect(done.status, done.error ?? '').toBe('succeeded');
       expect(done.attempts).toBe(2);
       const skus = await cluster.database.db.selectFrom('sku').select('sku_code').where('customer_id', '=', customerId).execute();

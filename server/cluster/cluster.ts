@@ -269,13 +269,42 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   }
 }
 
-/** Waits until `check` answers something truthy; fails naming `what` after `ms`. */
-export async function until<T>(check: () => Promise<T> | T, ms: number, what: string): Promise<NonNullable<T>> {
+/**
+ * Waits until `check` answers something truthy; fails naming `what` after `ms`, with what `explain` then says
+ * (the state of things, for a wait that fails only now and then).
+ */
+export async function until<T>(check: () => Promise<T> | T, ms: number, what: string, explain?: () => Promise<string>): Promise<NonNullable<T>> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const state = explain ? await explain().catch((err) => `(could not say why: ${(err as Error).message})`) : '';
+      throw new Error(`timed out after ${ms} ms waiting for ${what}${state ? `\n${state}` : ''}`);
+    }
     await sleep(50);
+  }
+}
+
+/**
+ * What the server holds, every database's (a suite run before may have left something behind): each session
+ * but this one — its database, state, what it waits on, for how long, its query — and the locks not granted.
+ */
+export async function serverActivity(): Promise<string> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const sessions = await client.query(`SELECT pid, datname, application_name, backend_type, state, wait_event_type, wait_event,
+        now() - backend_start AS connected, now() - xact_start AS in_transaction, now() - state_change AS in_state, left(query, 200) AS query
+      FROM pg_stat_activity WHERE pid <> pg_backend_pid() ORDER BY datname NULLS FIRST, pid`);
+    const waiting = await client.query(`SELECT l.pid, l.locktype, l.mode, l.relation::regclass AS relation, l.transactionid, pg_blocking_pids(l.pid) AS blocked_by
+      FROM pg_locks l WHERE NOT l.granted`);
+    const advisory = await client.query(`SELECT pid, database, objid, mode FROM pg_locks WHERE locktype = 'advisory'`);
+    const databases = await client.query('SELECT datname FROM pg_database WHERE NOT datistemplate ORDER BY 1');
+    const rows = (r: pg.QueryResult) => r.rows.map((x) => JSON.stringify(x)).join('\n') || '(none)';
+    return [`sessions:\n${rows(sessions)}`, `locks waited for:\n${rows(waiting)}`, `advisory locks:\n${rows(advisory)}`,
+      `databases: ${databases.rows.map((d) => d.datname).join(', ')}`].join('\n');
+  } finally {
+    await client.end();
   }
 }

@@ -25,11 +25,16 @@ function stockConditions(scope: Scope, f: StockFilters) {
 
 /** Inventory's own reads: the stock list, pallets and SKUs. Stock changes live in platform/stock. */
 export const inventoryRepository = {
-  /** A pallet's stock at one location, locked until commit so it moves whole. */
-  palletRows(tx: Executor, dialect: Dialect, warehouseId: number, pallet: string, locationId: number) {
-    return lockRows(dialect, tx.selectFrom('inventory_balance').selectAll()
-      .where('warehouse_id', '=', warehouseId).where('pallet', '=', pallet).where('location_id', '=', locationId).where('on_hand', '>', 0)
-      .orderBy('id'));
+  /**
+   * A pallet's stock at one location, locked until commit so it moves whole — with the pallet's balances where it
+   * goes (`toLocationId`), so a pallet move locks every balance it changes at once, in id order as every lock of
+   * balances is (platform/stock). Answers only the rows with stock at `locationId`.
+   */
+  async palletRows(tx: Executor, dialect: Dialect, warehouseId: number, pallet: string, locationId: number, toLocationId: number) {
+    const rows = await lockRows(dialect, tx.selectFrom('inventory_balance').selectAll()
+      .where('warehouse_id', '=', warehouseId).where('pallet', '=', pallet).where('location_id', 'in', [locationId, toLocationId])
+      .orderBy('id')).execute();
+    return rows.filter((r) => r.location_id === locationId && r.on_hand > 0);
   },
 
   sku(db: Executor, skuId: number) {

@@ -66,7 +66,7 @@ export class InventoryService {
     principal.scope.assert({ warehouseId: input.warehouseId });
     await this.stock.references({ warehouseId: input.warehouseId, customerId: 0, locationIds: [input.fromLocationId, input.toLocationId] });
     const result = await inTransaction(this.db, async (uow) => {
-      const rows = await repo.palletRows(uow.tx, this.dialect, input.warehouseId, input.pallet, input.fromLocationId).execute();
+      const rows = await repo.palletRows(uow.tx, this.dialect, input.warehouseId, input.pallet, input.fromLocationId, input.toLocationId);
       if (rows.length === 0) throw notFound('Pallet at this location');
       for (const r of rows) principal.scope.assert({ customerId: r.customer_id });
       if (rows.some((r) => r.allocated > 0)) throw unprocessable('This pallet has allocated stock', 'Release or pick the allocated units before moving the whole pallet');
@@ -120,11 +120,13 @@ export class InventoryService {
       await this.stock.assertNotHeld(uow.tx, [placeOf(lines[0])]);
       const legs: Leg[] = [];
       const shortRows: RowError[] = [];
-      for (const line of lines) {
+      // A count's balances, locked in one statement (in id order, as every lock of balances is).
+      const balances = counting ? await this.stock.lockBalances(uow, lines.map(placeOf)) : [];
+      for (const [i, line] of lines.entries()) {
         const place = placeOf(line);
         let qty = line.quantity;
         if (counting) {
-          const balance = await this.stock.lockBalance(uow, place);
+          const balance = balances[i];
           if (balance && line.quantity < balance.allocated) {
             shortRows.push({ row: line.row, column: 'Quantity', message: `${count(balance.allocated, 'unit')} of ${line.skuCode} ${noun(balance.allocated, 'is', 'are')} allocated here; the count cannot be less` });
           }

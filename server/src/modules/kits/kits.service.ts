@@ -191,12 +191,11 @@ export class KitService {
       })));
       if (input.type === 'Build' && !input.componentLocationId) {
         const today = await this.today(input.warehouseId, uow.tx);
-        for (const c of components) {
-          await this.stock.allocate(uow, {
-            owner: ownerOf(woNumber, n(c.component_sku_id)), warehouseId: input.warehouseId, customerId: input.customerId,
-            skuId: n(c.component_sku_id), quantity: n(c.quantity) * input.quantity, today, locations: 'pickable', allowPartial: true,
-          });
-        }
+        // Every component in one allocation: its balances are locked in one sweep, by id (not a SKU at a time).
+        await this.stock.allocateMany(uow, components.map((c) => ({
+          owner: ownerOf(woNumber, n(c.component_sku_id)), warehouseId: input.warehouseId, customerId: input.customerId,
+          skuId: n(c.component_sku_id), quantity: n(c.quantity) * input.quantity, today, locations: 'pickable' as const, allowPartial: true,
+        })));
       }
       const after = await this.detail(uow.tx, Scope.everything, workOrderId);
       await this.record(uow, actor, after, 'create', 'AddWorkOrder', undefined, orderLineId ? { orderLineId } : undefined);

@@ -128,6 +128,9 @@ export class ReplenishmentService {
         kind: 'REPLENISHMENT_TASK', id: task.id, to: 'Completed', refusal: closedMeanwhile,
         set: { moved_qty: qty, completed_by: principal.userId, completed_at: new Date().toISOString(), document_id: documentId },
       });
+      // Both balances locked at once, in id order (as every lock of balances): the release would lock the source
+      // alone and the posting the pick face after it, out of that order.
+      await this.stock.lockBalances(uow, [from, to]);
       await this.stock.release(uow, ownerOf(task.id));
       await this.floor.record(uow, actor, [{
         kind: 'replenish', warehouseId: from.warehouseId, customerId: from.customerId, skuId: from.skuId, locationId: to.locationId, quantity: qty,

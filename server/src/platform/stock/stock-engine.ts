@@ -92,8 +92,8 @@ export class StockEngine {
   /**
    * Applies a movement inside an open transaction; 422 (rolling everything back) when stock is short, 409 when a
    * source is held. Legs at one place are netted first (a receipt put away in the same document leaves its dock as
-   * it was). Balances are touched in place order, so two opposite moves cannot deadlock. `also`: the caller's own
-   * audit rows and events, written in the engine's two statements.
+   * it was). Balances are locked in id order, as everywhere, so postings and allocations cannot deadlock. `also`:
+   * the caller's own audit rows and events, written in the engine's two statements.
    */
   async post(uow: UnitOfWork, posting: Posting, actor: Actor, also: Change[] = []) {
     if (posting.legs.length === 0) throw new Error('A posting needs at least one leg');
@@ -137,9 +137,10 @@ export class StockEngine {
 
   /**
    * The order the ledger rows are written in: each row moves its balance (migration 0014's trigger). On PostgreSQL
-   * in place order, so two opposite moves lock their balances in the same order and cannot deadlock; on SQLite (one
-   * writer) takes first, so an arrival finds its source's expiry already posted. At a place both given and taken
-   * from, the arrival comes first (a receipt put away in the same document leaves its dock as it was).
+   * the existing balances are locked first, by id (insertLedger); the rows then go in place order, so two postings
+   * creating the same new balances create them in one order; on SQLite (one writer) takes first, so an arrival
+   * finds its source's expiry already posted. At a place both given and taken from, the arrival comes first (a
+   * receipt put away in the same document leaves its dock as it was).
    */
   private insertionOrder(legs: Leg[]): number[] {
     const keys = legs.map((l) => placeKey(l.place));
@@ -465,8 +466,15 @@ export class StockEngine {
     if (req.moves.some((m) => m.owner.documentType !== documentType)) throw new Error('Reserved moves of one document type at a time');
     const at = new Date().toISOString();
     const lines = [...new Set(req.moves.map((m) => m.owner.documentLine ?? ''))];
+    // Every balance the move changes, where its units leave and where they arrive, is locked at once, by id.
+    const places = new Map<string, Place>();
+    for (const m of req.moves) {
+      const from = pick(m.from);
+      places.set(placeKey(from), from);
+      if (m.to !== null) places.set(placeKey({ ...from, locationId: m.to, pallet: m.toPallet ?? '' }), { ...from, locationId: m.to, pallet: m.toPallet ?? '' });
+    }
     const reserved = await repo.reservationsOf(uow.tx, this.dialect, documentType, [...new Set(req.moves.map((m) => m.owner.documentId))],
-      lines.length <= BATCH ? lines : undefined);
+      lines.length <= BATCH ? lines : undefined, [...places.values()]);
     const shrink = new Map<number, number>();
     const give = new Map<number, number>();
     const legs: Leg[] = [];
@@ -576,9 +584,18 @@ export class StockEngine {
     }
   }
 
-  /** A place's balance, locked until commit (PostgreSQL) so a count's difference is taken against what it read. */
-  lockBalance(uow: UnitOfWork, place: Place) {
-    return repo.lockBalance(uow.tx, this.dialect, place);
+  /**
+   * The balances at these places (undefined where none is), locked until commit on PostgreSQL, in id order like
+   * every other lock of balances, so a count's differences are taken against what it read. A statement per 500 places.
+   */
+  async lockBalances(uow: UnitOfWork, places: Place[]) {
+    const found = new Map<string, { id: number; on_hand: number; allocated: number }>();
+    for (let i = 0; i < places.length; i += BATCH) {
+      for (const b of await repo.lockBalancesAt(uow.tx, this.dialect, places.slice(i, i + BATCH))) {
+        found.set(placeKey({ warehouseId: b.warehouse_id, customerId: b.customer_id, skuId: b.sku_id, locationId: b.location_id, lot: b.lot, pallet: b.pallet }), b);
+      }
+    }
+    return places.map((p) => found.get(placeKey(p)));
   }
 
   /** Proves the ledger sums to the balances, and that each balance's allocated is the sum of its open reservations. */

@@ -1,6 +1,6 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type QueryCreator, type RawBuilder, type SqlBool } from 'kysely';
 import { STOCK_HOLD_TYPES, type ShortReason } from '@bolx/contracts';
-import type { Executor } from '../../db/schema.js';
+import type { DB, Executor } from '../../db/schema.js';
 import type { Scope } from '../scope.js';
 import type { ReferenceRequest } from './references.js';
 import { lockRowAsMutex, lockRows, type Dialect } from '../../db/dialect.js';
@@ -53,6 +53,30 @@ function referencesHold(r: ReferenceRequest) {
 
 const placeWhere = (p: Place) => sql`warehouse_id = ${p.warehouseId} AND customer_id = ${p.customerId} AND sku_id = ${p.skuId}
   AND location_id = ${p.locationId} AND lot = ${p.lot} AND pallet = ${p.pallet}`;
+
+/**
+ * The one order balances are locked in: by id (allocation's lockBalances, a count's snapshot, a pallet's rows).
+ * A statement that changes several balances in any other order (a posting's ledger rows in place order, an UPDATE
+ * in its join's order) could hold one balance while waiting for another that an id-order locker holds while
+ * waiting for the first: a deadlock. So such a statement first locks the balances it will change that exist,
+ * ORDER BY id FOR UPDATE, in a materialized CTE (`balances_locked`) that `LOCKED_FIRST` makes it wait on before
+ * anything else — inside the statement, no statement of its own. PostgreSQL only: SQLite has one writer.
+ */
+const lockInIdOrder = (which: RawBuilder<SqlBool>) => sql<{ id: number }>`SELECT id FROM inventory_balance WHERE ${which} ORDER BY id FOR UPDATE`;
+/** `balancesLocked` as the CTE of a raw statement (after its first CTE). */
+const balancesLocked = (which: RawBuilder<SqlBool>) => sql`, balances_locked AS MATERIALIZED (${lockInIdOrder(which)})`;
+/** The executor's statements with `balances_locked` (of the balances `which` names) as their first CTE, on PostgreSQL. */
+const withBalancesLocked = (tx: Executor, d: Dialect, which: () => RawBuilder<SqlBool>): QueryCreator<DB> =>
+  (d.engine === 'postgres' ? tx.with((cte) => cte('balances_locked').materialized(), () => sql`(${lockInIdOrder(which())})`) as unknown as QueryCreator<DB> : tx);
+/** balancesLocked on PostgreSQL; nothing on SQLite. */
+const pgLock = (d: Dialect, which: RawBuilder<SqlBool>) => (d.engine === 'postgres' ? balancesLocked(which) : sql``);
+/** ` AND LOCKED_FIRST` on PostgreSQL; nothing on SQLite. */
+const pgLockedFirst = (d: Dialect) => (d.engine === 'postgres' ? sql` AND ${LOCKED_FIRST}` : sql``);
+/** A one-time condition (never false) that reads the whole of `balances_locked` before the statement's first row. */
+const LOCKED_FIRST = sql<SqlBool>`(SELECT count(*) FROM balances_locked) >= 0`;
+/** The balances at these places (typed for PostgreSQL's VALUES). */
+const atPlaces = (places: Place[]) => sql<SqlBool>`(warehouse_id, customer_id, sku_id, location_id, lot, pallet) IN (VALUES ${sql.join(places.map((p) =>
+  sql`(cast(${p.warehouseId} as integer), cast(${p.customerId} as integer), cast(${p.skuId} as integer), cast(${p.locationId} as integer), cast(${p.lot} as text), cast(${p.pallet} as text))`))})`;
 
 /** Where allocation may take from: the whole warehouse, its pick faces, or bulk storage (not pickable). */
 export type AllocationLocations = 'all' | 'pickable' | 'bulk';
@@ -144,14 +168,17 @@ export const stockRepository = {
       document_line: r.documentLine, business_day: r.businessDay, expiry_date: r.expiryDate, received_at: r.receivedAt,
     }));
     const returned = ['id', 'at', 'txn_type', 'qty_change', 'location_id', 'lot', 'pallet', 'document_type', 'document_id', 'document_line'] as const;
-    if (!references || !dialect) return tx.insertInto('inventory_txn').values(values).returning(returned).execute();
-    // The rows are written only if the references hold, in the same statement: nothing is inserted otherwise.
-    const pg = dialect.engine === 'postgres';
+    const pg = dialect?.engine === 'postgres';
+    if (!references && !pg) return tx.insertInto('inventory_txn').values(values).returning(returned).execute();
+    // The rows are written only if the references hold, in the same statement: nothing is inserted otherwise. On
+    // PostgreSQL the balances they move (migration 0014's trigger, at the statement's end) are locked first, by id.
     const columns = Object.keys(values[0]) as (keyof (typeof values)[number])[];
     const typed = (column: string, value: unknown) => (!pg ? sql`${value}` : sql`cast(${value} as ${sql.raw(PG_TYPES[column] ?? 'text')})`);
     const selects = values.map((v) => sql`select ${sql.join(columns.map((c) => sql`${typed(c, v[c])} as ${sql.ref(c)}`))}`);
-    return tx.insertInto('inventory_txn').columns(columns)
-      .expression(sql`select * from (${sql.join(selects, sql` union all `)}) as v where ${referencesHold(references)}` as never)
+    const conditions = [...(references ? [referencesHold(references)] : []), ...(pg ? [LOCKED_FIRST] : [])];
+    const into = pg ? withBalancesLocked(tx, dialect!, () => atPlaces(rows.map((r) => r.place))) : tx;
+    return into.insertInto('inventory_txn').columns(columns)
+      .expression(sql`select * from (${sql.join(selects, sql` union all `)}) as v where ${sql.join(conditions, sql` and `)}` as never)
       .returning(returned).execute();
   },
 
@@ -216,10 +243,10 @@ export const stockRepository = {
     const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
     const values = sql.join(takes.map((t) => sql`(${int(t.id)}, ${int(t.quantity)})`));
     return sql<{ id: number; warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string; expiry_date: string | null }>`
-      WITH take(id, quantity) AS (VALUES ${values})
+      WITH take(id, quantity) AS (VALUES ${values})${pgLock(dialect, sql`id IN (SELECT id FROM take)`)}
       UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
       FROM take
-      WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity
+      WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity${pgLockedFirst(dialect)}
         AND EXISTS (SELECT 1 FROM location l WHERE l.id = inventory_balance.location_id AND ${allocatable('inventory_balance', 'l', f)})
       RETURNING inventory_balance.id, inventory_balance.warehouse_id, inventory_balance.customer_id, inventory_balance.sku_id,
         inventory_balance.location_id, inventory_balance.lot, inventory_balance.pallet, inventory_balance.expiry_date`.execute(tx).then((r) => r.rows);
@@ -307,17 +334,22 @@ export const stockRepository = {
 
   /**
    * The open reservations of these owners (one document type), with their balances' places, expiry and receipt
-   * time, locked until commit on PostgreSQL: what a reserved move takes from.
+   * time, locked until commit on PostgreSQL with their balances (in balance id order): what a release gives back.
+   * `places`: instead, the balances at these places are locked (by id, before the reservations): every balance a
+   * reserved move changes, where the units leave and where they arrive, in one order, in this one statement.
    */
-  reservationsOf(tx: Executor, dialect: Dialect, documentType: string, documentIds: string[], documentLines?: string[]) {
-    return lockRows(dialect, tx.selectFrom('stock_reservation as r')
+  reservationsOf(tx: Executor, dialect: Dialect, documentType: string, documentIds: string[], documentLines?: string[], places?: Place[]) {
+    const pg = dialect.engine === 'postgres';
+    const from = places ? withBalancesLocked(tx, dialect, () => atPlaces(places)) : tx;
+    return lockRows(dialect, from.selectFrom('stock_reservation as r')
       .innerJoin('inventory_balance as b', 'b.id', 'r.balance_id')
       .select(['r.id', 'r.balance_id', 'r.quantity', 'r.document_id', 'r.document_line',
         'b.warehouse_id', 'b.customer_id', 'b.sku_id', 'b.location_id', 'b.lot', 'b.pallet', 'b.expiry_date', 'b.received_at'])
       .where('r.document_type', '=', documentType).where('r.document_id', 'in', documentIds).where('r.quantity', '>', 0)
       // Only the lines moved, when few: a pick from a long order does not read (and lock) the whole order's reservations.
       .$if(documentLines !== undefined, (q) => q.where('r.document_line', 'in', documentLines!))
-      .orderBy('r.balance_id')).execute();
+      .$if(pg && places !== undefined, (q) => q.where(LOCKED_FIRST))
+      .orderBy('r.balance_id'), pg && places ? 'r' : undefined).execute();
   },
 
   /** Each reservation row shrinks by its quantity only if it holds that much: one statement; answers the rows shrunk. */
@@ -336,9 +368,9 @@ export const stockRepository = {
     const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
     const values = sql.join(rows.map((r) => sql`(${int(r.id)}, ${int(r.quantity)})`));
     return sql<{ id: number }>`
-      WITH give(id, quantity) AS (VALUES ${values})
+      WITH give(id, quantity) AS (VALUES ${values})${pgLock(dialect, sql`id IN (SELECT id FROM give)`)}
       UPDATE inventory_balance SET allocated = inventory_balance.allocated - give.quantity, updated_at = ${at}
-      FROM give WHERE inventory_balance.id = give.id AND inventory_balance.allocated >= give.quantity
+      FROM give WHERE inventory_balance.id = give.id AND inventory_balance.allocated >= give.quantity${pgLockedFirst(dialect)}
       RETURNING inventory_balance.id`.execute(tx).then((r) => r.rows);
   },
 
@@ -394,9 +426,12 @@ export const stockRepository = {
     return Number(r.n);
   },
 
-  /** A place's balance, locked until commit (PostgreSQL) so a count's difference is taken against what it read. */
-  lockBalance(tx: Executor, dialect: Dialect, place: Place) {
-    return lockRows(dialect, tx.selectFrom('inventory_balance').select(['id', 'on_hand', 'allocated']).where(placeWhere(place) as never)).executeTakeFirst();
+  /** The balances at these places (those that exist), locked until commit in id order (PostgreSQL): one statement. */
+  lockBalancesAt(tx: Executor, dialect: Dialect, places: Place[]) {
+    const which = dialect.engine === 'postgres' ? atPlaces(places) : sql<SqlBool>`(${sql.join(places.map((p) => sql`(${placeWhere(p)})`), sql` OR `)})`;
+    return lockRows(dialect, tx.selectFrom('inventory_balance')
+      .select(['id', 'warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet', 'on_hand', 'allocated'])
+      .where(which).orderBy('id')).execute();
   },
 
   /** Balances whose on-hand differs from the sum of their ledger rows (or ledger sums with no balance row). */
