@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { floor, type Floor } from '../../../test/support/floor-fixtures.js';
+import { isHubDelivery, statementCounter } from '../../../test/statements.js';
+import { Scope } from '../../platform/scope.js';
+
+// Issue 13's pick rate: a scan on the floor costs a fixed number of statements, everything included — the session
+// check, BEGIN and COMMIT, the ledger, the audit rows and events — whatever the length of its job or order (a step
+// that read or answered the whole job cost its length on every scan: quadratic over a long job). Before: a mid-job
+// ConfirmPick sent 30 statements (SQLite) and answered the whole job, a PackItem read the whole order six times and
+// answered it; these ceilings are what the code sends now on both engines, so any statement added fails here.
+const BUDGET = { confirmPick: 17, packItem: 11 };
+
+let t: TestApp;
+let f: Floor;
+let counter: ReturnType<typeof statementCounter>;
+let toteSeq = 0;
+const db = () => t.database.db;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  f = await floor(t);
+  const saved = await f.admin.post('/Warehouse/Pack/SaveCartonType', { warehouseId: f.wh, code: 'ST-BOX', name: 'Box', lengthCm: 40, widthCm: 30, heightCm: 20, tareWeightKg: 0.3 });
+  expect(saved.statusCode, saved.body).toBe(200);
+  cartonTypeId = saved.json().data.cartonTypeId;
+  station = await f.place({ type: 'staging', zone: 'ST-PACK' });
+  counter = statementCounter(t.database.sqlite);
+}, 120_000);
+afterAll(async () => {
+  counter?.restore();
+  await t?.close();
+});
+let cartonTypeId: number;
+let station: number;
+
+/**
+ * The statements of one request, the fewest of several alike: now and then a request also refreshes its session's
+ * last use, and on PostgreSQL the events committed are announced and each node's listener loads them (delivery to
+ * the hub, on connections of their own after commit) — neither is the step's.
+ */
+async function statementsOf(calls: (() => Promise<{ statusCode: number; body: string }>)[]) {
+  let least: string[] | undefined;
+  for (const call of calls) {
+    await new Promise((r) => setTimeout(r, 30));
+    counter.take();
+    const res = await call();
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    await new Promise((r) => setTimeout(r, 30));
+    const sent = counter.take().filter((q) => !isHubDelivery(q));
+    if (!least || sent.length < least.length) least = sent;
+  }
+  return least!;
+}
+
+type Stop = { seq: number; locationCode: string; skuCode: string; quantity: number };
+
+/** An order of `lines` lines (a SKU each, in a bin of its own along one aisle), released as a discrete job with a tote. */
+async function job(lines: number) {
+  const skus: number[] = [];
+  for (let i = 0; i < lines; i++) {
+    const s = await f.sku();
+    await f.put(s, await f.place({ zone: 'S', aisle: '01', rack: String(i + 1).padStart(3, '0') }), 10);
+    skus.push(s);
+  }
+  const order = await f.order(skus.map((skuId) => ({ skuId, quantity: 2 })));
+  const wave = await f.staff.post('/Warehouse/Wave/CreateWave', { warehouseId: f.wh, orderIds: [order.orderId], strategy: 'discrete' });
+  expect(wave.statusCode, wave.body).toBe(200);
+  const [{ jobId }] = (await f.staff.get(`/Warehouse/Wave/GetWave?waveId=${wave.json().data.wave.waveId}`)).json().jobs as { jobId: number }[];
+  const toteCode = `ST-TOTE-${process.pid}-${++toteSeq}`;
+  await f.place({ type: 'tote', zone: toteCode });
+  const code = (await db().selectFrom('location').select('code').where('zone', '=', toteCode).executeTakeFirstOrThrow()).code;
+  expect((await f.staff.post('/Warehouse/PickJob/AssignTotes', { jobId, totes: [{ slot: 1, toteCode: code }] })).statusCode).toBe(200);
+  const stops = (await f.staff.get(`/Warehouse/PickJob/GetJob?jobId=${jobId}`)).json().stops as Stop[];
+  return { jobId, order, stops };
+}
+const confirm = (jobId: number, s: Stop) => () =>
+  f.staff.post('/Warehouse/PickJob/ConfirmPick', { jobId, stopSeq: s.seq, locationCode: s.locationCode, itemCode: s.skuCode, quantity: s.quantity });
+
+describe('statements of a floor scan, everything included', () => {
+  it(`a mid-job ConfirmPick: at most ${BUDGET.confirmPick}, as many on a job of 40 stops as of 4; a PackItem: at most ${BUDGET.packItem}, as many on an order of 40 lines as of 4`, async () => {
+    const counts = async (lines: number) => {
+      const { jobId, order, stops } = await job(lines);
+      expect(stops).toHaveLength(lines);
+      // The first pick claims the job and starts the wave, the last finishes them: the steps between are the floor's pace.
+      await confirm(jobId, stops[0])();
+      const picks = await statementsOf(stops.slice(1, 4).map((s) => confirm(jobId, s)));
+      for (const s of stops.slice(4)) await confirm(jobId, s)();
+      expect(await f.status(order.orderId)).toBe('Picked');
+
+      const opened = await f.staff.post('/Warehouse/Pack/OpenCarton', { orderId: order.orderId, cartonTypeId });
+      const cartonId = (opened.json().order.cartons as { cartonId: number }[])[0].cartonId;
+      const pack = (s: Stop) => () => f.staff.post('/Warehouse/Pack/PackItem', { cartonId, code: s.skuCode, quantity: 2 });
+      await pack(stops[0])();
+      const packs = await statementsOf(stops.slice(1, 4).map(pack));
+      for (const s of stops.slice(4)) await pack(s)();
+      expect((await f.staff.post('/Warehouse/Pack/CloseCarton', { cartonId, weightKg: 5, locationId: station })).statusCode).toBe(200);
+      expect(await f.status(order.orderId)).toBe('Packed');
+      return { picks, packs };
+    };
+    const few = await counts(4);
+    const many = await counts(40);
+    console.log("PICKS\n" + many.picks.join("\n---\n") + "\nPACKS\n" + many.packs.join("\n---\n")); expect(many.picks.length, many.picks.join('\n')).toBeLessThanOrEqual(BUDGET.confirmPick);
+    expect(many.picks.length).toBe(few.picks.length);
+    expect(many.packs.length, many.packs.join('\n')).toBeLessThanOrEqual(BUDGET.packItem);
+    expect(many.packs.length).toBe(few.packs.length);
+    expect((await t.app.services.stock.reconcile(Scope.everything, { warehouseId: f.wh, customerId: f.cust })).balanced).toBe(true);
+  }, 240_000);
+});
