@@ -1,4 +1,4 @@
-import { sql, type Insertable, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type OperationNodeSource, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { lockJoinedRowsAsMutex, type Dialect } from '../../db/dialect.js';
 import type { PickTaskTable } from '../../db/tables/floor.js';
@@ -177,12 +177,14 @@ export const pickingRepository = {
   },
 
   /**
-   * PostgreSQL: addPicked, addLinesPicked and progress in one statement (data-modifying WITHs). Its reads see the
+   * PostgreSQL: addPicked, addLinesPicked, progress and the step's floor events (`events`, an insert answering their
+   * ids) in one statement (data-modifying WITHs). Its reads see the
    * tasks as they were before the statement (PostgreSQL's rule for WITH), so they read each taken task as the update
    * leaves it: the same expressions. Answers the tasks taken (fewer than asked: one changed meanwhile), the lines as
    * they now are and the progress after the step.
    */
-  async pickAndProgress(tx: Executor, takes: { taskId: number; quantity: number }[], deltas: { lineId: number; delta: number }[], jobId: number, orderIds: number[]) {
+  async pickAndProgress(tx: Executor, takes: { taskId: number; quantity: number }[], deltas: { lineId: number; delta: number }[], jobId: number, orderIds: number[],
+    events: OperationNodeSource) {
     const delta = byId(takes.map((t) => ({ id: t.taskId, value: t.quantity })));
     const ids = sql.join(takes.map((t) => t.taskId));
     const status = sql`(case when id in (${ids}) and picked_qty + short_qty + ${delta} >= quantity then 'Picked' else status end)`;
@@ -194,15 +196,17 @@ export const pickingRepository = {
       ), lines as (
         update sales_order_line set picked_qty = picked_qty + ${byId(deltas.map((d) => ({ id: d.lineId, value: d.delta })))}
         where id in (${sql.join(deltas.map((d) => d.lineId))}) returning id, order_id, quantity, allocated_qty, picked_qty
-      ), progress as (${progressSelect(jobId, orderIds, status, sql`picked_qty + ${delta}`)})
+      ), events as (${events}), progress as (${progressSelect(jobId, orderIds, status, sql`picked_qty + ${delta}`)})
       select 'progress' as kind, null as id, p.order_id, p.stops, p.open_stops, p.open, p.short, p.units, p.picked, p.short_units,
         0 as quantity, 0 as allocated_qty, 0 as picked_qty from progress p
       union all select 'task', id, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 from taken
-      union all select 'line', id, order_id, 0, 0, 0, 0, 0, 0, 0, quantity, allocated_qty, picked_qty from lines`.execute(tx);
+      union all select 'line', id, order_id, 0, 0, 0, 0, 0, 0, 0, quantity, allocated_qty, picked_qty from lines
+      union all select 'event', id, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 from events`.execute(tx);
     return {
       taken: r.rows.filter((x) => x.kind === 'task').length,
       lines: r.rows.filter((x) => x.kind === 'line').map((x): LineRow => ({ id: n(x.id), order_id: n(x.order_id), quantity: n(x.quantity), allocated_qty: n(x.allocated_qty), picked_qty: n(x.picked_qty) })),
       progress: progressOf(r.rows.filter((x) => x.kind === 'progress')),
+      eventIds: r.rows.filter((x) => x.kind === 'event').map((x) => n(x.id)).sort((a, b) => a - b),
     };
   },
 

@@ -109,11 +109,13 @@ export class PickingService {
       }
       const message = `Picked ${count(input.quantity, 'unit')} of ${tasks[0].sku_code} at ${tasks[0].location_code}`;
       const takes = this.share(tasks, input.quantity);
-      const { lines, progress } = await this.take(step, takes, true);
+      const at = new Date();
+      const picks = takes.map((t) => this.floorEvent('pick', step.job, t.task, t.quantity));
+      const { lines, progress, eventIds } = await this.take(step, takes, { events: picks, at });
       // Settled before the stock moves, so the job's and orders' changes are written in the engine's statements.
       await this.settle(step, takes.map((t) => t.task), 'pick', message, progress);
       await this.movePicked(step, takes);
-      const events = await this.record(step, takes.map((t) => this.floorEvent('pick', step.job, t.task, t.quantity)));
+      const events = eventIds ? recordedEvents(eventIds, picks, at) : await this.record(step, picks, at);
       const last = events.at(-1)!;
       return {
         message, stops: toStops(this.after(tasks, takes)), lines,
@@ -303,9 +305,9 @@ export class PickingService {
 
   /**
    * The tasks picked (one conditional statement; 409 when one changed meanwhile) and their lines' picked units (one
-   * more). `withProgress` on PostgreSQL: both, and the progress settle reads, in one statement.
+   * more). With `recording` on PostgreSQL: both, the progress settle reads and the step's floor events, in one statement.
    */
-  private async take(step: Step, takes: Take[], withProgress = false): Promise<{ lines: LineRow[]; progress?: PickProgress }> {
+  private async take(step: Step, takes: Take[], recording?: { events: FloorEvent[]; at: Date }): Promise<{ lines: LineRow[]; progress?: PickProgress; eventIds?: number[] }> {
     if (takes.length === 0) return { lines: [] };
     const orders = new Map(takes.map((t) => [t.task.order_id, t.task]));
     for (const task of orders.values()) {
@@ -315,10 +317,11 @@ export class PickingService {
     const byLine = new Map<number, number>();
     for (const t of takes) byLine.set(t.task.order_line_id, (byLine.get(t.task.order_line_id) ?? 0) + t.quantity);
     const deltas = [...byLine].map(([lineId, delta]) => ({ lineId, delta }));
-    if (withProgress && this.dialect.engine === 'postgres') {
-      const done = await repo.pickAndProgress(step.uow.tx, picks, deltas, step.job.id, touchedOrders(takes.map((t) => t.task)).map((o) => o.id));
+    if (recording && this.dialect.engine === 'postgres') {
+      const events = await this.parts.floorEvents.insert(step.uow, step.actor, recording.events, recording.at);
+      const done = await repo.pickAndProgress(step.uow.tx, picks, deltas, step.job.id, touchedOrders(takes.map((t) => t.task)).map((o) => o.id), events);
       if (done.taken !== takes.length) throw conflict('This stop was picked meanwhile; reload the job');
-      return { lines: done.lines, progress: done.progress };
+      return { lines: done.lines, progress: done.progress, eventIds: done.eventIds };
     }
     if ((await repo.addPicked(step.uow.tx, picks)) !== takes.length) throw conflict('This stop was picked meanwhile; reload the job');
     return { lines: await repo.addLinesPicked(step.uow.tx, deltas) };
@@ -417,10 +420,9 @@ export class PickingService {
   }
 
   /** The step's floor events, one statement; answers them (ids in the order given). */
-  private async record(step: Step, events: FloorEvent[]) {
-    const at = new Date();
+  private async record(step: Step, events: FloorEvent[], at = new Date()) {
     const rows = await this.parts.floorEvents.record(step.uow, step.actor, events, at);
-    return rows.map((r, i) => ({ id: r.id, taskId: events[i].taskId ?? null, quantity: events[i].quantity ?? 0, at: at.toISOString() }));
+    return recordedEvents(rows.map((r) => r.id), events, at);
   }
 
   /** The stop's tasks as the takes leave them. */
@@ -478,6 +480,11 @@ export class PickingService {
       orderLineId: task.order_line_id, skuId: task.sku_id, locationId: task.location_id, quantity,
     };
   }
+}
+
+/** Floor events as written (their ids in the order given, as both engines draw them), for the answer. */
+function recordedEvents(ids: number[], events: FloorEvent[], at: Date) {
+  return ids.map((id, i) => ({ id, taskId: events[i].taskId ?? null, quantity: events[i].quantity ?? 0, at: at.toISOString() }));
 }
 
 /** The orders of some tasks, by id: each with its number and status as the tasks read them. */
