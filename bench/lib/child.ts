@@ -71,7 +71,9 @@ export function startChild(name: string, entry: string, config: ChildConfig, rea
 /** Parent side: fork `lib/<entry>.ts` for a job that ends by itself (it sends `{ done: true }` when it has). */
 export function runChildToEnd(name: string, entry: string, config: ChildConfig, timeoutMs = 180_000): Promise<void> {
   const file = fileURLToPath(new URL(`./${entry}`, import.meta.url));
-  const child = fork(file, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_CHILD: JSON.stringify(config) }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  // BENCH_CPU_PROF_DIR: a V8 CPU profile of each such job (node --cpu-prof), for finding where its time goes.
+  const prof = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const child = fork(file, [], { execArgv: ['--import', 'tsx', ...prof], env: { ...process.env, BENCH_CHILD: JSON.stringify(config) }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   let stderr = '';
   let done = false;
   child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });

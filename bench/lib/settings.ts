@@ -1,5 +1,7 @@
 // Every knob of the bench, from the environment, with defaults that keep a full run to a few minutes on a
 // 2-core machine.
+import { existsSync } from 'node:fs';
+
 const num = (name: string, fallback: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -10,6 +12,18 @@ const num = (name: string, fallback: number): number => {
 
 const list = (name: string, fallback: string): string[] =>
   (process.env[name] || fallback).split(',').map((e) => e.trim()).filter(Boolean);
+
+/** The socket directory of a PostgreSQL server on this machine (Debian's), when its socket for `port` is there. */
+const PG_SOCKET_DIR = '/var/run/postgresql';
+
+function viaLocalSocket(url: string): string {
+  if (process.env.BENCH_PG_SOCKET === '0') return url;
+  const parsed = new URL(url);
+  const local = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname) && !parsed.searchParams.has('host');
+  if (!local || !existsSync(`${PG_SOCKET_DIR}/.s.PGSQL.${parsed.port || '5432'}`)) return url;
+  parsed.searchParams.set('host', PG_SOCKET_DIR); // node-postgres: a host that is a directory is a Unix socket's
+  return parsed.toString();
+}
 
 export const settings = {
   /** Seconds of measured load per server per case, split over `rounds`. */
@@ -97,8 +111,12 @@ export const settings = {
     ledgerRows: Math.round(num('BENCH_REPORTS_LEDGER_ROWS', 1_000_000)),
     runs: Math.round(num('BENCH_REPORTS_RUNS', 5)),
   },
-  /** PostgreSQL server to use; the bench makes and drops its own schema there. */
-  pgUrl: process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+  /**
+   * PostgreSQL server to use; the bench makes and drops its own database (or schema) there. A server on this machine
+   * is reached through its Unix socket when it has one (BENCH_PG_SOCKET=0: TCP as given): a request's statements are
+   * each a round trip, and a socket's is cheaper than loopback TCP's. The app and the bare server share the URL.
+   */
+  pgUrl: viaLocalSocket(process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'),
   ci: !!process.env.CI,
   /** The demo user of the authenticated read: not a Super Administrator, so the scope queries run. */
   user: { username: 'manager', password: 'bolx-demo-manager' },

@@ -42,21 +42,23 @@ export async function writeAudits(tx: Executor, actor: Actor, entries: AuditEntr
 }
 
 async function insertAudits(tx: Executor, actor: Actor, at: string, entries: AuditEntry[]): Promise<void> {
-  await tx
-    .insertInto('audit_log')
-    .values(entries.map((entry) => ({
-      at,
-      user_id: actor.userId,
-      username: actor.username,
-      action: entry.action,
-      entity: entry.entity,
-      entity_id: entry.entityId == null ? null : String(entry.entityId),
-      warehouse_id: entry.warehouseId ?? null,
-      customer_id: entry.customerId ?? null,
-      before_json: entry.before === undefined ? null : JSON.stringify(redact(entry.before)),
-      after_json: entry.after === undefined ? null : JSON.stringify(redact(entry.after)),
-      request_id: actor.requestId,
-      ip: actor.ip,
-    })))
-    .execute();
+  await tx.insertInto('audit_log').values(auditRows(actor, at, entries)).execute();
+}
+
+/** The audit_log rows of some entries (at most AUDIT_ROWS_PER_STATEMENT for one statement), credentials redacted. */
+export function auditRows(actor: Actor, at: string, entries: AuditEntry[]) {
+  return entries.map((entry) => ({
+    at,
+    user_id: actor.userId,
+    username: actor.username,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: entry.entityId == null ? null : String(entry.entityId),
+    warehouse_id: entry.warehouseId ?? null,
+    customer_id: entry.customerId ?? null,
+    before_json: entry.before === undefined ? null : JSON.stringify(redact(entry.before)),
+    after_json: entry.after === undefined ? null : JSON.stringify(redact(entry.after)),
+    request_id: actor.requestId,
+    ip: actor.ip,
+  }));
 }

@@ -1,6 +1,6 @@
 import type { Executor } from '../db/schema.js';
 import type { Actor } from './actor.js';
-import { writeAudits, type AuditEntry } from './audit.js';
+import { AUDIT_ROWS_PER_STATEMENT, auditRows, writeAudits, type AuditEntry } from './audit.js';
 import { DomainEvents, type DomainEventMap, type DomainEventName, type RaisedEvent } from './domain-events.js';
 import type { EventBus, HubEvent } from './events.js';
 import type { UnitOfWork } from './unit-of-work.js';
@@ -26,8 +26,15 @@ export class ChangeRecorder {
   constructor(private readonly events: EventBus, readonly domainEvents: DomainEvents = new DomainEvents()) {}
 
   async record(uow: UnitOfWork, actor: Actor, ...changes: Change[]): Promise<void> {
-    await writeAudits(uow.tx as Executor, actor, changes.flatMap((c) => list(c.audit)));
-    await this.events.recordMany(uow.tx, changes.flatMap((c) => list(c.events)), uow.afterCommit);
+    const audits = changes.flatMap((c) => list(c.audit));
+    const events = changes.flatMap((c) => list(c.events));
+    // PostgreSQL writes a change's audit rows with its events, in one statement, when they fit in one.
+    const together = this.events.canRecordWithAudits(events.length, audits.length) && audits.length <= AUDIT_ROWS_PER_STATEMENT
+      && await this.events.recordWithAudits(uow.tx, events, auditRows(actor, new Date().toISOString(), audits), uow.afterCommit);
+    if (!together) {
+      await writeAudits(uow.tx as Executor, actor, audits);
+      await this.events.recordMany(uow.tx, events, uow.afterCommit);
+    }
     await this.domainEvents.raise(uow, actor, changes.flatMap((c) => list(c.raises)));
   }
 

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { HubEventMap, HubEventName } from '@bolx/contracts';
 import type { Database } from '../db/database.js';
-import type { Executor } from '../db/schema.js';
+import type { Insertable } from 'kysely';
+import type { AuditLogTable, Executor } from '../db/schema.js';
 
 /**
  * A domain event as the hub will deliver it: `target` is the hub method (contracts' HubEventMap), and the
@@ -18,6 +19,9 @@ export type HubEvent<K extends HubEventName = HubEventName> = DomainEvent<K>;
 export interface DeliveredEvent extends DomainEvent {
   id: number;
 }
+
+/** Events a statement: well under either engine's bound on parameters (4 a row). */
+const EVENTS_PER_STATEMENT = 1000;
 
 /** How often a node whose listening connection was lost tries to listen again. */
 const RELISTEN_EVERY_MS = 1000;
@@ -62,10 +66,24 @@ export class EventBus {
   /** Several events of one change in one statement (a thousand a statement). */
   async recordMany(tx: Executor, events: DomainEvent[], afterCommit: (fn: () => void) => void): Promise<void> {
     // A bulk upload's thousands of events: a thousand rows a statement, well under either engine's parameter bound.
-    for (let i = 0; i < events.length; i += 1000) await this.insertEvents(tx, events.slice(i, i + 1000), afterCommit);
+    for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT) await this.insertEvents(tx, events.slice(i, i + EVENTS_PER_STATEMENT), afterCommit);
   }
 
-  private async insertEvents(tx: Executor, events: DomainEvent[], afterCommit: (fn: () => void) => void): Promise<void> {
+  /**
+   * PostgreSQL: the events (at most EVENTS_PER_STATEMENT) and the audit rows of the same change in one statement
+   * (a data-modifying WITH): one round trip where two were. Elsewhere: false, nothing written (the caller writes apart).
+   */
+  async recordWithAudits(tx: Executor, events: DomainEvent[], audits: Insertable<AuditLogTable>[], afterCommit: (fn: () => void) => void): Promise<boolean> {
+    if (!this.canRecordWithAudits(events.length, audits.length)) return false;
+    await this.insertEvents(tx.with('audit', (db) => db.insertInto('audit_log').values(audits)), events, afterCommit);
+    return true;
+  }
+
+  canRecordWithAudits(events: number, audits: number): boolean {
+    return this.database.dialect.engine === 'postgres' && events > 0 && events <= EVENTS_PER_STATEMENT && audits > 0;
+  }
+
+  private async insertEvents(tx: Pick<Executor, 'insertInto'>, events: DomainEvent[], afterCommit: (fn: () => void) => void): Promise<void> {
     const rows = await tx
       .insertInto('event_outbox')
       .values(events.map((event) => ({

@@ -45,6 +45,27 @@ export class FloorEvents {
   /** Answers the events' ids, in the order given. */
   async record(uow: UnitOfWork, actor: Actor, events: FloorEvent[], at: Date = new Date()): Promise<{ id: number }[]> {
     if (events.length === 0) return [];
+    const rows = await this.rows(uow, actor, events, at);
+    // A 5,000-line receipt put away records 10,000 events: within both engines' bound on parameters a statement.
+    const ids: { id: number }[] = [];
+    for (let i = 0; i < rows.length; i += EVENTS_PER_STATEMENT) {
+      const part = await uow.tx.insertInto('floor_event').values(rows.slice(i, i + EVENTS_PER_STATEMENT)).returning('id').execute();
+      ids.push(...part.map((r) => ({ id: Number(r.id) })));
+    }
+    // Ids are drawn in the rows' order on both engines; sorted, so the answer does not rest on RETURNING's order.
+    return ids.sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * The insert of a few events (at most EVENTS_PER_STATEMENT), answering their ids, for a caller that sends it inside
+   * a statement of its own (PostgreSQL's data-modifying WITH: picking's one statement per pick).
+   */
+  async insert(uow: UnitOfWork, actor: Actor, events: FloorEvent[], at: Date) {
+    if (events.length === 0 || events.length > EVENTS_PER_STATEMENT) throw new Error(`1 to ${EVENTS_PER_STATEMENT} floor events a statement`);
+    return uow.tx.insertInto('floor_event').values(await this.rows(uow, actor, events, at)).returning('id');
+  }
+
+  private async rows(uow: UnitOfWork, actor: Actor, events: FloorEvent[], at: Date) {
     const iso = at.toISOString();
     const ms = at.getTime();
     const days = new Map<number, string>();
@@ -60,14 +81,7 @@ export class FloorEvents {
       doc_type: e.docType ?? null, doc_id: e.docId ?? null, detail: e.detail ?? null, amount_minor: e.amountMinor ?? null, carton_code: e.cartonCode || null,
       at: iso, at_ms: ms, business_day: days.get(e.warehouseId)!, seconds_since_previous: i === 0 ? gap : 0,
     }));
-    // A 5,000-line receipt put away records 10,000 events: within both engines' bound on parameters a statement.
-    const ids: { id: number }[] = [];
-    for (let i = 0; i < rows.length; i += EVENTS_PER_STATEMENT) {
-      const part = await uow.tx.insertInto('floor_event').values(rows.slice(i, i + EVENTS_PER_STATEMENT)).returning('id').execute();
-      ids.push(...part.map((r) => ({ id: Number(r.id) })));
-    }
-    // Ids are drawn in the rows' order on both engines; sorted, so the answer does not rest on RETURNING's order.
-    return ids.sort((a, b) => a.id - b.id);
+    return rows;
   }
 }
 

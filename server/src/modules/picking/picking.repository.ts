@@ -1,4 +1,4 @@
-import { sql, type Insertable, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type OperationNodeSource, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import { lockJoinedRowsAsMutex, type Dialect } from '../../db/dialect.js';
 import type { PickTaskTable } from '../../db/tables/floor.js';
@@ -47,6 +47,33 @@ function stopQuery(db: Executor) {
       sql<string | null>`(select min(b.expiry_date) from inventory_balance b where b.location_id = t.location_id and b.sku_id = t.sku_id
         and b.customer_id = t.customer_id and b.lot = t.lot and b.pallet = t.pallet)`.as('expiry_date')]);
 }
+
+interface ProgressRow { order_id: number | null; stops: number; open_stops: number; open: number; short: number; units: number; picked: number; short_units: number }
+
+/**
+ * The progress read: the job's totals (order_id null), then each of some orders' open tasks in any job. `status` and
+ * `picked` are the task's columns, or what a statement's own update makes of them (pickAndProgress).
+ */
+function progressSelect(jobId: number, orderIds: number[], status: RawBuilder<unknown>, picked: RawBuilder<unknown>) {
+  const orders = orderIds.length
+    ? sql`union all select order_id, 0, 0, count(*), 0, 0, 0, 0 from pick_task where order_id in (${sql.join(orderIds)}) and ${status} = 'Open' group by order_id`
+    : sql``;
+  return sql`select null as order_id, count(distinct seq) as stops, count(distinct case when ${status} = 'Open' then seq end) as open_stops,
+      sum(case when ${status} = 'Open' then 1 else 0 end) as open, sum(case when ${status} = 'Short' then 1 else 0 end) as short,
+      coalesce(sum(quantity), 0) as units, coalesce(sum(${picked}), 0) as picked, coalesce(sum(short_qty), 0) as short_units
+    from pick_task where job_id = ${jobId}
+    ${orders}`;
+}
+
+function progressOf(rows: ProgressRow[]) {
+  const job = rows.find((x) => x.order_id === null)!;
+  return {
+    stops: n(job.stops), stopsDone: n(job.stops) - n(job.open_stops), open: n(job.open), short: n(job.short),
+    units: n(job.units), pickedUnits: n(job.picked), shortUnits: n(job.short_units),
+    openByOrder: new Map(rows.filter((x) => x.order_id !== null).map((x) => [n(x.order_id), n(x.open)])),
+  };
+}
+export type PickProgress = ReturnType<typeof progressOf>;
 
 export const pickingRepository = {
   /** A job with its wave's number and status, who it is assigned to and its order count. */
@@ -145,20 +172,41 @@ export const pickingRepository = {
    * picked), in one statement: the job's row first (order_id null), then one row per order with open tasks.
    */
   async progress(db: Executor, jobId: number, orderIds: number[]) {
-    const orders = orderIds.length
-      ? sql`union all select order_id, 0, 0, count(*), 0, 0, 0, 0 from pick_task where order_id in (${sql.join(orderIds)}) and status = 'Open' group by order_id`
-      : sql``;
-    const r = await sql<{ order_id: number | null; stops: number; open_stops: number; open: number; short: number; units: number; picked: number; short_units: number }>`
-      select null as order_id, count(distinct seq) as stops, count(distinct case when status = 'Open' then seq end) as open_stops,
-        sum(case when status = 'Open' then 1 else 0 end) as open, sum(case when status = 'Short' then 1 else 0 end) as short,
-        coalesce(sum(quantity), 0) as units, coalesce(sum(picked_qty), 0) as picked, coalesce(sum(short_qty), 0) as short_units
-      from pick_task where job_id = ${jobId}
-      ${orders}`.execute(db);
-    const job = r.rows.find((x) => x.order_id === null)!;
+    const r = await sql<ProgressRow>`${progressSelect(jobId, orderIds, sql`status`, sql`picked_qty`)}`.execute(db);
+    return progressOf(r.rows);
+  },
+
+  /**
+   * PostgreSQL: addPicked, addLinesPicked, progress and the step's floor events (`events`, an insert answering their
+   * ids) in one statement (data-modifying WITHs). Its reads see the
+   * tasks as they were before the statement (PostgreSQL's rule for WITH), so they read each taken task as the update
+   * leaves it: the same expressions. Answers the tasks taken (fewer than asked: one changed meanwhile), the lines as
+   * they now are and the progress after the step.
+   */
+  async pickAndProgress(tx: Executor, takes: { taskId: number; quantity: number }[], deltas: { lineId: number; delta: number }[], jobId: number, orderIds: number[],
+    events: OperationNodeSource) {
+    const delta = byId(takes.map((t) => ({ id: t.taskId, value: t.quantity })));
+    const ids = sql.join(takes.map((t) => t.taskId));
+    const status = sql`(case when id in (${ids}) and picked_qty + short_qty + ${delta} >= quantity then 'Picked' else status end)`;
+    const r = await sql<ProgressRow & { kind: string; id: number | null; quantity: number; allocated_qty: number; picked_qty: number }>`
+      with taken as (
+        update pick_task set picked_qty = picked_qty + ${delta},
+          status = case when picked_qty + short_qty + ${delta} >= quantity then 'Picked' else 'Open' end
+        where id in (${ids}) and status = 'Open' and picked_qty + short_qty + ${delta} <= quantity returning id
+      ), lines as (
+        update sales_order_line set picked_qty = picked_qty + ${byId(deltas.map((d) => ({ id: d.lineId, value: d.delta })))}
+        where id in (${sql.join(deltas.map((d) => d.lineId))}) returning id, order_id, quantity, allocated_qty, picked_qty
+      ), events as (${events}), progress as (${progressSelect(jobId, orderIds, status, sql`picked_qty + ${delta}`)})
+      select 'progress' as kind, null as id, p.order_id, p.stops, p.open_stops, p.open, p.short, p.units, p.picked, p.short_units,
+        0 as quantity, 0 as allocated_qty, 0 as picked_qty from progress p
+      union all select 'task', id, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 from taken
+      union all select 'line', id, order_id, 0, 0, 0, 0, 0, 0, 0, quantity, allocated_qty, picked_qty from lines
+      union all select 'event', id, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 from events`.execute(tx);
     return {
-      stops: n(job.stops), stopsDone: n(job.stops) - n(job.open_stops), open: n(job.open), short: n(job.short),
-      units: n(job.units), pickedUnits: n(job.picked), shortUnits: n(job.short_units),
-      openByOrder: new Map(r.rows.filter((x) => x.order_id !== null).map((x) => [n(x.order_id), n(x.open)])),
+      taken: r.rows.filter((x) => x.kind === 'task').length,
+      lines: r.rows.filter((x) => x.kind === 'line').map((x): LineRow => ({ id: n(x.id), order_id: n(x.order_id), quantity: n(x.quantity), allocated_qty: n(x.allocated_qty), picked_qty: n(x.picked_qty) })),
+      progress: progressOf(r.rows.filter((x) => x.kind === 'progress')),
+      eventIds: r.rows.filter((x) => x.kind === 'event').map((x) => n(x.id)).sort((a, b) => a - b),
     };
   },
 

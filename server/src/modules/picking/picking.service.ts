@@ -21,7 +21,7 @@ import type { PickJobService } from '../waves/pick-jobs.service.js';
 import type { WaveService } from '../waves/waves.service.js';
 import { jobChange, toLastPick, toStops, waveChange } from '../waves/wave-views.js';
 import { checkScan, expectationOf } from './pick-scans.js';
-import { FINISHED_JOB_STATUSES, jobReturning, pickingRepository as repo, type LineRow, type PickingJob, type StopTask } from './picking.repository.js';
+import { FINISHED_JOB_STATUSES, jobReturning, pickingRepository as repo, type LineRow, type PickingJob, type PickProgress, type StopTask } from './picking.repository.js';
 
 const n = (v: unknown) => Number(v ?? 0);
 /** A reservation's owner: the order line (document SO, its number, the line id), as allocation made it. */
@@ -109,11 +109,13 @@ export class PickingService {
       }
       const message = `Picked ${count(input.quantity, 'unit')} of ${tasks[0].sku_code} at ${tasks[0].location_code}`;
       const takes = this.share(tasks, input.quantity);
-      const lines = await this.take(step, takes);
+      const at = new Date();
+      const picks = takes.map((t) => this.floorEvent('pick', step.job, t.task, t.quantity));
+      const { lines, progress, eventIds } = await this.take(step, takes, { events: picks, at });
       // Settled before the stock moves, so the job's and orders' changes are written in the engine's statements.
-      await this.settle(step, takes.map((t) => t.task), 'pick', message);
+      await this.settle(step, takes.map((t) => t.task), 'pick', message, progress);
       await this.movePicked(step, takes);
-      const events = await this.record(step, takes.map((t) => this.floorEvent('pick', step.job, t.task, t.quantity)));
+      const events = eventIds ? recordedEvents(eventIds, picks, at) : await this.record(step, picks, at);
       const last = events.at(-1)!;
       return {
         message, stops: toStops(this.after(tasks, takes)), lines,
@@ -137,7 +139,7 @@ export class PickingService {
       if (need === 0) throw unprocessable('This stop is already picked', { foundQuantity: 'Nothing is left to pick here' });
       if (input.foundQuantity >= need) throw unprocessable(`This stop needs ${count(need, 'unit')}: confirm the pick instead`, { foundQuantity: `Fewer than ${need}` });
       const takes = input.foundQuantity > 0 ? this.share(tasks, input.foundQuantity) : [];
-      const picked = await this.take(step, takes);
+      const { lines: picked } = await this.take(step, takes);
       // The found units leave the bin before the spot count holds it.
       if (takes.length) await this.movePicked(step, takes);
       const shorts = (await repo.closeShort(uow.tx, job.id, input.stopSeq))
@@ -301,19 +303,28 @@ export class PickingService {
     return takes;
   }
 
-  /** The tasks picked (one conditional statement; 409 when one changed meanwhile) and their lines' picked units (one more). */
-  private async take(step: Step, takes: Take[]): Promise<LineRow[]> {
-    if (takes.length === 0) return [];
+  /**
+   * The tasks picked (one conditional statement; 409 when one changed meanwhile) and their lines' picked units (one
+   * more). With `recording` on PostgreSQL: both, the progress settle reads and the step's floor events, in one statement.
+   */
+  private async take(step: Step, takes: Take[], recording?: { events: FloorEvent[]; at: Date }): Promise<{ lines: LineRow[]; progress?: PickProgress; eventIds?: number[] }> {
+    if (takes.length === 0) return { lines: [] };
     const orders = new Map(takes.map((t) => [t.task.order_id, t.task]));
     for (const task of orders.values()) {
       if (!['Released', 'Picking'].includes(task.order_status)) throw conflict(`Order ${task.so_number} is ${task.order_status}; it cannot be picked`);
     }
-    if ((await repo.addPicked(step.uow.tx, takes.map((t) => ({ taskId: t.task.id, quantity: t.quantity })))) !== takes.length) {
-      throw conflict('This stop was picked meanwhile; reload the job');
-    }
+    const picks = takes.map((t) => ({ taskId: t.task.id, quantity: t.quantity }));
     const byLine = new Map<number, number>();
     for (const t of takes) byLine.set(t.task.order_line_id, (byLine.get(t.task.order_line_id) ?? 0) + t.quantity);
-    return repo.addLinesPicked(step.uow.tx, [...byLine].map(([lineId, delta]) => ({ lineId, delta })));
+    const deltas = [...byLine].map(([lineId, delta]) => ({ lineId, delta }));
+    if (recording && this.dialect.engine === 'postgres') {
+      const events = await this.parts.floorEvents.insert(step.uow, step.actor, recording.events, recording.at);
+      const done = await repo.pickAndProgress(step.uow.tx, picks, deltas, step.job.id, touchedOrders(takes.map((t) => t.task)).map((o) => o.id), events);
+      if (done.taken !== takes.length) throw conflict('This stop was picked meanwhile; reload the job');
+      return { lines: done.lines, progress: done.progress, eventIds: done.eventIds };
+    }
+    if ((await repo.addPicked(step.uow.tx, picks)) !== takes.length) throw conflict('This stop was picked meanwhile; reload the job');
+    return { lines: await repo.addLinesPicked(step.uow.tx, deltas) };
   }
 
   /** The picked units bin → each slot's tote, with their reservation (one engine call), carrying the changes settled so far. */
@@ -336,11 +347,10 @@ export class PickingService {
    * wave's when they move) join the step's. The orders' rows were taken with the stop, and the wave's is taken
    * before its jobs are counted, so two jobs finishing at once see each other's tasks.
    */
-  private async settle(step: Step, tasks: StopTask[], action: 'pick' | 'unpick', message: string) {
+  private async settle(step: Step, tasks: StopTask[], action: 'pick' | 'unpick', message: string, known?: PickProgress) {
     const { uow, actor, job } = step;
-    const touched = [...new Map<number, TouchedOrder>(tasks.map((t) => [t.order_id, { id: t.order_id, soNumber: t.so_number, status: t.order_status }])).values()]
-      .sort((a, b) => a.id - b.id);
-    const progress = await repo.progress(uow.tx, job.id, touched.map((o) => o.id));
+    const touched = touchedOrders(tasks);
+    const progress = known ?? await repo.progress(uow.tx, job.id, touched.map((o) => o.id));
     const at = new Date().toISOString();
     const moved: { order: TouchedOrder; to: string }[] = [];
     for (const order of touched) {
@@ -410,10 +420,9 @@ export class PickingService {
   }
 
   /** The step's floor events, one statement; answers them (ids in the order given). */
-  private async record(step: Step, events: FloorEvent[]) {
-    const at = new Date();
+  private async record(step: Step, events: FloorEvent[], at = new Date()) {
     const rows = await this.parts.floorEvents.record(step.uow, step.actor, events, at);
-    return rows.map((r, i) => ({ id: r.id, taskId: events[i].taskId ?? null, quantity: events[i].quantity ?? 0, at: at.toISOString() }));
+    return recordedEvents(rows.map((r) => r.id), events, at);
   }
 
   /** The stop's tasks as the takes leave them. */
@@ -471,6 +480,17 @@ export class PickingService {
       orderLineId: task.order_line_id, skuId: task.sku_id, locationId: task.location_id, quantity,
     };
   }
+}
+
+/** Floor events as written (their ids in the order given, as both engines draw them), for the answer. */
+function recordedEvents(ids: number[], events: FloorEvent[], at: Date) {
+  return ids.map((id, i) => ({ id, taskId: events[i].taskId ?? null, quantity: events[i].quantity ?? 0, at: at.toISOString() }));
+}
+
+/** The orders of some tasks, by id: each with its number and status as the tasks read them. */
+function touchedOrders(tasks: StopTask[]): TouchedOrder[] {
+  return [...new Map<number, TouchedOrder>(tasks.map((t) => [t.order_id, { id: t.order_id, soNumber: t.so_number, status: t.order_status }])).values()]
+    .sort((a, b) => a.id - b.id);
 }
 
 const toLine = (l: LineRow): PickResult['lines'][number] => ({
