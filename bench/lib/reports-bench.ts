@@ -162,6 +162,11 @@ const raw: Record<ReportKey, Sql> = (() => {
     'dead-stock': sql`SELECT count(*), max(at) FROM inventory_txn WHERE warehouse_id = ${warehouse.id}`,
     'audit-log': sql`SELECT count(*) FROM audit_log WHERE at >= ${lo}`,
     'dock-to-stock': sql`SELECT count(*) FROM receiving_putaway WHERE at >= ${lo}`,
+    'stock-on-hand': balances, availability: balances, 'stock-aging': balances,
+    'stock-as-of': sql`SELECT count(*), sum(qty_change) FROM inventory_txn WHERE warehouse_id = ${warehouse.id}`,
+    'receipts-per-day': sql`SELECT count(*) FROM receiving_receipt WHERE at >= ${lo}`,
+    'receiving-status': sql`SELECT count(*) FROM receiving_order WHERE warehouse_id = ${warehouse.id}`,
+    'receipt-accuracy': sql`SELECT count(*) FROM receiving_order_line`,
   };
 })();
 
