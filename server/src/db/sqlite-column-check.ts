@@ -17,6 +17,8 @@ export async function widenSqliteColumnCheck(db: Kysely<any>, table: string, col
   }
   const indexes = (await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table} AND sql IS NOT NULL`.execute(db)).rows;
   const foreignKeys = Number((await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(db)).rows[0]?.foreign_keys ?? 0) === 1;
+  // References broken before (rows kept while foreign keys were off) are not the rebuild's doing: only new ones are.
+  const brokenBefore = (await sql.raw(`PRAGMA foreign_key_check`).execute(db)).rows.length;
   if (foreignKeys) await sql`PRAGMA foreign_keys = OFF`.execute(db);
   try {
     await sql.raw(widened.replace(new RegExp(`^CREATE TABLE "?${table}"?`, 'i'), `CREATE TABLE "${table}_widened"`)).execute(db);
@@ -25,7 +27,7 @@ export async function widenSqliteColumnCheck(db: Kysely<any>, table: string, col
     await sql.raw(`ALTER TABLE "${table}_widened" RENAME TO "${table}"`).execute(db);
     for (const index of indexes) await sql.raw(index.sql).execute(db);
     const broken = (await sql.raw(`PRAGMA foreign_key_check`).execute(db)).rows;
-    if (broken.length) throw new Error(`${table}: ${broken.length} references broken by the rebuild`);
+    if (broken.length > brokenBefore) throw new Error(`${table}: ${broken.length - brokenBefore} references broken by the rebuild`);
   } finally {
     if (foreignKeys) await sql`PRAGMA foreign_keys = ON`.execute(db);
   }

@@ -37,12 +37,12 @@ const AdjustmentPage = lazyScreen(() => import('../../features/inventory/pages/A
 const CycleCountPage = lazyScreen(() => import('../../features/inventory/pages/CycleCountPage'));
 const ReplenishmentPage = lazyScreen(() => import('../../features/inventory/pages/ReplenishmentPage'));
 const ProductExpirePage = lazyScreen(() => import('../../features/inventory/pages/ProductExpirePage'));
-const InventoryReportsPage = lazyScreen(() => import('../../features/inventory/pages/InventoryReportsPage'));
+const InventoryReportsPage = lazyScreen(() => import('../../features/reports/pages/InventoryReportsPage'));
 const InBoundScreen = lazyScreen(() => import('../../features/inbound/pages/InBoundScreen'));
 const ROReportPage = lazyScreen(() => import('../../features/inbound/pages/ROReportPage'));
 const ROReportDetailsPage = lazyScreen(() => import('../../features/inbound/pages/ROReportDetailsPage'));
 const ROInwardPage = lazyScreen(() => import('../../features/inbound/pages/ROInwardPage'));
-const InboundReportsPage = lazyScreen(() => import('../../features/inbound/pages/InboundReportsPage'));
+const InboundReportsPage = lazyScreen(() => import('./screens/InboundReportsScreen'));
 const OrderDashboardPage = lazyScreen(() => import('../../features/orders/pages/OrderDashboardPage'));
 const BackordersPage = lazyScreen(() => import('../../features/orders/pages/BackordersPage'));
 const KitDashboardPage = lazyScreen(() => import('../../features/kits/pages/KitDashboardPage'));

@@ -1,4 +1,4 @@
-import { ReportPage } from '../../reports/components/ReportPage';
+import { ReportPage } from '../components/ReportPage';
 
 /**
  * /InventoryReports on the report pattern: stock on hand (by SKU, location, lot, pallet or client), availability,

@@ -2,12 +2,11 @@ import { Link } from 'react-router';
 import { Card, Col, Row, Typography } from 'antd';
 import { FileSearchOutlined, ImportOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useT } from '../../../lib/i18n/use-t';
-import { ReportPage } from '../../reports/components/ReportPage';
 import '../messages';
 import '../inbound.css';
 
 /** The receiving lists (every order, line and receipt, searchable), below the reports. */
-function ReceivingLists() {
+export function ReceivingLists() {
   const t = useT();
   const lists = [
     { path: '/ROReport', icon: <UnorderedListOutlined />, title: t('routes.ROReport'), text: t('inbound.reports.summaryText') },
@@ -35,12 +34,4 @@ function ReceivingLists() {
       </Row>
     </div>
   );
-}
-
-/**
- * /InboundReports on the report pattern: receiving orders by status (open, receiving, received awaiting putaway),
- * receipts per day (today's among them), received against expected per supplier or client; the lists below.
- */
-export default function InboundReportsPage() {
-  return <ReportPage area="InboundReport" reports={['receiving-status', 'receipts-per-day', 'receipt-accuracy']} footer={<ReceivingLists />} />;
 }
