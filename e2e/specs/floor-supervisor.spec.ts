@@ -113,7 +113,11 @@ describe('the floor supervisor: /BatchAllocation, /BatchJob and the order drawer
     await drawer.locator('.ant-drawer-title .ant-tag[data-status="Allocated"]').waitFor();
     await drawer.getByTestId('order-release').click();
     await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Release' }).click();
-    await drawer.locator('.ant-drawer-title .ant-tag[data-status="Released"]').waitFor();
+    // Once in a CI run (both lanes busy) the tag never turned: say what the screen said instead.
+    await drawer.locator('.ant-drawer-title .ant-tag[data-status="Released"]').waitFor().catch(async (err: Error) => {
+      const shown = await page.locator('.ant-message, .ant-notification').allInnerTexts();
+      throw new Error(`${err.message}\nthe drawer's status: ${await drawer.locator('.ant-drawer-title .ant-tag').allInnerTexts()}; messages shown: ${shown.join(' | ') || 'none'}`);
+    });
     await drawer.getByTestId('order-pick').waitFor();
     await drawer.getByTestId('order-packing-slip').waitFor();
     await shot(page, 'floor-order-drawer-390');
