@@ -106,7 +106,13 @@ async function connectAll(bases: string[], tokens: string[], count: number, onEv
  * Where the hub is measured: changes are written through `writeBase`, clients connect to `clientBases` (one
  * server; or every node of a cluster, so most events cross from one node to another). `metricsToken` opens /metrics.
  */
-export interface HubTarget { writeBase: string; clientBases: string[]; metricsToken: string }
+export interface HubTarget {
+  writeBase: string;
+  clientBases: string[];
+  metricsToken: string;
+  /** Called as the measured events start; what it answers is called as they end (the cluster bench samples CPU). */
+  measuring?: () => () => Promise<void>;
+}
 
 /** Memory of every server the clients are on, added up. */
 async function totalMemory(target: HubTarget): Promise<{ rss: number; heap: number }> {
@@ -161,10 +167,12 @@ export async function measureHub(engine: Engine, target: HubTarget): Promise<Hub
   for (let n = 0; n < hubSettings.warmupEvents; n++) await raise(n);
   latencies = [];
   lost = 0;
+  const measured = target.measuring?.();
   for (let n = 0; n < hubSettings.events; n++) {
     await raise(n);
     await sleep(20);
   }
+  await measured?.();
 
   await Promise.all(clients.map((c) => c.stop()));
   const sorted = [...latencies].sort((a, b) => a - b);

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/database.js';
+import { hasEnded, startProcess } from '../test/child-processes.js';
 
 /**
  * A cluster as a 3PL runs one: several real server processes on one fresh PostgreSQL database, HAProxy in front
@@ -62,15 +63,6 @@ export function freePort(): Promise<number> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Every process the suite started: killed if the suite itself ends abruptly, so no node or HAProxy outlives it. */
-const children = new Set<ChildProcess>();
-process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
-function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
 
 async function adminQuery(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -150,7 +142,7 @@ export class ClusterNode {
   }
 
   get pid(): number | undefined {
-    return this.child?.exitCode === null ? this.child.pid : undefined;
+    return this.child && !hasEnded(this.child) ? this.child.pid : undefined;
   }
 
   /** The node's output so far (shown when something fails). */
@@ -159,7 +151,8 @@ export class ClusterNode {
   }
 
   async start(): Promise<void> {
-    const child = track(spawn(process.execPath, [join(this.dir, BUNDLE_DIR, 'main.js')], { cwd: this.dir, env: { ...process.env, ...this.env, PORT: String(this.port) } }));
+    // startProcess: killed with the suite (or the bench) however it ends, so no node outlives it.
+    const child = startProcess(process.execPath, [join(this.dir, BUNDLE_DIR, 'main.js')], { cwd: this.dir, env: { ...process.env, ...this.env, PORT: String(this.port) } });
     this.child = child;
     // Only the tail is kept: under the bench's load a node logs a line per request.
     const keep = (d: Buffer) => { this.log = (this.log + d.toString()).slice(-8000); };
@@ -168,7 +161,7 @@ export class ClusterNode {
     this.exited = new Promise((resolve) => child.once('exit', resolve));
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (!(await isReady(this.base))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`node ${this.name} did not become ready:\n${this.output()}`);
+      if (hasEnded(child) || Date.now() > deadline) throw new Error(`node ${this.name} did not become ready:\n${this.output()}`);
       await sleep(100);
     }
   }
@@ -253,13 +246,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const lbPort = await freePort();
     const env: Record<string, string> = { BOLX_LB_BIND: `127.0.0.1:${lbPort}` };
     nodes.forEach((n, i) => (env[`BOLX_NODE${i + 1}`] = `127.0.0.1:${n.port}`));
-    haproxy = track(spawn(haproxyPath()!, ['-db', '-f', HAPROXY_CFG], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] }));
+    haproxy = startProcess(haproxyPath()!, ['-db', '-f', HAPROXY_CFG], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let haproxyLog = '';
     haproxy.stderr!.on('data', (d) => (haproxyLog += d));
     const lb = `http://127.0.0.1:${lbPort}`;
     const deadline = Date.now() + 10_000;
     while (!(await isReady(lb))) {
-      if (haproxy.exitCode !== null || Date.now() > deadline) throw new Error(`HAProxy did not start:\n${haproxyLog}`);
+      if (hasEnded(haproxy) || Date.now() > deadline) throw new Error(`HAProxy did not start:\n${haproxyLog}`);
       await sleep(100);
     }
     return { lb, nodes, haproxyPid: haproxy.pid, database, databaseUrl, close };

@@ -9,6 +9,8 @@ export default defineConfig({
     include: ['reliability/**/*.test.ts'],
     pool: 'forks',
     fileParallelism: false,
+    // Kills what a file's servers left running after its own teardown, and fails the file if there was any.
+    setupFiles: ['test/teardown-started-processes.ts'],
     testTimeout: 420_000,
     hookTimeout: 120_000,
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { hasEnded, startProcess } from '../../test/child-processes.js';
 
 /**
  * A real server process (src/main.ts under tsx, as `npm run dev` runs it) on a database of its own: a fresh SQLite
@@ -66,7 +67,7 @@ export async function serverProcess(opts: { adminPassword: string }): Promise<Se
   const url = `http://127.0.0.1:${port}`;
   const kill = async () => {
     const c = child;
-    if (!c || c.exitCode !== null) return;
+    if (!c || hasEnded(c)) return;
     const gone = new Promise((r) => c.once('exit', r));
     c.kill('SIGKILL');
     await gone;
@@ -77,7 +78,7 @@ export async function serverProcess(opts: { adminPassword: string }): Promise<Se
     url,
     async start() {
       const started = Date.now();
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = startProcess(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
       child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));
       let exited = false;
