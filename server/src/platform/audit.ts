@@ -1,3 +1,4 @@
+import { compiledOnce } from '../db/compiled-once.js';
 import type { Executor } from '../db/schema.js';
 import type { Actor } from './actor.js';
 
@@ -42,8 +43,19 @@ export async function writeAudits(tx: Executor, actor: Actor, entries: AuditEntr
 }
 
 async function insertAudits(tx: Executor, actor: Actor, at: string, entries: AuditEntry[]): Promise<void> {
-  await tx.insertInto('audit_log').values(auditRows(actor, at, entries)).execute();
+  const rows = auditRows(actor, at, entries);
+  await insertAuditsOnce(tx, rows.length, ...rows.flatMap((r) => AUDIT_COLUMNS.map((c) => r[c] ?? null)));
 }
+
+type AuditRow = ReturnType<typeof auditRows>[number];
+const AUDIT_COLUMNS = ['at', 'user_id', 'username', 'action', 'entity', 'entity_id', 'warehouse_id', 'customer_id', 'before_json', 'after_json', 'request_id', 'ip'] as const satisfies readonly (keyof AuditRow)[];
+/** A column auditRows writes but AUDIT_COLUMNS forgot fails to compile here. */
+const everyColumn: [Exclude<keyof AuditRow, (typeof AUDIT_COLUMNS)[number]>] extends [never] ? true : never = true;
+void everyColumn;
+
+/** The audit insert of `count` rows compiled once per count: every change writes one, most of them one row. */
+const insertAuditsOnce = compiledOnce(String, (db, count: number, ...values: unknown[]) => db.insertInto('audit_log')
+  .values(Array.from({ length: count }, (_, row) => Object.fromEntries(AUDIT_COLUMNS.map((c, i) => [c, values[row * AUDIT_COLUMNS.length + i]])) as AuditRow)));
 
 /** The audit_log rows of some entries (at most AUDIT_ROWS_PER_STATEMENT for one statement), credentials redacted. */
 export function auditRows(actor: Actor, at: string, entries: AuditEntry[]) {

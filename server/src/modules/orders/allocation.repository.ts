@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
+
+/** The lines of `count` orders (compiled once per count: one order's allocation is the common case). */
+const linesOfOrders = compiledOnce(String, (db, _count: number, ...orderIds: number[]) => db.selectFrom('sales_order_line as l').innerJoin('sku as s', 's.id', 'l.sku_id')
+  .select(['l.id', 'l.order_id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.is_kit', 'l.quantity', 'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.short_reason'])
+  .where('l.order_id', 'in', orderIds).orderBy('l.order_id').orderBy('l.line_no'));
 
 /** Statements of allocation: an order's lines as allocation sees them, their reservations, and the waiting lines. */
 export const allocationRepository = {
@@ -21,9 +27,8 @@ export const allocationRepository = {
   async linesOf(db: Executor, orderIds: number[]) {
     const rows: Awaited<ReturnType<typeof allocationRepository.lines>> = [];
     for (let i = 0; i < orderIds.length; i += 500) {
-      rows.push(...await db.selectFrom('sales_order_line as l').innerJoin('sku as s', 's.id', 'l.sku_id')
-        .select(['l.id', 'l.order_id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.is_kit', 'l.quantity', 'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.short_reason'])
-        .where('l.order_id', 'in', orderIds.slice(i, i + 500)).orderBy('l.order_id').orderBy('l.line_no').execute());
+      const part = orderIds.slice(i, i + 500);
+      rows.push(...await linesOfOrders(db, part.length, ...part));
     }
     return rows;
   },

@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { OrderFilters } from '@bolx/contracts';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { SalesOrderLineTable, SalesOrderTable } from '../../db/tables/orders.js';
@@ -47,7 +48,30 @@ function orderColumns(q: ReturnType<typeof ordersQuery>) {
   ]);
 }
 
+export interface IntakeSku { id: number; sku_code: string; description: string; is_active: number; is_lot_tracked: number; is_kit: number }
+type IntakeFactRow = { repeat_id: number | null; serves: number | null } & { [K in keyof IntakeSku]: IntakeSku[K] | null };
+
 export type OrderRow = Awaited<ReturnType<ReturnType<typeof orderColumns>['executeTakeFirstOrThrow']>>;
+
+/** An order's insert (orderRepository.insertOrder), compiled once per set of columns given. */
+const insertOrderOnce = compiledOnce(String, (db, columns: string, ...values: unknown[]) => db.insertInto('sales_order')
+  .values(Object.fromEntries(columns.split(',').map((c, i) => [c, values[i]])) as Insertable<SalesOrderTable>)
+  .onConflict((oc) => oc.columns(['customer_id', 'reference_number']).doNothing())
+  .returning('id'));
+
+/** The columns an order line is written with (the others keep their defaults: nothing allocated or shipped yet). */
+const LINE_COLUMNS = ['order_id', 'line_no', 'sku_id', 'quantity', 'package_id', 'units_per_package', 'lot', 'notes'] as const;
+
+/** An order's lines' insert, compiled once per number of lines. */
+const insertLinesOnce = compiledOnce(String, (db, count: number, ...values: unknown[]) => db.insertInto('sales_order_line')
+  .values(Array.from({ length: count }, (_, row) => Object.fromEntries(LINE_COLUMNS.map((c, i) => [c, values[row * LINE_COLUMNS.length + i]])) as Insertable<SalesOrderLineTable>))
+  .returning(['id', 'line_no', 'sku_id', 'quantity', 'lot']));
+
+/** One order with its totals, compiled once per scope: the intake and allocation read it after each write. */
+const findOne = compiledOnce(
+  (scope: Scope) => JSON.stringify([scope.warehouses, scope.customers]),
+  (db, scope, id: number) => orderColumns(ordersQuery(db, scope, {}).where('o.id', '=', id)),
+);
 
 /** Every query of the orders area. Orders' statuses change only through the status machine. */
 export const orderRepository = {
@@ -67,12 +91,13 @@ export const orderRepository = {
   },
 
   /** An order in the caller's scope, with its totals (undefined: none, or another's). */
-  find(db: Executor, scope: Scope, id: number) {
-    return orderColumns(ordersQuery(db, scope, {}).where('o.id', '=', id)).executeTakeFirst();
+  async find(db: Executor, scope: Scope, id: number): Promise<OrderRow | undefined> {
+    return (await findOne(db, scope, id))[0];
   },
 
   /** Orders in the caller's scope, with their totals (those it may not see are absent): one statement per 500. */
   async findMany(db: Executor, scope: Scope, ids: number[]) {
+    if (ids.length === 1) return findOne(db, scope, ids[0]);
     const rows: OrderRow[] = [];
     for (let i = 0; i < ids.length; i += 500) rows.push(...await orderColumns(ordersQuery(db, scope, {}).where('o.id', 'in', ids.slice(i, i + 500))).execute());
     return rows;
@@ -108,14 +133,14 @@ export const orderRepository = {
    * Answers the new id, or undefined for a repeat.
    */
   async insertOrder(tx: Executor, values: Insertable<SalesOrderTable>) {
-    const r = await tx.insertInto('sales_order').values(values)
-      .onConflict((oc) => oc.columns(['customer_id', 'reference_number']).doNothing())
-      .returning('id').executeTakeFirst();
+    const columns = (Object.keys(values) as (keyof SalesOrderTable)[]).filter((c) => values[c] !== undefined);
+    const [r] = await insertOrderOnce(tx, columns.join(','), ...columns.map((c) => values[c]));
     return r?.id;
   },
 
-  insertLines(tx: Executor, lines: Insertable<SalesOrderLineTable>[]) {
-    return tx.insertInto('sales_order_line').values(lines).returning(['id', 'line_no', 'sku_id', 'quantity', 'lot']).execute();
+  /** A new order's lines: the columns of LINE_COLUMNS only. */
+  insertLines(tx: Executor, lines: Pick<Insertable<SalesOrderLineTable>, (typeof LINE_COLUMNS)[number]>[]) {
+    return insertLinesOnce(tx, lines.length, ...lines.flatMap((l) => LINE_COLUMNS.map((c) => l[c] ?? null)));
   },
 
   /** Links the expected receiving order a Transfer or Purchase order made. */
@@ -133,14 +158,29 @@ export const orderRepository = {
     return ordersQuery(db, scope, f).select(['o.status', sql<number>`count(*)`.as('n')]).groupBy('o.status').execute();
   },
 
+  /**
+   * What an intake looks up before anything else, in one statement: the order the customer's reference already
+   * names, whether the warehouse serves the client, and which of the lines' SKUs are the client's (a row each; one
+   * row with no SKU when none is).
+   */
+  async intakeFacts(db: Executor, customerId: number, warehouseId: number, referenceNumber: string, skuIds: number[]) {
+    const { rows } = await sql<IntakeFactRow>`
+      select (select o.id from sales_order o where o.customer_id = ${customerId} and o.reference_number = ${referenceNumber}) as repeat_id,
+        (select 1 from customer_warehouse cw where cw.customer_id = ${customerId} and cw.warehouse_id = ${warehouseId}) as serves,
+        s.id, s.sku_code, s.description, s.is_active, s.is_lot_tracked, s.is_kit
+      from (select 1 as one) x
+      left join sku s on s.customer_id = ${customerId} and s.id in (${sql.join(skuIds.length ? skuIds : [null])})`.execute(db);
+    const repeatId = rows[0]?.repeat_id;
+    return {
+      repeatId: repeatId == null ? undefined : Number(repeatId),
+      servesWarehouse: rows[0]?.serves != null,
+      skus: rows.filter((r): r is IntakeFactRow & IntakeSku => r.id != null),
+    };
+  },
+
   servesWarehouse(db: Executor, customerId: number, warehouseId: number) {
     return db.selectFrom('customer_warehouse').select('warehouse_id').where('customer_id', '=', customerId).where('warehouse_id', '=', warehouseId)
       .executeTakeFirst().then((r) => !!r);
-  },
-
-  skus(db: Executor, customerId: number, ids: number[]) {
-    if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('sku').select(['id', 'sku_code', 'is_active', 'is_lot_tracked', 'is_kit']).where('customer_id', '=', customerId).where('id', 'in', ids).execute();
   },
 
   /** A customer's SKUs by code, whatever its case (the orders sheet names SKUs by code). */

@@ -14,7 +14,7 @@ import type { ServiceDeps } from '../../platform/service-deps.js';
 import { documentNumbers } from '../../platform/document-numbers.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import { unitsOfPackage } from '../scans/scans.service.js';
-import { orderRepository as repo, type OrderRow } from './orders.repository.js';
+import { orderRepository as repo, type IntakeSku, type OrderRow } from './orders.repository.js';
 import { allocationRepository } from './allocation.repository.js';
 import { orderChange, type OrderSubEvent } from './order-changes.js';
 import { orderDocumentRepository } from './order-documents.repository.js';
@@ -22,6 +22,10 @@ import type { OrderReceipts } from './order-receipts.js';
 
 type Line = Awaited<ReturnType<typeof repo.lines>>[number];
 type History = Awaited<ReturnType<typeof repo.history>>[number];
+type Level = Awaited<ReturnType<typeof repo.packages>>[number];
+type IntakeFacts = Awaited<ReturnType<typeof repo.intakeFacts>>;
+/** An order that passed the intake's checks, with what they read: its SKUs, their package levels, each line's units per package. */
+interface CheckedOrder { input: CreateOrderInput; skus: Map<number, IntakeSku>; levels: Level[]; units: number[] }
 
 const n = (v: unknown) => Number(v);
 const orNull = (s: string | undefined) => (s === undefined || s === '' ? null : s);
@@ -88,9 +92,9 @@ export class OrderService {
    */
   async intake(principal: Principal, input: CreateOrderInput, actor: Actor, source: OrderSource) {
     principal.scope.assert({ warehouseId: input.warehouseId, customerId: input.customerId });
-    const repeat = await this.repeated(principal, input);
-    if (repeat) return repeat;
-    const checked = await this.check(this.db, input);
+    const facts = await this.facts(this.db, input);
+    if (facts.repeatId !== undefined) return this.repeatOf(principal, input, facts.repeatId);
+    const checked = await this.check(this.db, input, facts);
     try {
       const { order } = await inTransaction(this.db, (uow) => this.write(uow, checked, actor, source));
       return { message: `Order ${order.soNumber} created successfully`, data: { ...order, duplicate: false } };
@@ -109,10 +113,10 @@ export class OrderService {
    */
   async intakeWithin(uow: UnitOfWork, principal: Principal, input: CreateOrderInput, actor: Actor, source: OrderSource) {
     principal.scope.assert({ warehouseId: input.warehouseId, customerId: input.customerId });
-    const hit = await repo.findByReference(uow.tx, input.customerId, input.referenceNumber);
-    let id = hit?.id;
+    const facts = await this.facts(uow.tx, input);
+    let id = facts.repeatId;
     if (id === undefined) {
-      const checked = await this.check(uow.tx, input);
+      const checked = await this.check(uow.tx, input, facts);
       try {
         id = (await this.write(uow, checked, actor, source)).orderId;
       } catch (err) {
@@ -122,15 +126,16 @@ export class OrderService {
     }
     const row = await repo.find(uow.tx, principal.scope, id);
     if (!row) throw usedByAnother(input.referenceNumber);
-    return { ...toSummary(row), duplicate: hit !== undefined };
+    return { ...toSummary(row), duplicate: facts.repeatId !== undefined };
   }
 
   /**
    * Writes a checked order, its lines, what it brings in (a Transfer's or Purchase order's RO), its audit row and
-   * events. Answers the order as GetOrder shows it, read in the transaction: a new order has no history,
-   * reservations or documents yet, so its lines are all there is to read beside the row.
+   * events. Answers the order as GetOrder shows it: its row read in the transaction, its lines as written (with what
+   * the check read of their SKUs and package levels); a new order has no history, reservations or documents yet.
    */
-  private async write(uow: UnitOfWork, input: CreateOrderInput, actor: Actor, source: OrderSource) {
+  private async write(uow: UnitOfWork, checked: CheckedOrder, actor: Actor, source: OrderSource) {
+    const { input, skus, levels, units } = checked;
     const so = (await documentNumbers.next(uow, 'SO')).number;
     const at = new Date().toISOString();
     const orderId = await repo.insertOrder(uow.tx, {
@@ -143,7 +148,6 @@ export class OrderService {
       notes: orNull(input.notes), to_warehouse_id: input.toWarehouseId ?? null, status: 'New', source, created_by: actor.userId, created_at: at, updated_at: at,
     });
     if (orderId === undefined) throw new RepeatedReference();
-    const units = await this.unitsPerPackage(uow.tx, input);
     const lines = await repo.insertLines(uow.tx, input.lines.map((l, i) => ({
       order_id: orderId, line_no: i + 1, sku_id: l.skuId, quantity: l.quantity, package_id: l.packageId ?? null,
       units_per_package: units[i], lot: l.lot ?? '', notes: orNull(l.notes),
@@ -159,26 +163,42 @@ export class OrderService {
       referenceNumber: input.referenceNumber, priority: after.priority, source,
       lines: lines.map((l) => ({ lineId: l.id, skuId: l.sku_id, quantity: n(l.quantity), lot: l.lot })),
     })]);
-    const order = { ...after, lines: (await repo.lines(uow.tx, orderId)).map((l) => toLine(l, [])), history: [], documents: [] };
+    const written = [...lines].sort((a, b) => n(a.line_no) - n(b.line_no)).map((l): Line => {
+      const { packageId, notes } = input.lines[n(l.line_no) - 1];
+      const sku = skus.get(n(l.sku_id))!;
+      return {
+        id: l.id, line_no: l.line_no, sku_id: l.sku_id, sku_code: sku.sku_code, description: sku.description, is_kit: sku.is_kit, quantity: l.quantity,
+        package_id: packageId ?? null, package_name: packageId ? levels.find((p) => n(p.id) === packageId)?.package_name ?? null : null,
+        units_per_package: units[n(l.line_no) - 1], lot: l.lot, allocated_qty: 0, shipped_qty: 0, notes: orNull(notes), short_reason: null,
+      };
+    });
+    const order = { ...after, lines: written.map((l) => toLine(l, [])), history: [], documents: [] };
     return { orderId, order };
   }
 
   /** The answer to a reference the customer already used: that order, when the caller may see it; else 409. */
   private async repeated(principal: Principal, input: CreateOrderInput) {
     const hit = await repo.findByReference(this.db, input.customerId, input.referenceNumber);
-    if (!hit) return undefined;
-    const row = await repo.find(this.db, principal.scope, hit.id);
+    return hit ? this.repeatOf(principal, input, hit.id) : undefined;
+  }
+
+  /** The answer to a reference the customer already used for order `id`. */
+  private async repeatOf(principal: Principal, input: CreateOrderInput, id: number) {
+    const row = await repo.find(this.db, principal.scope, id);
     if (!row) throw usedByAnother(input.referenceNumber);
-    const order = await this.detail(this.db, principal.scope, hit.id);
+    const order = await this.detail(this.db, principal.scope, id);
     return { message: `Reference number ${input.referenceNumber} is order ${order.soNumber}: nothing new was created`, data: { ...order, duplicate: true } };
   }
 
   /** The units each line's package level holds (1 without one). */
-  private async unitsPerPackage(db: Executor, input: CreateOrderInput) {
-    const withPackages = [...new Set(input.lines.filter((l) => l.packageId).map((l) => l.skuId))];
-    const levels = (await repo.packages(db, input.customerId, withPackages))
-      .map((p) => ({ id: n(p.id), skuId: n(p.sku_id), parentId: p.parent_id == null ? null : n(p.parent_id), quantity: n(p.quantity) }));
+  private unitsPerPackage(input: CreateOrderInput, packages: Level[]) {
+    const levels = packages.map((p) => ({ id: n(p.id), skuId: n(p.sku_id), parentId: p.parent_id == null ? null : n(p.parent_id), quantity: n(p.quantity) }));
     return input.lines.map((l) => (l.packageId ? unitsOfPackage(levels.filter((p) => p.skuId === l.skuId), l.packageId) : 1));
+  }
+
+  /** The intake's first lookups (repo.intakeFacts) for an order as it came in. */
+  private facts(db: Executor, input: CreateOrderInput) {
+    return repo.intakeFacts(db, input.customerId, input.warehouseId, input.referenceNumber, [...new Set(input.lines.map((l) => l.skuId))]);
   }
 
   /**
@@ -186,20 +206,20 @@ export class OrderService {
    * the client's, each line's SKU is the client's and active (a kit has components), its package level is the
    * SKU's and the quantity a whole number of it, and a lot only on a SKU that tracks lots. 422 naming each field.
    */
-  private async check(db: Executor, order: CreateOrderInput): Promise<CreateOrderInput> {
+  private async check(db: Executor, order: CreateOrderInput, facts: IntakeFacts): Promise<CheckedOrder> {
+    // The review keeps the client, warehouse and lines: the facts read for the order as it came in hold for it.
     const { input, details } = this.receipts ? await this.receipts.review(db, order) : { input: order, details: {} as Record<string, string> };
-    if (!(await repo.servesWarehouse(db, input.customerId, input.warehouseId))) {
+    if (!facts.servesWarehouse) {
       throw unprocessable('This client is not served by this warehouse', { warehouseId: 'This client is not served by this warehouse' });
     }
     if (input.carrierAccountId && !(await repo.carrierAccount(db, input.customerId, input.carrierAccountId))) {
       throw unprocessable('Not an active carrier account of this client', { carrierAccountId: 'Not an active carrier account of this client' });
     }
-    const skuIds = [...new Set(input.lines.map((l) => l.skuId))];
-    const skus = new Map((await repo.skus(db, input.customerId, skuIds)).map((s) => [n(s.id), s]));
+    const skus = new Map(facts.skus.map((s) => [n(s.id), s]));
     const kits = [...skus.values()].filter((s) => n(s.is_kit) === 1).map((s) => n(s.id));
     const withComponents = new Set(kits.length ? (await repo.kitsWithComponents(db, input.customerId, kits)) : []);
     const levels = await repo.packages(db, input.customerId, [...new Set(input.lines.filter((l) => l.packageId).map((l) => l.skuId))]);
-    const units = await this.unitsPerPackage(db, input);
+    const units = this.unitsPerPackage(input, levels);
     input.lines.forEach((l, i) => {
       const sku = skus.get(l.skuId);
       const at = `lines.${i}`;
@@ -211,7 +231,7 @@ export class OrderService {
       else if (l.quantity % units[i] !== 0) details[`${at}.quantity`] = `Order whole packages: a multiple of ${units[i]} units`;
     });
     if (Object.keys(details).length) throw unprocessable(Object.values(details)[0], details);
-    return input;
+    return { input, skus, levels, units };
   }
 
   async list(principal: Principal, req: ListRequest<OrderFilters>) {

@@ -65,6 +65,8 @@ const KIND_OF_DOCUMENT: Partial<Record<StockDocumentType, StockChangeKind>> = {
 
 /** Rows per multi-row statement: well inside both engines' bound-parameter limits. */
 const BATCH = 500;
+/** The most moves takeReservedAtOnce sends in its one statement (at most 22 parameters each: under PostgreSQL's 65,535), so a large ship confirm sends as many statements as a small one. */
+const MOVES_AT_ONCE = 2000;
 
 const placeKey = (p: Place) =>
   [p.warehouseId, p.customerId, p.skuId, p.locationId].map((n) => String(n).padStart(10, '0')).join('|') + `|${p.lot}|${p.pallet}`;
@@ -473,29 +475,9 @@ export class StockEngine {
       places.set(placeKey(from), from);
       if (m.to !== null) places.set(placeKey({ ...from, locationId: m.to, pallet: m.toPallet ?? '' }), { ...from, locationId: m.to, pallet: m.toPallet ?? '' });
     }
-    const reserved = await repo.reservationsOf(uow.tx, this.dialect, documentType, [...new Set(req.moves.map((m) => m.owner.documentId))],
-      lines.length <= BATCH ? lines : undefined, [...places.values()]);
-    const shrink = new Map<number, number>();
-    const give = new Map<number, number>();
-    const legs: Leg[] = [];
-    const arrivals: { place: Place; owner: ReservationOwner; quantity: number }[] = [];
-    for (const m of req.moves) {
-      const from = pick(m.from);
-      const row = reservationAt(reserved, m.owner, from);
-      const left = row ? row.quantity - (shrink.get(row.id) ?? 0) : 0;
-      if (!row || left < m.quantity) throw conflict(`Only ${count(Math.max(0, left), 'unit')} reserved here for this line; ${m.quantity} asked`);
-      shrink.set(row.id, (shrink.get(row.id) ?? 0) + m.quantity);
-      give.set(row.balance_id, (give.get(row.balance_id) ?? 0) + m.quantity);
-      legs.push({ place: from, qty: -m.quantity, txnType: req.outType, documentLine: m.documentLine });
-      if (m.to !== null) {
-        const place = { ...from, locationId: m.to, pallet: m.toPallet ?? '' };
-        legs.push({ place, qty: m.quantity, txnType: req.inType ?? req.outType, documentLine: m.documentLine, expiryDate: row.expiry_date, receivedAt: row.received_at });
-        arrivals.push({ place, owner: m.owner, quantity: m.quantity });
-      }
-    }
-    const shrunk = await repo.shrinkReservations(uow.tx, this.dialect, [...shrink].map(([id, quantity]) => ({ id, quantity })), at);
-    const freed = await repo.deallocateMany(uow.tx, this.dialect, [...give].map(([id, quantity]) => ({ id, quantity })), at);
-    if (shrunk.length !== shrink.size || freed.length !== give.size) throw conflict('Less stock is reserved here than is being moved');
+    const { legs, arrivals } = this.dialect.engine === 'postgres' && req.moves.length <= MOVES_AT_ONCE
+      ? await this.takeReservedAtOnce(uow, req, [...places.values()], at)
+      : await this.takeReserved(uow, req, documentType, lines, [...places.values()], at);
     const posted = await this.post(uow, { documentType: req.documentType, documentId: req.documentId, reason: req.reason, legs, record: req.record }, actor, also);
     if (arrivals.length) {
       // Where the units arrived: each place's balance (the posting made it) reserves them, found by place in the same statement.
@@ -503,6 +485,20 @@ export class StockEngine {
       for (const a of arrivals) {
         const key = placeKey(a.place);
         take.set(key, { place: a.place, quantity: (take.get(key)?.quantity ?? 0) + a.quantity });
+      }
+      if (this.dialect.engine === 'postgres') {
+        // The balances found and reserved in one statement: each owner's units at each place, summed.
+        const owners = new Map<string, { owner: ReservationOwner; place: Place; quantity: number }>();
+        for (const a of arrivals) {
+          const key = JSON.stringify([a.owner.documentId, a.owner.documentLine ?? '', placeKey(a.place)]);
+          const seen = owners.get(key);
+          if (seen) seen.quantity += a.quantity;
+          else owners.set(key, { ...a });
+        }
+        if (await repo.allocateArrivedAndReserve(uow.tx, [...take.values()], [...owners.values()], at) !== take.size) {
+          throw conflict('The stock moved could not be reserved where it arrived');
+        }
+        return posted;
       }
       const allocated = await repo.allocateArrivedAt(uow.tx, this.dialect, [...take.values()], at);
       if (allocated.length !== take.size) throw conflict('The stock moved could not be reserved where it arrived');
@@ -512,6 +508,53 @@ export class StockEngine {
       }))), at);
     }
     return posted;
+  }
+
+  /**
+   * A reserved move's giving up at its sources, in three statements: the owners' reservations read (balances locked),
+   * shrunk, and their balances freed. Answers the move's ledger legs and its arrivals (to reserve where they land).
+   */
+  private async takeReserved(uow: UnitOfWork, req: ReservedMovePosting, documentType: string, lines: string[], places: Place[], at: string) {
+    const reserved = await repo.reservationsOf(uow.tx, this.dialect, documentType, [...new Set(req.moves.map((m) => m.owner.documentId))],
+      lines.length <= BATCH ? lines : undefined, places);
+    const shrink = new Map<number, number>();
+    const give = new Map<number, number>();
+    for (const m of req.moves) {
+      const row = reservationAt(reserved, m.owner, pick(m.from));
+      const left = row ? row.quantity - (shrink.get(row.id) ?? 0) : 0;
+      if (!row || left < m.quantity) throw conflict(`Only ${count(Math.max(0, left), 'unit')} reserved here for this line; ${m.quantity} asked`);
+      shrink.set(row.id, (shrink.get(row.id) ?? 0) + m.quantity);
+      give.set(row.balance_id, (give.get(row.balance_id) ?? 0) + m.quantity);
+    }
+    const shrunk = await repo.shrinkReservations(uow.tx, this.dialect, [...shrink].map(([id, quantity]) => ({ id, quantity })), at);
+    const freed = await repo.deallocateMany(uow.tx, this.dialect, [...give].map(([id, quantity]) => ({ id, quantity })), at);
+    if (shrunk.length !== shrink.size || freed.length !== give.size) throw conflict('Less stock is reserved here than is being moved');
+    return legsOf(req, (m) => reservationAt(reserved, m.owner, pick(m.from))!);
+  }
+
+  /**
+   * PostgreSQL: takeReserved in one statement (repo.takeReserved) — two round trips fewer on every pick, undo and
+   * ship. A refusal reads the reservations again, to say how many units are reserved where too few are.
+   */
+  private async takeReservedAtOnce(uow: UnitOfWork, req: ReservedMovePosting, places: Place[], at: string) {
+    const takes = new Map<string, { owner: ReservationOwner; place: Place; quantity: number }>();
+    for (const m of req.moves) {
+      const from = pick(m.from);
+      const key = JSON.stringify([m.owner.documentId, m.owner.documentLine ?? '', placeKey(from)]);
+      const seen = takes.get(key);
+      if (seen) seen.quantity += m.quantity;
+      else takes.set(key, { owner: m.owner, place: from, quantity: m.quantity });
+    }
+    const { shrunk, freed } = await repo.takeReserved(uow.tx, places, [...takes.values()], at);
+    if (shrunk.length !== takes.size) {
+      const reserved = await repo.reservationsOf(uow.tx, this.dialect, req.moves[0].owner.documentType, [...new Set(req.moves.map((m) => m.owner.documentId))]);
+      const short = [...takes.values()].find((t) => !shrunk.some((r) => r.document_id === t.owner.documentId && r.document_line === (t.owner.documentLine ?? '')
+        && r.location_id === t.place.locationId && r.sku_id === t.place.skuId && r.customer_id === t.place.customerId && r.lot === t.place.lot && r.pallet === t.place.pallet));
+      const left = short ? reservationAt(reserved, short.owner, short.place)?.quantity ?? 0 : 0;
+      throw conflict(`Only ${count(Math.max(0, left), 'unit')} reserved here for this line; ${short?.quantity ?? 0} asked`);
+    }
+    if (freed !== new Set(shrunk.map((r) => r.balance_id)).size) throw conflict('Less stock is reserved here than is being moved');
+    return legsOf(req, (m) => reservationAt(shrunk, m.owner, pick(m.from))!);
   }
 
   /**
@@ -694,6 +737,26 @@ function heldConflict(holdType: string, documentId: string, locationCode: string
       'Nothing can be moved or adjusted out of it until the count is approved or cancelled');
   }
   return conflict(`Stock at location ${locationCode} is held for ${holdType.toLowerCase()} (${documentId})`, 'Nothing can leave it until the hold is lifted');
+}
+
+/**
+ * A reserved move's ledger legs, in the order of its moves (out at the source, then in at `to`, carrying the source's
+ * expiry and receipt time from its reservation's balance), and the arrivals to reserve where they land.
+ */
+function legsOf(req: ReservedMovePosting, reservationOf: (m: ReservedMove) => { expiry_date: string | null; received_at: string | null }) {
+  const legs: Leg[] = [];
+  const arrivals: { place: Place; owner: ReservationOwner; quantity: number }[] = [];
+  for (const m of req.moves) {
+    const from = pick(m.from);
+    legs.push({ place: from, qty: -m.quantity, txnType: req.outType, documentLine: m.documentLine });
+    if (m.to !== null) {
+      const row = reservationOf(m);
+      const place = { ...from, locationId: m.to, pallet: m.toPallet ?? '' };
+      legs.push({ place, qty: m.quantity, txnType: req.inType ?? req.outType, documentLine: m.documentLine, expiryDate: row.expiry_date, receivedAt: row.received_at });
+      arrivals.push({ place, owner: m.owner, quantity: m.quantity });
+    }
+  }
+  return { legs, arrivals };
 }
 
 /** An owner's reservation row at a place, among the rows `reservationsOf` read. */
