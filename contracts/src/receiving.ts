@@ -157,6 +157,8 @@ export const roReceipt = z.object({
   lot: z.string(),
   expiryDate: z.string().nullable(),
   pallet: z.string(),
+  /** The inbound carton the scan named (its label or LPN; '' when none). */
+  carton: z.string(),
   quantity: z.number().int(),
   damagedQuantity: z.number().int(),
   damagedLocationCode: z.string().nullable(),

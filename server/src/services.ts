@@ -52,6 +52,7 @@ import { BillingService, registerBillingJobs } from './modules/billing/billing.s
 import { BillingReports } from './modules/billing/billing-reports.js';
 import { StorageSnapshots, registerSnapshotSchedule } from './modules/billing/storage-snapshots.js';
 import { registerAccrualSchedule } from './modules/billing/accrual.js';
+import { registerReportRollups } from './modules/reports/report-rollups.js';
 import { LabourService } from './modules/labour/labour.service.js';
 import { ReportService } from './modules/reports/reports.service.js';
 import { ReportJobs } from './modules/reports/report-jobs.js';
@@ -163,6 +164,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   registerBillingJobs(jobs, billing);
   registerSnapshotSchedule(jobs, schedules, db, storageSnapshots);
   registerAccrualSchedule(jobs, schedules, db, deps.dialect);
+  registerReportRollups(jobs, schedules, db, deps.dialect);
   registerRmaExpiry(jobs, schedules, services.returns);
   services.reportJobs.register(jobs, schedules, (userId, session) => services.auth.principalOfUser(userId, session));
   services.returns.followReturnLabels(domainEvents);

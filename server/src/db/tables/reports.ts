@@ -21,7 +21,18 @@ export interface ReportSubscriptionTable {
 /** A file a mail in the outbox carries (migration 0038). */
 export interface MailAttachmentTable { id: Id; mail_id: number; file_id: number }
 
-/** Tables of reports and labour (migrations 0031, 0038). Merged into DB in db/schema.ts. */
+type Big = number | string;
+/** Migration 0045: the last floor_event id a rollup holds. */
+export interface ReportRollupMarkTable { name: string; last_id: Big; taken_at: Timestamp }
+/** Migration 0045: the activity log summed per warehouse, client, user, task type and business day. */
+export interface ReportFloorDayTable {
+  warehouse_id: number; customer_id: number; user_id: number; kind: string; business_day: string; steps: Big; units: Big; lines: Big; seconds: Big;
+}
+/** Migration 0045: a closed shift summed from its events up to event_mark; its task seconds per type and client. */
+export interface ReportLabourShiftTable { shift_id: number; event_mark: Big }
+export interface ReportLabourWorkTable { shift_id: number; kind: string; customer_id: number; seconds: Big }
+
+/** Tables of reports and labour (migrations 0031, 0038, 0045). Merged into DB in db/schema.ts. */
 export interface ReportTables {
   report_view: ReportViewTable;
   labour_shift: LabourShiftTable;
@@ -30,4 +41,8 @@ export interface ReportTables {
   labour_rate: LabourRateTable;
   report_subscription: ReportSubscriptionTable;
   mail_attachment: MailAttachmentTable;
+  report_rollup_mark: ReportRollupMarkTable;
+  report_floor_day: ReportFloorDayTable;
+  report_labour_shift: ReportLabourShiftTable;
+  report_labour_work: ReportLabourWorkTable;
 }

@@ -9,6 +9,7 @@ import type { FloorEvent } from '../../platform/floor-events.js';
 import { CompiledQuery, sql } from 'kysely';
 import { materialise } from './accrual.js';
 import { billingRepository } from './billing.repository.js';
+import { candidatesOf, windowRowsOf } from './charge-sql.js';
 
 // The live accrual against real runs: what GetUnbilled says equals a run of the month so far, before the
 // accrual's materialisation (every row read), after it (its counts plus the rows since: orders shipping more
@@ -191,6 +192,25 @@ describe('the live unbilled accrual equals a run of the month so far', () => {
     expect(run.total).toBe(2 * 35);
     const inv = (await f.admin.post(`${B}/GetInvoice`, { invoiceId: run.invoiceId })).json();
     expect(inv.lines.map((l: { chargeType: string; quantity: number }) => [l.chargeType, l.quantity])).toEqual([['receiving_carton', 2]]);
+  });
+
+  it('reads the rows after the mark by their ids (a primary-key range), not the client’s month by date (EXPLAIN)', async () => {
+    const f = await floor(t);
+    const last = await sql<{ txn: unknown; event: unknown }>`SELECT (SELECT MAX(id) FROM inventory_txn) AS txn, (SELECT MAX(id) FROM floor_event) AS event`.execute(db());
+    const w = { after: { txn: Number(last.rows[0].txn ?? 0) + 1, event: Number(last.rows[0].event ?? 0) + 1, snapshot: 0 }, upTo: null };
+    const s = { customerId: f.cust, warehouseId: f.wh, from: first, to: today };
+    const d = t.database.dialect;
+    // Labels (activity log) and kits built (ledger): candidates made of the window's own rows, no earlier row looked up.
+    const q = sql`${windowRowsOf(w)}SELECT * FROM (${candidatesOf('shipping', s, d, w)}) a UNION ALL SELECT * FROM (${candidatesOf('kitting', s, d, w)}) b`.compile(db());
+    const text = t.database.sqlite
+      ? (t.database.sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join('\n')
+      : await db().transaction().execute(async (tx) => {
+        await tx.executeQuery(CompiledQuery.raw('SET LOCAL enable_seqscan = off'));
+        return ((await tx.executeQuery(CompiledQuery.raw(`EXPLAIN ${q.sql}`, [...q.parameters]))).rows as Record<string, string>[]).map((r) => Object.values(r)[0]).join('\n');
+      });
+    if (t.database.sqlite) expect(text.match(/USING INTEGER PRIMARY KEY \(rowid>\?\)/g), text).toHaveLength(2);
+    else expect(text, text).toMatch(/inventory_txn_pkey[\s\S]*floor_event_pkey|floor_event_pkey[\s\S]*inventory_txn_pkey/);
+    expect(text, text).not.toMatch(/inventory_txn_billing|floor_event_billing|floor_event_customer_day|floor_event_day/);
   });
 
   it('reads the manual charges by client, warehouse, source type and day (index billing_charge_manual, EXPLAIN)', async () => {

@@ -6,7 +6,7 @@ import type { Dialect } from '../../db/dialect.js';
 import { addDays, businessDay } from '../../platform/business-day.js';
 import type { Jobs, Schedules } from '../../platform/jobs/index.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
-import { candidatesOf, rated, type CandidateRow, type Marks, type Window } from './charge-sql.js';
+import { candidatesOf, rated, windowRowsOf, type CandidateRow, type Marks, type Window } from './charge-sql.js';
 import { FAMILIES, RateBook, reversalsOf, type Family, type Scope3 } from './charges.js';
 
 const n = (v: unknown) => Number(v);
@@ -33,7 +33,7 @@ function windowGroups(s: Scope3, d: Dialect, w: Window, anyFinal: boolean): RawB
   const all = sql.join((Object.keys(FAMILIES) as Family[]).map((f) => sql`SELECT * FROM (${candidatesOf(f, s, d, w)}) ${sql.id(`c_${f}`)}`), sql` UNION ALL `);
   const unbilled = anyFinal ? sql`WHERE NOT EXISTS (SELECT 1 FROM billing_charge b JOIN invoice i ON i.id = b.invoice_id
       WHERE b.customer_id = ${s.customerId} AND b.warehouse_id = ${s.warehouseId} AND b.charge_type = a.charge_type AND b.charge_key = a.charge_key AND i.status = 'Final')` : sql``;
-  return sql`SELECT a.charge_type, a.qualifier, a.day, a.quantity, a.base_minor, SUM(a.n) AS n FROM (${all}) a ${unbilled}
+  return sql`${windowRowsOf(w)}SELECT a.charge_type, a.qualifier, a.day, a.quantity, a.base_minor, SUM(a.n) AS n FROM (${all}) a ${unbilled}
     GROUP BY a.charge_type, a.qualifier, a.day, a.quantity, a.base_minor` as RawBuilder<CandidateRow>;
 }
 
@@ -76,6 +76,8 @@ export async function materialise(db: Db, d: Dialect, customerId: number, wareho
     await uow.tx.insertInto('billing_accrual_mark').values({ customer_id: customerId, warehouse_id: warehouseId, ...mark })
       .onConflict((oc) => oc.columns(['customer_id', 'warehouse_id']).doUpdateSet(mark)).execute();
   });
+  // The counts just replaced are what every read joins to the card: the planner is told how many there are now.
+  if (d.engine === 'postgres') await sql`ANALYZE billing_accrual_group`.execute(db);
   return true;
 }
 
@@ -90,13 +92,20 @@ export async function activityAccrual(db: Db, d: Dialect, s: Scope3, book: RateB
   const mark = await db.selectFrom('billing_accrual_mark').selectAll().where('customer_id', '=', s.customerId).where('warehouse_id', '=', s.warehouseId)
     .where('month', '=', m.month).where('finals', '=', finals).executeTakeFirst();
   const after: Marks = mark ? { txn: n(mark.txn_id), event: n(mark.event_id), snapshot: n(mark.snapshot_id) } : NONE;
-  const stored = mark ? sql`SELECT charge_type, qualifier, day, quantity, base_minor, n FROM billing_accrual_group
-    WHERE customer_id = ${s.customerId} AND warehouse_id = ${s.warehouseId} AND day >= ${s.from} AND day <= ${s.to} UNION ALL ` : sql``;
+  // Amounts are per group and the sum is linear: the stored counts and the window's are rated apart, not merged first.
+  const asCandidates = (groups: RawBuilder<unknown>) => sql`SELECT g.charge_type, g.qualifier, '' AS charge_key, '' AS source_type, '' AS source_id, CAST(NULL AS TEXT) AS source_doc,
+    g.day, g.quantity, g.base_minor, g.n FROM (${groups}) g WHERE g.day >= ${s.from} AND g.day <= ${s.to}` as RawBuilder<CandidateRow>;
   const month: Scope3 = { ...s, from: m.from, to: m.to };
-  const counted = sql`SELECT u.charge_type, u.qualifier, '' AS charge_key, '' AS source_type, '' AS source_id, CAST(NULL AS TEXT) AS source_doc, u.day, u.quantity, u.base_minor, SUM(u.n) AS n
-    FROM (${stored}SELECT * FROM (${windowGroups(month, d, { after, upTo: null }, finals > 0)}) w) u WHERE u.day >= ${s.from} AND u.day <= ${s.to}
-    GROUP BY u.charge_type, u.qualifier, u.day, u.quantity, u.base_minor` as RawBuilder<CandidateRow>;
-  const r = await sql<{ charge_type: ChargeType; amount: unknown }>`SELECT r.charge_type, SUM(r.amount_minor * r.n) AS amount FROM (${rated(counted, s, d, true)}) r GROUP BY r.charge_type`.execute(db);
+  const since = rated(asCandidates(windowGroups(month, d, { after, upTo: null }, finals > 0)), s, d, true);
+  // The stored counts (a group a day) are summed over the days of each card version first: one month, one version,
+  // one amount per group, so its first day stands for all (a carrier's costs alone make thousands of day groups).
+  const stored = mark ? sql`SELECT * FROM (${rated(asCandidates(sql`SELECT g.charge_type, g.qualifier, MIN(g.day) AS day, g.quantity, g.base_minor, SUM(g.n) AS n
+    FROM billing_accrual_group g JOIN rate_card_version v ON v.customer_id = ${s.customerId} AND v.warehouse_id = ${s.warehouseId}
+      AND v.effective_from <= g.day AND (v.effective_to IS NULL OR v.effective_to >= g.day)
+    WHERE g.customer_id = ${s.customerId} AND g.warehouse_id = ${s.warehouseId} AND g.day >= ${s.from} AND g.day <= ${s.to}
+    GROUP BY g.charge_type, g.qualifier, g.quantity, g.base_minor, v.id`), s, d, true)}) st UNION ALL ` : sql``;
+  const r = await sql<{ charge_type: ChargeType; amount: unknown }>`SELECT r.charge_type, SUM(r.amount_minor * r.n) AS amount
+    FROM (${stored}SELECT * FROM (${since}) sn) r GROUP BY r.charge_type`.execute(db);
   const out = new Map<ChargeType, number>(r.rows.map((x) => [x.charge_type, n(x.amount)]));
   for (const [type, amount] of await credits(db, d, s, book)) out.set(type, (out.get(type) ?? 0) + amount);
   return out;

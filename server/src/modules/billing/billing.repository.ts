@@ -51,12 +51,12 @@ export const billingRepository = {
 
   /**
    * The manual charges (accessorials, labour) of a client at a warehouse over days not on a final invoice, summed by
-   * charge type: the accrual's list of them (index billing_charge_manual: client, warehouse, source type, day).
+   * charge type: the accrual's list of them (partial index billing_charge_manual: client, warehouse, day; the literal 'manual' matches its predicate).
    */
   manualCharges(db: Executor, s: { customerId: number; warehouseId: number; from: string; to: string }) {
     return db.selectFrom('billing_charge as c').leftJoin('invoice as i', 'i.id', 'c.invoice_id')
       .select(['c.charge_type', (eb) => eb.fn.sum<number | string>('c.amount_minor').as('amount')])
-      .where('c.customer_id', '=', s.customerId).where('c.warehouse_id', '=', s.warehouseId).where('c.source_type', '=', 'manual')
+      .where('c.customer_id', '=', s.customerId).where('c.warehouse_id', '=', s.warehouseId).where('c.source_type', '=', sql.lit('manual'))
       .where('c.day', '>=', s.from).where('c.day', '<=', s.to).where((eb) => eb.or([eb('i.id', 'is', null), eb('i.status', '!=', 'Final')])).groupBy('c.charge_type');
   },
 

@@ -304,7 +304,7 @@ export class BillingService {
     const book = await RateBook.load(this.db, s.customerId, s.warehouseId);
     await inTransaction(this.db, async (uow) => {
       if (step === 'manual') {
-        await uow.tx.updateTable('billing_charge').set({ invoice_id: invoiceId }).where('invoice_id', 'is', null).where('source_type', '=', 'manual')
+        await uow.tx.updateTable('billing_charge').set({ invoice_id: invoiceId }).where('invoice_id', 'is', null).where('source_type', '=', sql.lit('manual'))
           .where('customer_id', '=', s.customerId).where('warehouse_id', '=', s.warehouseId).where('day', '>=', s.from).where('day', '<=', s.to).execute();
       } else if (step === 'recurring') {
         await this.claim(uow.tx, invoiceId, s, recurringCandidates(book, s).map((c) => rate(c, book)).filter((c): c is RatedCharge => !!c));

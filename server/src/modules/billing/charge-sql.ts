@@ -21,9 +21,9 @@ const text = (x: RawBuilder<unknown>) => sql`CAST(${x} AS TEXT)`;
 const NO_BASE = sql`CAST(NULL AS BIGINT)`;
 
 /** One candidate row's columns, in CandidateRow's order. */
-function row(c: { type: string | RawBuilder<unknown>; qualifier?: RawBuilder<unknown>; key: RawBuilder<unknown>; sourceType: string; sourceId: RawBuilder<unknown>; doc: RawBuilder<unknown>; day: RawBuilder<unknown>; quantity: RawBuilder<unknown>; base?: RawBuilder<unknown> }) {
+function row(c: { type: string | RawBuilder<unknown>; qualifier?: RawBuilder<unknown>; key: RawBuilder<unknown>; sourceType: string | RawBuilder<unknown>; sourceId: RawBuilder<unknown>; doc: RawBuilder<unknown>; day: RawBuilder<unknown>; quantity: RawBuilder<unknown>; base?: RawBuilder<unknown> }) {
   return sql`${typeof c.type === 'string' ? sql.lit(c.type) : c.type} AS charge_type, ${c.qualifier ?? sql.lit('')} AS qualifier, ${c.key} AS charge_key,
-    ${sql.lit(c.sourceType)} AS source_type, ${c.sourceId} AS source_id, ${c.doc} AS source_doc, ${c.day} AS day, CAST(${c.quantity} AS BIGINT) AS quantity, ${c.base ?? NO_BASE} AS base_minor`;
+    ${typeof c.sourceType === 'string' ? sql.lit(c.sourceType) : c.sourceType} AS source_type, ${c.sourceId} AS source_id, ${c.doc} AS source_doc, ${c.day} AS day, CAST(${c.quantity} AS BIGINT) AS quantity, ${c.base ?? NO_BASE} AS base_minor`;
 }
 
 const ledgerScope = (s: Scope3, t = 't') => sql`${sql.ref(`${t}.warehouse_id`)} = ${s.warehouseId} AND ${sql.ref(`${t}.customer_id`)} = ${s.customerId}
@@ -56,6 +56,24 @@ const seen = (w: Window | undefined, alias: string, t: Source) => (w?.upTo ? sql
 const ONE = sql`1`;
 
 /**
+ * Where a window after a mark reads its rows: the live accrual's window (rows after its materialisation's marks) is
+ * a quarter of an hour of rows, found by their ids (a range scan of the primary key, materialised once: the planner
+ * cannot prefer the client's month by date to it) and then narrowed to the client; any other read is of the tables.
+ */
+const afterMark = (w?: Window): w is Window => !!w && (w.after.txn > 0 || w.after.event > 0);
+const WINDOW_TXN = 'billing_window_txn';
+const WINDOW_EVENT = 'billing_window_event';
+const txnRows = (w?: Window) => sql.table(afterMark(w) ? WINDOW_TXN : 'inventory_txn');
+const eventRows = (w?: Window) => sql.table(afterMark(w) ? WINDOW_EVENT : 'floor_event');
+/** The WITH clause a window after a mark needs (its rows by id range), to head the statement its candidates are in; else nothing. */
+export function windowRowsOf(w?: Window): RawBuilder<unknown> {
+  if (!afterMark(w)) return sql``;
+  const upTo = (t: Source) => (w.upTo ? sql` AND id <= ${w.upTo[t]}` : sql``);
+  return sql`WITH ${sql.table(WINDOW_TXN)} AS MATERIALIZED (SELECT * FROM inventory_txn WHERE id > ${w.after.txn}${upTo('txn')}),
+    ${sql.table(WINDOW_EVENT)} AS MATERIALIZED (SELECT * FROM floor_event WHERE id > ${w.after.event}${upTo('event')}) `;
+}
+
+/**
  * The first event of each key (an RMA opened twice, a carton closed again): a key is one charge. The run groups the
  * period's events by key; a window asks, of each of its events, whether an earlier one has its key (`same`: the
  * key's columns equal, so the lookup uses their index).
@@ -70,24 +88,44 @@ const firstOfKey = (s: Scope3, kinds: string[], key: RawBuilder<unknown>, where:
  */
 function receiving(s: Scope3, w?: Window) {
   const receiptsOf = (a: string) => sql`${ledgerScope(s, a)} AND ${sql.ref(`${a}.document_type`)} = 'RECEIPT' AND ${sql.ref(`${a}.txn_type`)} IN ('receive', 'receive_damaged') AND ${sql.ref(`${a}.qty_change`)} > 0`;
-  const firstOf = (group: RawBuilder<unknown>, where: RawBuilder<unknown>, same: RawBuilder<unknown>) => (w
-    ? sql`${receiptsOf('t')} AND ${inWindow(w, 't', 'txn')} AND ${where} AND NOT EXISTS (SELECT 1 FROM inventory_txn r WHERE ${receiptsOf('r')} AND r.document_id = t.document_id AND ${same} AND r.id < t.id)`
-    : sql`t.id IN (SELECT MIN(r.id) FROM inventory_txn r WHERE ${receiptsOf('r')} AND ${where} GROUP BY ${group})`);
+  const firstOf = (where: RawBuilder<unknown>, same: RawBuilder<unknown>) =>
+    sql`${receiptsOf('t')} AND ${inWindow(w, 't', 'txn')} AND ${where} AND NOT EXISTS (SELECT 1 FROM inventory_txn r WHERE ${receiptsOf('r')} AND r.document_id = t.document_id AND ${same} AND r.id < t.id)`;
   const doc = sql`'RECEIPT:' || t.document_id`;
   const txnId = text(sql`t.id`);
   const cartonOf = (e: string) => sql`${sql.ref(`${e}.carton_code`)} IS NOT NULL AND ${sql.ref(`${e}.carton_code`)} <> '' AND ${sql.ref(`${e}.doc_type`)} IS NOT NULL AND ${sql.ref(`${e}.doc_id`)} IS NOT NULL`;
   const cartonKey = (e: string) => sql`'ctn:' || ${sql.ref(`${e}.doc_type`)} || ':' || ${text(sql.ref(`${e}.doc_id`))} || ':' || ${sql.ref(`${e}.carton_code`)}`;
-  return sql`
-    SELECT ${row({ type: 'receiving_unit', key: sql`'txn:' || ${txnId}`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`t.qty_change` })}, ${ONE} AS n
-      FROM inventory_txn t WHERE ${receiptsOf('t')} AND ${inWindow(w, 't', 'txn')}
+  // A window reads its own rows, each looking up whether an earlier receipt of its order (line, pallet) was there.
+  const perRow = sql`SELECT ${row({ type: 'receiving_unit', key: sql`'txn:' || ${txnId}`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`t.qty_change` })}, ${ONE} AS n
+      FROM ${txnRows(w)} t WHERE ${receiptsOf('t')} AND ${inWindow(w, 't', 'txn')}
     UNION ALL SELECT ${row({ type: 'receiving_order', key: sql`'ro:' || t.document_id`, sourceType: 'document', sourceId: sql`t.document_id`, doc, day: sql`t.business_day`, quantity: sql`1` })}, ${ONE} AS n
-      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id`, sql`1 = 1`, sql`1 = 1`)}
+      FROM ${txnRows(w)} t WHERE ${firstOf(sql`1 = 1`, sql`1 = 1`)}
     UNION ALL SELECT ${row({ type: 'receiving_line', key: sql`'line:' || t.document_id || ':' || t.document_line`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`1` })}, ${ONE} AS n
-      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id, r.document_line`, w ? sql`t.document_line IS NOT NULL AND t.document_line <> ''` : sql`r.document_line IS NOT NULL AND r.document_line <> ''`, sql`r.document_line = t.document_line`)}
+      FROM ${txnRows(w)} t WHERE ${firstOf(sql`t.document_line IS NOT NULL AND t.document_line <> ''`, sql`r.document_line = t.document_line`)}
     UNION ALL SELECT ${row({ type: 'receiving_pallet', key: sql`'pal:' || t.document_id || ':' || t.pallet`, sourceType: 'ledger', sourceId: txnId, doc, day: sql`t.business_day`, quantity: sql`1` })}, ${ONE} AS n
-      FROM inventory_txn t WHERE ${firstOf(sql`r.document_id, r.pallet`, w ? sql`t.pallet IS NOT NULL AND t.pallet <> ''` : sql`r.pallet IS NOT NULL AND r.pallet <> ''`, sql`r.pallet = t.pallet`)}
+      FROM ${txnRows(w)} t WHERE ${firstOf(sql`t.pallet IS NOT NULL AND t.pallet <> ''`, sql`r.pallet = t.pallet`)}`;
+  // A run reads the period's receipts once, ranked within their order, line and pallet: each row gives its unit
+  // charge and, where it is the first of its order, line or pallet, that charge too.
+  const ranked = sql`(SELECT t.id, t.document_id, t.document_line, t.pallet, t.business_day, t.qty_change,
+      ROW_NUMBER() OVER (PARTITION BY t.document_id ORDER BY t.id) AS of_order,
+      ROW_NUMBER() OVER (PARTITION BY t.document_id, t.document_line ORDER BY t.id) AS of_line,
+      ROW_NUMBER() OVER (PARTITION BY t.document_id, t.pallet ORDER BY t.id) AS of_pallet
+    FROM inventory_txn t WHERE ${receiptsOf('t')})`;
+  const kinds = sql`(SELECT 'receiving_unit' AS kind UNION ALL SELECT 'receiving_order' UNION ALL SELECT 'receiving_line' UNION ALL SELECT 'receiving_pallet')`;
+  const once = sql`SELECT ${row({
+    type: sql`k.kind`,
+    key: sql`CASE k.kind WHEN 'receiving_unit' THEN 'txn:' || ${txnId} WHEN 'receiving_order' THEN 'ro:' || t.document_id
+      WHEN 'receiving_line' THEN 'line:' || t.document_id || ':' || t.document_line ELSE 'pal:' || t.document_id || ':' || t.pallet END`,
+    sourceType: sql`CASE WHEN k.kind = 'receiving_order' THEN 'document' ELSE 'ledger' END`,
+    sourceId: sql`CASE WHEN k.kind = 'receiving_order' THEN t.document_id ELSE ${txnId} END`,
+    doc, day: sql`t.business_day`, quantity: sql`CASE WHEN k.kind = 'receiving_unit' THEN t.qty_change ELSE 1 END`,
+  })}, ${ONE} AS n FROM ${ranked} t CROSS JOIN ${kinds} k
+    WHERE k.kind = 'receiving_unit' OR (k.kind = 'receiving_order' AND t.of_order = 1)
+      OR (k.kind = 'receiving_line' AND t.of_line = 1 AND t.document_line IS NOT NULL AND t.document_line <> '')
+      OR (k.kind = 'receiving_pallet' AND t.of_pallet = 1 AND t.pallet IS NOT NULL AND t.pallet <> '')`;
+  return sql`
+    ${w ? perRow : once}
     UNION ALL SELECT ${row({ type: 'receiving_carton', key: cartonKey('e'), sourceType: 'event', sourceId: text(sql`e.id`), doc: eventDoc, day: sql`e.business_day`, quantity: sql`1` })}, ${ONE} AS n
-      FROM floor_event e WHERE ${w ? sql`${eventScope(s, ['receive'])} AND ${cartonOf('e')} AND ` : sql``}${firstOfKey(s, ['receive'], cartonKey('f'), cartonOf('f'),
+      FROM ${eventRows(w)} e WHERE ${w ? sql`${eventScope(s, ['receive'])} AND ${cartonOf('e')} AND ` : sql``}${firstOfKey(s, ['receive'], cartonKey('f'), cartonOf('f'),
         sql`f.doc_type = e.doc_type AND f.doc_id = e.doc_id AND f.carton_code = e.carton_code`, w)}`;
 }
 
@@ -109,7 +147,7 @@ function fulfilment(s: Scope3, w?: Window) {
   const cartonKey = (e: string) => sql`CASE WHEN ${sql.ref(`${e}.carton_id`)} IS NOT NULL THEN 'ctn:' || ${text(sql.ref(`${e}.carton_id`))} ELSE 'fe:' || ${text(sql.ref(`${e}.id`))} END`;
   // Per order: its shipped units and the day of its first ship event (a window: of the orders it ships, as they
   // stand at its end, and with n = -1 as they stood at its start).
-  const touched = w ? sql` AND f.order_id IN (SELECT g.order_id FROM floor_event g WHERE ${eventScope(s, ['ship'], 'g')} AND g.order_id IS NOT NULL AND ${inWindow(w, 'g', 'event')})` : sql``;
+  const touched = w ? sql` AND f.order_id IN (SELECT g.order_id FROM ${eventRows(w)} g WHERE ${eventScope(s, ['ship'], 'g')} AND g.order_id IS NOT NULL AND ${inWindow(w, 'g', 'event')})` : sql``;
   const orders = (upTo: RawBuilder<unknown>) => sql`(SELECT o.order_id, o.units, e.business_day FROM (
       SELECT f.order_id, MIN(f.id) AS first_id, SUM(f.quantity) AS units FROM floor_event f WHERE ${eventScope(s, ['ship'], 'f')} AND f.order_id IS NOT NULL AND ${upTo}${touched} GROUP BY f.order_id
     ) o JOIN floor_event e ON e.id = o.first_id)`;
@@ -121,9 +159,9 @@ function fulfilment(s: Scope3, w?: Window) {
   };
   return sql`
     SELECT ${row({ type: 'order_carton', key: cartonKey('e'), sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`CASE WHEN e.order_id IS NOT NULL THEN 'SO:' || ${text(sql`e.order_id`)} ELSE ${eventDoc} END`, day: sql`e.business_day`, quantity: sql`1` })}, ${ONE} AS n
-      FROM floor_event e WHERE ${w ? sql`${eventScope(s, ['close-carton'])} AND ` : sql``}${firstOfKey(s, ['close-carton'], cartonKey('f'), sql`1 = 1`, sql`e.carton_id IS NOT NULL AND f.carton_id = e.carton_id`, w)}
+      FROM ${eventRows(w)} e WHERE ${w ? sql`${eventScope(s, ['close-carton'])} AND ` : sql``}${firstOfKey(s, ['close-carton'], cartonKey('f'), sql`1 = 1`, sql`e.carton_id IS NOT NULL AND f.carton_id = e.carton_id`, w)}
     UNION ALL SELECT ${row({ type: 'order_line', key: sql`'fe:' || ${text(sql`e.id`)}`, sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`'SO:' || ${text(sql`e.order_id`)}`, day: sql`e.business_day`, quantity: sql`1` })}, ${ONE} AS n
-      FROM floor_event e WHERE ${eventScope(s, ['ship'])} AND e.order_id IS NOT NULL AND ${inWindow(w, 'e', 'event')}
+      FROM ${eventRows(w)} e WHERE ${eventScope(s, ['ship'])} AND e.order_id IS NOT NULL AND ${inWindow(w, 'e', 'event')}
     UNION ALL ${perOrder('order', sql`1`, sql`1 = 1`)}
     UNION ALL ${perOrder('order_first_unit', sql`1`, sql`o.units >= 1`)}
     UNION ALL ${perOrder('order_additional_unit', sql`o.units - 1`, sql`o.units > 1`)}`;
@@ -134,7 +172,7 @@ function shipping(s: Scope3, w?: Window) {
   const label = (type: ChargeType, base: RawBuilder<unknown>, where: RawBuilder<unknown>) => sql`SELECT ${row({
     type, key: sql`'fe:' || ${text(sql`e.id`)}`, sourceType: 'event', sourceId: text(sql`e.id`), doc: sql`'LABEL:' || COALESCE(${eventDoc}, ${text(sql`e.id`)})`,
     day: sql`e.business_day`, quantity: sql`1`, base,
-  })}, ${ONE} AS n FROM floor_event e WHERE ${eventScope(s, ['label'])} AND ${inWindow(w, 'e', 'event')} AND ${where}`;
+  })}, ${ONE} AS n FROM ${eventRows(w)} e WHERE ${eventScope(s, ['label'])} AND ${inWindow(w, 'e', 'event')} AND ${where}`;
   return sql`${label('label_fee', NO_BASE, sql`1 = 1`)} UNION ALL ${label('carrier_markup', sql`CAST(e.amount_minor AS BIGINT)`, sql`e.amount_minor IS NOT NULL`)}`;
 }
 
@@ -144,22 +182,25 @@ function returns(s: Scope3, w?: Window) {
   const base = { sourceType: 'event', sourceId: text(sql`e.id`), doc: eventDoc, day: sql`e.business_day` };
   // An RMA's events name it as their document (RMA, its id): the lookup of an earlier one goes by that index.
   return sql`
-    SELECT ${row({ ...base, type: 'return_rma', key: rmaKey('e'), quantity: sql`1` })}, ${ONE} AS n FROM floor_event e
+    SELECT ${row({ ...base, type: 'return_rma', key: rmaKey('e'), quantity: sql`1` })}, ${ONE} AS n FROM ${eventRows(w)} e
       WHERE ${w ? sql`${eventScope(s, ['rma'])} AND ` : sql``}${firstOfKey(s, ['rma'], rmaKey('f'), sql`1 = 1`, sql`e.doc_id IS NOT NULL AND f.doc_id = e.doc_id AND f.doc_type = e.doc_type`, w)}
     UNION ALL SELECT ${row({ ...base, type: 'return_unit', key: sql`'fe:' || ${text(sql`e.id`)}`, quantity: sql`e.quantity` })}, ${ONE} AS n
-      FROM floor_event e WHERE ${eventScope(s, ['return-receive'])} AND ${inWindow(w, 'e', 'event')} AND e.quantity > 0
+      FROM ${eventRows(w)} e WHERE ${eventScope(s, ['return-receive'])} AND ${inWindow(w, 'e', 'event')} AND e.quantity > 0
     UNION ALL SELECT ${row({ ...base, type: 'return_disposition', qualifier: sql`COALESCE(e.detail, '')`, key: sql`'fe:' || ${text(sql`e.id`)}`, quantity: sql`e.quantity` })}, ${ONE} AS n
-      FROM floor_event e WHERE ${eventScope(s, ['return-dispose'])} AND ${inWindow(w, 'e', 'event')} AND e.quantity > 0`;
+      FROM ${eventRows(w)} e WHERE ${eventScope(s, ['return-dispose'])} AND ${inWindow(w, 'e', 'event')} AND e.quantity > 0`;
 }
 
 /** Kitting: kits made by work orders (the ledger's kit_produce of a kit SKU). */
 function kitting(s: Scope3, w?: Window) {
   const txnId = text(sql`t.id`);
   return sql`SELECT ${row({ type: 'kit_build', key: sql`'txn:' || ${txnId}`, sourceType: 'ledger', sourceId: txnId, doc: sql`'WO:' || t.document_id`, day: sql`t.business_day`, quantity: sql`t.qty_change` })}, ${ONE} AS n
-    FROM inventory_txn t JOIN sku k ON k.id = t.sku_id WHERE ${ledgerScope(s)} AND ${inWindow(w, 't', 'txn')} AND t.document_type = 'WO' AND t.txn_type = 'kit_produce' AND k.is_kit = 1 AND t.qty_change > 0`;
+    FROM ${txnRows(w)} t JOIN sku k ON k.id = t.sku_id WHERE ${ledgerScope(s)} AND ${inWindow(w, 't', 'txn')} AND t.document_type = 'WO' AND t.txn_type = 'kit_produce' AND k.is_kit = 1 AND t.qty_change > 0`;
 }
 
-/** A family's candidate charges: a SELECT of CandidateRow's columns (and n: 1, or -1 for one a window takes back). */
+/**
+ * A family's candidate charges: a SELECT of CandidateRow's columns (and n: 1, or -1 for one a window takes back). A
+ * window after a mark reads its rows from the WITH clause of windowRowsOf, which the statement must begin with.
+ */
 export function candidatesOf(family: Family, s: Scope3, d: Dialect, w?: Window): RawBuilder<CandidateRow> {
   const q = family === 'storage' ? storage(s, d, w) : family === 'receiving' ? receiving(s, w) : family === 'fulfilment' ? fulfilment(s, w)
     : family === 'shipping' ? shipping(s, w) : family === 'returns' ? returns(s, w) : kitting(s, w);
@@ -195,6 +236,9 @@ export function rated(candidates: RawBuilder<CandidateRow>, s: Scope3, d: Dialec
 
 /** Inserts a family's rated charges for the invoice; a charge whose key any run took already is skipped. */
 export async function insertCharges(tx: Executor, d: Dialect, invoiceId: number, s: Scope3, family: Family): Promise<void> {
+  // A family's month of charges (100,000 labels' fees and costs) is sorted by key before it is written: in memory
+  // (this transaction only), not in temporary files as PostgreSQL's default 4 MB would have it.
+  if (d.engine === 'postgres') await sql`SET LOCAL work_mem = '64MB'`.execute(tx);
   // WHERE true: SQLite's parser needs it before ON CONFLICT in INSERT…SELECT. One order (type, key) for every run:
   // concurrent runs meet on the same keys in the same order, so they wait on each other instead of deadlocking.
   await sql`INSERT INTO billing_charge (customer_id, warehouse_id, charge_type, qualifier, charge_key, source_type, source_id, source_doc, day, quantity,

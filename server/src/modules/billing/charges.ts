@@ -109,7 +109,7 @@ export async function reversalsOf(db: Executor, family: Family, s: Scope3): Prom
   const [documentType, chargeTypes]: [string, ChargeType[]] = family === 'receiving' ? ['RECEIPT', ['receiving_unit']] : ['WO', ['kit_build']];
   const rows = await db.selectFrom('inventory_txn').select(['id', 'business_day', 'document_id'])
     .where('warehouse_id', '=', s.warehouseId).where('customer_id', '=', s.customerId).where('business_day', '>=', s.from).where('business_day', '<=', s.to)
-    .where('document_type', '=', documentType).where('txn_type', '=', 'reverse').orderBy('id').execute();
+    .where('document_type', '=', documentType).where('txn_type', '=', sql.lit('reverse')).orderBy('id').execute(); // partial index inventory_txn_reversal
   // A reversed document credits once, from its first reversing row.
   const out = new Map<string, Reversal>();
   for (const r of rows) {

@@ -16,13 +16,25 @@ function shiftsWhere(db: Executor, scope: Scope, f: ShiftFilter) {
   return q;
 }
 
+/**
+ * Each shift's steps after its summed ones (report_labour_shift's mark; every step of a shift not summed), and
+ * beside them the summed task seconds (report_labour_work, `stored`), in one statement: one snapshot, so a rollup
+ * run between two reads counts nothing twice.
+ */
 function shiftEventsQuery(db: Executor, scope: Scope, f: ShiftFilter, nowMs: number, customerId?: number) {
-  return shiftsWhere(db, scope, f)
+  const steps = shiftsWhere(db, scope, f)
     .innerJoin('floor_event as e', (j) => j.onRef('e.user_id', '=', 's.user_id').onRef('e.at_ms', '>=', 's.clock_in_ms')
       .on('e.at_ms', '<=', sql<number>`coalesce(s.clock_out_ms, ${nowMs})`))
-    .select(['s.id as shift_id', 'e.kind', 'e.customer_id', 'e.at_ms', 'e.seconds_since_previous'])
+    .leftJoin('report_labour_shift as m', 'm.shift_id', 's.id')
+    .select(['s.id as shift_id', 'e.kind', 'e.customer_id', sql<number | string | null>`e.at_ms`.as('at_ms'), sql<number | null>`e.seconds_since_previous`.as('gap'),
+      sql<number | string | null>`NULL`.as('stored')])
     .where(scope.where({ customer: 'e.customer_id' }, { customerId }))
-    .orderBy('s.id').orderBy('e.at_ms');
+    .where(sql<boolean>`e.id > coalesce(m.event_mark, 0)`);
+  const stored = shiftsWhere(db, scope, f).innerJoin('report_labour_work as lw', 'lw.shift_id', 's.id')
+    .select(['s.id as shift_id', 'lw.kind', 'lw.customer_id', sql<number | string | null>`NULL`.as('at_ms'), sql<number | null>`NULL`.as('gap'),
+      sql<number | string | null>`lw.seconds`.as('stored')])
+    .where(scope.where({ customer: 'lw.customer_id' }, { customerId }));
+  return steps.unionAll(stored);
 }
 
 export const labourRepository = {
@@ -62,11 +74,11 @@ export const labourRepository = {
   },
   /**
    * The floor steps of each of those shifts: its user's own between clock-in and clock-out (an open shift: up to
-   * `nowMs`), with the client each was for, in one statement (index floor_event_user per shift), by shift and time.
+   * `nowMs`), with the client each was for (index floor_event_user per shift); a summed shift's sums and its later steps.
    */
   shiftEvents(db: Executor, scope: Scope, f: ShiftFilter, nowMs: number, customerId?: number) {
     return shiftEventsQuery(db, scope, f, nowMs, customerId).execute()
-      .then((rows) => rows.map((r) => ({ shift_id: r.shift_id, kind: r.kind, customer_id: r.customer_id, at_ms: n(r.at_ms), gap: r.seconds_since_previous })));
+      .then((rows) => rows.map((r) => ({ shift_id: r.shift_id, kind: r.kind, customer_id: r.customer_id, at_ms: n(r.at_ms), gap: r.gap, stored: r.stored == null ? null : n(r.stored) })));
   },
   shiftEventsQuery,
 

@@ -135,7 +135,8 @@ export class LabourService {
       const byCustomer = new Map<number, number>();
       let task = 0;
       for (const e of events.get(r.id) ?? []) {
-        const s = stepSeconds(e.at_ms, e.gap, { start: r.clock_in_ms, end }, own);
+        // A summed shift's task seconds come summed (the rollup's), the steps after them one by one.
+        const s = e.stored ?? stepSeconds(e.at_ms, e.gap, { start: r.clock_in_ms, end }, own);
         if (s === 0) continue;
         task += s;
         byKind.set(e.kind, (byKind.get(e.kind) ?? 0) + s);
@@ -182,7 +183,7 @@ export class LabourService {
 }
 
 /** Rows by their shift, in their order. */
-function groupBy<T extends { shift_id: number }>(rows: T[]): Map<number, T[]> {
+export function groupBy<T extends { shift_id: number }>(rows: T[]): Map<number, T[]> {
   const out = new Map<number, T[]>();
   for (const r of rows) {
     const list = out.get(r.shift_id);

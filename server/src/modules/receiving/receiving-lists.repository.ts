@@ -27,7 +27,7 @@ export const DETAIL_LIST: ListSpec = {
 export const INWARD_LIST: ListSpec = {
   sortable: { receivedAt: 'r.at', roNumber: 'o.ro_number', skuCode: 's.sku_code', locationCode: 'l.code', lot: 'r.lot', expiryDate: 'r.expiry_date' },
   defaultSort: { column: 'r.at', direction: 'desc' },
-  searchable: ['o.ro_number', 'o.supplier', 's.sku_code', 'r.lot', 'r.pallet', 'l.code'],
+  searchable: ['o.ro_number', 'o.supplier', 's.sku_code', 'r.lot', 'r.pallet', 'r.carton', 'l.code'],
   tieBreaker: 'r.id',
 };
 

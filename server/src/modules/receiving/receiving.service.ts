@@ -82,7 +82,7 @@ export function withLineChange<O extends OrderRow>(order: O, expected: number, l
 function toReceipt(r: Awaited<ReturnType<typeof repo.receipts>>[number]) {
   return {
     receiptId: r.id, lineId: r.line_id, skuCode: r.sku_code, locationId: r.location_id, locationCode: r.location_code, lot: r.lot,
-    expiryDate: r.expiry_date, pallet: r.pallet, quantity: r.quantity, damagedQuantity: r.damaged_qty,
+    expiryDate: r.expiry_date, pallet: r.pallet, carton: r.carton, quantity: r.quantity, damagedQuantity: r.damaged_qty,
     damagedLocationCode: r.damaged_location_code ?? null, document: r.document_id, receivedBy: r.username, receivedAt: r.at,
   };
 }
@@ -807,7 +807,7 @@ export class ReceivingService {
       { header: 'Supplier', value: (r) => r.supplier, width: 24 }, { header: 'SKU', value: (r) => r.skuCode },
       { header: 'Description', value: (r) => r.skuDescription, width: 30 }, { header: 'Location', value: (r) => r.locationCode },
       { header: 'Lot', value: (r) => r.lot }, { header: 'Expiry Date', value: (r) => r.expiryDate }, { header: 'Pallet', value: (r) => r.pallet },
-      { header: 'Good', value: (r) => r.quantity }, { header: 'Damaged', value: (r) => r.damagedQuantity },
+      { header: 'Carton', value: (r) => r.carton }, { header: 'Good', value: (r) => r.quantity }, { header: 'Damaged', value: (r) => r.damagedQuantity },
       { header: 'Damage Location', value: (r) => r.damagedLocationCode }, { header: 'Received By', value: (r) => r.receivedBy },
     ], rows);
   }

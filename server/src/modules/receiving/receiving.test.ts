@@ -776,6 +776,26 @@ describe('reports', () => {
     }
   });
 
+  it('the inbound carton a scan named shows on the order’s receipts, the inward log (searchable) and its export', async () => {
+    const ro = await createOrder([{ skuId: plainSku, expectedQuantity: 5 }]);
+    expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 2, carton: 'CTN-IN-0042' })).statusCode).toBe(200);
+    expect((await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'RCV-PLAIN', quantity: 1 })).statusCode).toBe(200);
+    expect((await detail(ro.receivingOrderId)).receipts.map((r: { quantity: number; carton: string }) => [r.quantity, r.carton])).toEqual([[2, 'CTN-IN-0042'], [1, '']]);
+
+    const inward = (await admin.post(`${R}/GetROInward`, { filters: { warehouseId: wh }, searchQuery: 'CTN-IN-0042' })).json();
+    expect(inward.items).toEqual([expect.objectContaining({ roNumber: ro.roNumber, quantity: 2, carton: 'CTN-IN-0042' })]);
+
+    const res = await admin.post(`${R}/DownloadROInward`, { filters: { warehouseId: wh }, searchQuery: ro.roNumber, sort: { field: 'receivedAt', order: 'ascend' } });
+    expect(res.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    const column = (sheet.getRow(1).values as unknown[]).indexOf('Carton');
+    expect(column).toBeGreaterThan(0);
+    const cartons = [2, 3].map((r) => [sheet.getRow(r).getCell(column).value, sheet.getRow(r).getCell((sheet.getRow(1).values as unknown[]).indexOf('Good')).value]);
+    expect(cartons).toEqual(expect.arrayContaining([['CTN-IN-0042', 2], ['', 1]]));
+  });
+
   it('lists with filters, search, sort and paging', async () => {
     const res = (await admin.post(`${R}/GetReceivingOrders`, { filters: { warehouseId: wh, status: 'Open' }, sort: { field: 'roNumber', order: 'ascend' }, pageSize: 2, pageNumber: 1 })).json();
     expect(res.items).toHaveLength(2);

@@ -1,6 +1,9 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
-import { ORDER_TYPES_SHIPPED } from '@bolx/contracts';
-import type { Executor } from '../../db/schema.js';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { LABOUR_IDLE_GAP_SECONDS, ORDER_TYPES_SHIPPED } from '@bolx/contracts';
+import type { DB, Executor } from '../../db/schema.js';
+import type { FloorEventTable } from '../../db/tables/floor.js';
+import type { ReportFloorDayTable } from '../../db/tables/reports.js';
+import { FLOOR_DAY_KEY, FLOOR_ROLLUP, floorDayDelta, markOf } from './report-rollups.js';
 import type { Dialect } from '../../db/dialect.js';
 import { dayInAnyZone } from '../../platform/business-day.js';
 import type { Scope } from '../../platform/scope.js';
@@ -110,9 +113,34 @@ export const reportRepository = {
    * whose local label the service takes): steps, units, distinct order lines, and seconds of work (a gap to the
    * user's previous step up to `idleGap` counts as work on this step; a longer one is idle).
    */
-  floorWork(db: Executor, w: ReportWhere, idleGap: number, byHour: boolean) {
-    return reportRepository.floorWorkQuery(db, w, idleGap, byHour).execute();
+  floorWork(db: Executor, d: Dialect, w: ReportWhere, idleGap: number, byHour: boolean) {
+    // Per day (at the labour idle gap the sums hold): the daily sums and the events after their mark.
+    return byHour || idleGap !== LABOUR_IDLE_GAP_SECONDS ? reportRepository.floorWorkQuery(db, w, idleGap, byHour).execute() : reportRepository.floorDaysQuery(db, d, w).execute();
   },
+  /**
+   * The activity log per user, task type, warehouse and business day from report_floor_day and the events after
+   * its mark, in one statement (one snapshot: a rollup run between two reads would count events twice).
+   */
+  floorDaysQuery(db: Executor, d: Dialect, w: ReportWhere) {
+    const filtered = <Q extends SelectQueryBuilder<DB & { e: ReportFloorDayTable | FloorEventTable }, 'e', object>>(q: Q): Q => {
+      let out = q.where(w.scope.where({ warehouse: 'e.warehouse_id', customer: 'e.customer_id' }, { warehouseId: w.warehouseId, customerId: w.customerId }))
+        .where('e.business_day', '>=', w.from).where('e.business_day', '<=', w.to);
+      if (w.userId) out = out.where('e.user_id', '=', w.userId);
+      if (w.kind) out = out.where('e.kind', '=', w.kind);
+      return out as Q;
+    };
+    const stored = filtered(db.selectFrom('report_floor_day as e')
+      .select(['e.warehouse_id', 'e.customer_id', 'e.user_id', 'e.kind', 'e.business_day', sql<number>`e.steps`.as('steps'), sql<number>`e.units`.as('units'),
+        sql<number>`e.lines`.as('lines'), sql<number>`e.seconds`.as('seconds')]));
+    const delta = filtered(floorDayDelta(db, d, markOf(FLOOR_ROLLUP), null, true)).groupBy([...FLOOR_DAY_KEY]);
+    return db.selectFrom(stored.unionAll(delta).as('x')).leftJoin('app_user as u', 'u.id', 'x.user_id')
+      .select([
+        'x.user_id', 'u.username', 'x.kind', 'x.warehouse_id', sql<string>`x.business_day`.as('bucket'), sql<number>`SUM(x.steps)`.as('steps'),
+        sql<number>`SUM(x.units)`.as('units'), sql<number>`SUM(x.lines)`.as('lines'), sql<number>`SUM(x.seconds)`.as('seconds'),
+      ])
+      .groupBy(['x.user_id', 'u.username', 'x.kind', 'x.warehouse_id', 'x.business_day']);
+  },
+  /** The activity log's steps straight from the events (by UTC hour, or at another idle gap). */
   floorWorkQuery(db: Executor, w: ReportWhere, idleGap: number, byHour: boolean) {
     let q = db.selectFrom('floor_event as e').leftJoin('app_user as u', 'u.id', 'e.user_id')
       .select([

@@ -149,7 +149,7 @@ interface Work { steps: number; units: number; lines: number; seconds: number }
 async function floorWork(ctx: Ctx, keyOf: (r: { user_id: number | null; username: string | null; bucket: string | number; warehouse_id: number }) => string) {
   const byHour = ctx.group === 'hour';
   const [rows, standards] = await Promise.all([
-    repo.floorWork(ctx.db, ctx.w, LABOUR_IDLE_GAP_SECONDS, byHour),
+    repo.floorWork(ctx.db, ctx.dialect, ctx.w, LABOUR_IDLE_GAP_SECONDS, byHour),
     repo.standards(ctx.db, ctx.w.warehouseId ? [ctx.w.warehouseId] : ctx.principal.scope.warehouses),
   ]);
   const standard = new Map(standards.map((s) => [`${s.warehouse_id}:${s.kind}`, s.units_per_hour]));

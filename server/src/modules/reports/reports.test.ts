@@ -1,11 +1,12 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_MAX_RANGE_MESSAGE } from '@bolx/contracts';
+import { LABOUR_IDLE_GAP_SECONDS, REPORT_MAX_RANGE_MESSAGE } from '@bolx/contracts';
 import type { Compilable } from 'kysely';
 import { expectNoFullScan, planOf } from '../../../test/support/explain.js';
 import { Scope } from '../../platform/scope.js';
 import { reportRepository } from './reports.repository.js';
 import { otherReportRepository } from './other-reports.repository.js';
+import { refreshReportRollups } from './report-rollups.js';
 import { ADMIN, as, buildTestApp, login, makeCustomer, makeSku, makeUser, makeWarehouse, type TestApp } from '../../../test/helpers.js';
 import { pdfText, withTools } from '../../../test/support/pdf-readers.js';
 
@@ -166,6 +167,38 @@ describe('productivity', () => {
   });
 });
 
+describe('productivity from the daily sums (migration 0045)', () => {
+  it('the same figures as a straight count of the events, before and after the rollup job, with steps after its mark', async () => {
+    const db = t.database.db;
+    const later = { fromDate: '2026-01-12', toDate: '2026-01-31' };
+    const oid = await order({ customer: custA, created: '2026-01-20T16:00:00.000Z', lines: [5, 5, 5], status: 'Picked', history: [] });
+    const [l1, l2, l3] = (await db.selectFrom('sales_order_line').select('id').where('order_id', '=', oid).orderBy('id').execute()).map((l) => l.id);
+    await step(picker.id, 'pick', '2026-01-20T17:00:00.000Z', 60, 2, custA, l1);
+    await step(picker.id, 'pick', '2026-01-20T17:01:00.000Z', 60, 3, custA, l2);
+    const reports = async () => [(await get(admin, 'ProductivityReport', 'productivity', later)).json(), (await get(admin, 'ProductivityReport', 'productivity-trend', later)).json()];
+    const where = { scope: Scope.everything, warehouseId: wh, from: later.fromDate, to: later.toDate };
+    const sorted = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v])))).sort();
+    const straight = async () => sorted(await reportRepository.floorWorkQuery(db, where, LABOUR_IDLE_GAP_SECONDS, false).execute());
+    const summed = async () => sorted(await reportRepository.floorDaysQuery(db, t.database.dialect, where).execute());
+    const before = await reports();
+    expect(await summed()).toEqual(await straight());
+    await refreshReportRollups(db, t.database.dialect);
+    expect(await db.selectFrom('report_floor_day').select('lines').where('user_id', '=', picker.id).where('business_day', '=', '2026-01-20').execute()).toEqual([{ lines: expect.anything() }]);
+    expect(await reports()).toEqual(before);
+    // After the mark: another pick of a line the sums hold (counted once), and a new line.
+    await step(picker.id, 'pick', '2026-01-20T17:05:00.000Z', 240, 1, custA, l1);
+    await step(picker.id, 'pick', '2026-01-20T17:06:00.000Z', 60, 1, custA, l3);
+    expect(await summed()).toEqual(await straight());
+    const [mine] = (await reports())[0].rows;
+    expect(mine).toMatchObject({ group: picker.username, picks: 4, unitsPicked: 7, linesPicked: 3, taskHours: round((60 + 60 + 240 + 60) / 3600) });
+    await refreshReportRollups(db, t.database.dialect);
+    expect(await summed()).toEqual(await straight());
+    expect((await reports())[0].rows[0]).toEqual(mine);
+  });
+});
+
+const round = (v: number) => Math.round(v * 100) / 100;
+
 describe('bad input', () => {
   it('a range over two years is refused, naming the limit', async () => {
     const res = await get(admin, 'OrderReport', 'orders-per-day', { fromDate: '2023-01-01', toDate: '2025-12-31' });
@@ -292,5 +325,11 @@ describe('indexes of the heavy queries (EXPLAIN)', () => {
   it('productivity reads the activity log by warehouse and business day', async () => {
     // Either index that leads with the warehouse and business day serves it (billing adds floor_event_billing).
     expect(await plan(reportRepository.floorWorkQuery(t.database.db, w(), 600, false))).toMatch(/Index Scan using floor_event_(day|billing)|floor_event_day/);
+  });
+  it('productivity per day reads the daily sums by warehouse and day, and only the events after their mark', async () => {
+    const text = await plan(reportRepository.floorDaysQuery(t.database.db, t.database.dialect, w()));
+    expect(text).toMatch(/report_floor_day_key/);
+    expect(text).toMatch(t.database.sqlite ? /SEARCH f USING INTEGER PRIMARY KEY \(rowid>\?\)/ : /(Index|Bitmap Index) Scan (using|on) floor_event_pkey/);
+    noFullScan(text, ['floor_event', 'f', 'report_floor_day']);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { actionKeyFor, asksExpiredConfirmation, newIdempotencyKey, putawaySources, roActions, roFileProblem } from './inbound-model';
 
 const receipt = (over: Partial<{ lineId: number; locationId: number; locationCode: string; lot: string; pallet: string; quantity: number }>) => ({
-  receiptId: 1, lineId: 1, skuCode: 'A', locationId: 10, locationCode: 'DOCK-01', lot: '', expiryDate: null, pallet: '', quantity: 0,
+  receiptId: 1, lineId: 1, skuCode: 'A', locationId: 10, locationCode: 'DOCK-01', lot: '', expiryDate: null, pallet: '', carton: '', quantity: 0,
   damagedQuantity: 0, damagedLocationCode: null, document: 'RO-1', receivedBy: 'admin', receivedAt: '2026-01-01T00:00:00Z', ...over,
 });
 const putaway = (over: Partial<{ lineId: number; fromLocationCode: string; lot: string; pallet: string; quantity: number }>) => ({

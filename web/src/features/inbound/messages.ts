@@ -34,6 +34,7 @@ addMessages({
   'inbound.col.lot': 'Lot',
   'inbound.col.expiryDate': 'Expiry',
   'inbound.col.pallet': 'Pallet',
+  'inbound.col.carton': 'Carton',
   'inbound.col.good': 'Good',
   'inbound.col.quantity': 'Quantity',
   'inbound.col.by': 'By',

@@ -1,3 +1,4 @@
+import { FLOOR_TASK_KIND_LABELS, FLOOR_TASK_KINDS, JOB_BOARD_STATUSES } from '@bolx/contracts';
 import { addMessages } from '../../lib/i18n/catalog';
 
 /**
@@ -73,6 +74,13 @@ addMessages({
   'reports.labor.onBreak': 'On break',
   'reports.labor.working': 'Working',
   'reports.jobs.unitsPicked': 'Units picked',
+  'reports.jobs.ageMinutes': '{minutes} min',
+  'reports.jobs.ageHours': '{hours} h {minutes} min',
+  'reports.jobs.ageDays': '{days} d {hours} h',
+  'reports.jobs.progressOf': '{linesPicked} of {lines} lines, {unitsPicked} of {units} units picked',
+  'reports.jobs.progressShort': '{linesPicked} of {lines} lines, {unitsPicked} of {units} units picked, {short} short',
+  ...Object.fromEntries(JOB_BOARD_STATUSES.map((s) => [`reports.jobs.statusOf.${s}`, s])),
+  ...Object.fromEntries(FLOOR_TASK_KINDS.map((k) => [`reports.jobs.kindOf.${k}`, FLOOR_TASK_KIND_LABELS[k]])),
   'reports.jobs.stuck': 'Stuck',
   'reports.jobs.noZone': '(no zone)',
   'reports.jobs.status': 'Status',

@@ -29,6 +29,7 @@ export default function ROInwardPage() {
     { key: 'lot', dataIndex: 'lot', title: t('inbound.col.lot'), sorter: true, render: (v: string) => v || '—' },
     { key: 'expiryDate', dataIndex: 'expiryDate', title: t('inbound.col.expiryDate'), sorter: true, render: (v: string | null) => v ?? '—' },
     { key: 'pallet', dataIndex: 'pallet', title: t('inbound.col.pallet'), render: (v: string) => v || '—' },
+    { key: 'carton', dataIndex: 'carton', title: t('inbound.col.carton'), render: (v: string) => v || '—' },
     { key: 'quantity', dataIndex: 'quantity', title: t('inbound.col.good'), align: 'right', render: (v: number) => intl.formatNumber(v) },
     {
       key: 'damagedQuantity', dataIndex: 'damagedQuantity', title: t('inbound.col.damagedQuantity'), align: 'right',

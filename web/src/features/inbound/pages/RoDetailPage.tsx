@@ -66,6 +66,7 @@ export function RoDetailPage({ receivingOrderId, canWrite, onBack }: { receiving
     { key: 'lot', dataIndex: 'lot', title: t('inbound.col.lot'), render: (v: string) => v || '—' },
     { key: 'expiryDate', dataIndex: 'expiryDate', title: t('inbound.col.expiryDate'), render: (v: string | null) => v ?? '—' },
     { key: 'pallet', dataIndex: 'pallet', title: t('inbound.col.pallet'), render: (v: string) => v || '—' },
+    { key: 'carton', dataIndex: 'carton', title: t('inbound.col.carton'), render: (v: string) => v || '—' },
     { key: 'quantity', dataIndex: 'quantity', title: t('inbound.col.good'), align: 'right', render: n },
     { key: 'damagedQuantity', dataIndex: 'damagedQuantity', title: t('inbound.col.damagedQuantity'), align: 'right', render: n },
     { key: 'receivedBy', dataIndex: 'receivedBy', title: t('inbound.col.by'), render: (v: string | null) => v ?? '—' },

@@ -3,7 +3,7 @@ import { Alert, Card, Checkbox, Col, Progress, Row, Select, Space, Statistic, Ta
 import { WarningOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import {
-  FLOOR_TASK_KIND_LABELS, FLOOR_TASK_KINDS, JOB_BOARD_STATUSES, type FloorTask, type FloorTaskKind, type JobBoardGroup, type JobBoardStatus, type TrackedJob,
+  FLOOR_TASK_KINDS, JOB_BOARD_STATUSES, type FloorTask, type FloorTaskKind, type JobBoardGroup, type JobBoardStatus, type TrackedJob,
 } from '@bolx/contracts';
 import { useAppSelector } from '../../../lib/hooks';
 import { selectCustomerId, selectWarehouseId } from '../../../lib/state/selectors';
@@ -16,11 +16,15 @@ import '../messages';
 const STATUS_COLOURS: Record<string, string> = { Open: 'default', Assigned: 'blue', 'In Progress': 'processing', Short: 'orange', Done: 'green' };
 
 /** Minutes as a person reads an age: '45 min', '3 h 05 min', '2 d 4 h'. */
-export function formatAge(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
-  return `${Math.floor(minutes / 1440)} d ${Math.floor((minutes % 1440) / 60)} h`;
+export function formatAge(t: Translate, minutes: number): string {
+  if (minutes < 60) return t('reports.jobs.ageMinutes', { minutes });
+  if (minutes < 24 * 60) return t('reports.jobs.ageHours', { hours: Math.floor(minutes / 60), minutes: String(minutes % 60).padStart(2, '0') });
+  return t('reports.jobs.ageDays', { days: Math.floor(minutes / 1440), hours: Math.floor((minutes % 1440) / 60) });
 }
+
+/** A board column's or task's status, and a task's kind, through the catalogue (unknown statuses read as sent). */
+const statusText = (t: Translate, status: string) => t(`reports.jobs.statusOf.${status}`);
+const kindText = (t: Translate, kind: FloorTaskKind) => t(`reports.jobs.kindOf.${kind}`);
 
 function GroupTable({ t, title, keyTitle, rows }: { t: Translate; title: string; keyTitle: string; rows: JobBoardGroup[] }) {
   return (
@@ -29,7 +33,7 @@ function GroupTable({ t, title, keyTitle, rows }: { t: Translate; title: string;
         size="small" rowKey="key" pagination={false} dataSource={rows} scroll={{ x: 'max-content' }} locale={{ emptyText: t('reports.empty') }}
         columns={[
           { key: 'key', title: keyTitle, dataIndex: 'key' },
-          ...JOB_BOARD_STATUSES.map((s) => ({ key: s, title: s, align: 'right' as const, render: (_: unknown, g: JobBoardGroup) => g.jobs[s] })),
+          ...JOB_BOARD_STATUSES.map((s) => ({ key: s, title: statusText(t, s), align: 'right' as const, render: (_: unknown, g: JobBoardGroup) => g.jobs[s] })),
           { key: 'units', title: t('reports.jobs.unitsPicked'), align: 'right' as const, render: (_: unknown, g: JobBoardGroup) => `${g.unitsPicked} / ${g.units}` },
           { key: 'stuck', title: t('reports.jobs.stuck'), align: 'right' as const, render: (_: unknown, g: JobBoardGroup) => (g.stuck ? <Tag color="red">{g.stuck}</Tag> : 0) },
         ]}
@@ -73,7 +77,7 @@ export default function JobTrackingPage() {
           <Col key={s} xs={12} sm={8} xl={4}>
             <Card size="small" hoverable onClick={() => setStatuses(statuses.length === 1 && statuses[0] === s ? [] : [s])}
               className={statuses.includes(s) ? 'bolx-jobs__column bolx-jobs__column--on' : 'bolx-jobs__column'}>
-              <Statistic title={s} value={everything?.totals.jobs[s] ?? 0} />
+              <Statistic title={statusText(t, s)} value={everything?.totals.jobs[s] ?? 0} />
             </Card>
           </Col>
         ))}
@@ -86,7 +90,7 @@ export default function JobTrackingPage() {
       <Card size="small" className="bolx-report__filters">
         <Space wrap size={[12, 12]}>
           <Select mode="multiple" aria-label={t('reports.jobs.status')} placeholder={t('reports.jobs.everyStatus')} className="bolx-report__select" value={statuses} onChange={setStatuses}
-            options={JOB_BOARD_STATUSES.map((s) => ({ value: s, label: s }))} />
+            options={JOB_BOARD_STATUSES.map((s) => ({ value: s, label: statusText(t, s) }))} />
           <Select aria-label={t('reports.jobs.picker')} placeholder={t('reports.jobs.everyPicker')} className="bolx-report__preset" allowClear value={pickerId} onChange={setPickerId} options={pickers} />
           <Select aria-label={t('reports.jobs.zone')} placeholder={t('reports.jobs.everyZone')} className="bolx-report__preset" allowClear value={zone} onChange={setZone} options={zones} />
           <Checkbox checked={stuckOnly} onChange={(e) => setStuckOnly(e.target.checked)}>{t('reports.jobs.stuckOnly')}</Checkbox>
@@ -95,20 +99,20 @@ export default function JobTrackingPage() {
       {error ? <Alert type="error" showIcon message={errorToastText(toApiError(error))} className="bolx-report__error" /> : null}
       <Card size="small" title={t('reports.jobs.everyTask')} className="bolx-report__table" data-testid="every-task"
         extra={<Select mode="multiple" aria-label={t('reports.jobs.taskKind')} placeholder={t('reports.jobs.everyKind')} className="bolx-report__select" value={kinds} onChange={setKinds}
-          options={FLOOR_TASK_KINDS.map((k) => ({ value: k, label: FLOOR_TASK_KIND_LABELS[k] }))} />}>
+          options={FLOOR_TASK_KINDS.map((k) => ({ value: k, label: kindText(t, k) }))} />}>
         <Table<FloorTask>
           size="small" rowKey={(x) => `${x.kind}:${x.documentId}`} loading={isFetching && !data} dataSource={data?.tasks ?? []} scroll={{ x: 'max-content' }}
           rowClassName={(x) => (x.stuck || x.late ? 'bolx-jobs__stuck' : '')}
           pagination={{ defaultPageSize: 20, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], locale: { items_per_page: t('reports.perPage') } }}
           locale={{ emptyText: t('reports.empty') }}
           columns={[
-            { key: 'kind', title: t('reports.jobs.task'), dataIndex: 'kind', render: (k: FloorTaskKind) => FLOOR_TASK_KIND_LABELS[k] },
+            { key: 'kind', title: t('reports.jobs.task'), dataIndex: 'kind', render: (k: FloorTaskKind) => kindText(t, k) },
             { key: 'ref', title: t('reports.jobs.document'), dataIndex: 'reference' },
-            { key: 'status', title: t('reports.jobs.status'), dataIndex: 'status', render: (st: string) => <Tag color={STATUS_COLOURS[st]}>{st}</Tag> },
+            { key: 'status', title: t('reports.jobs.status'), dataIndex: 'status', render: (st: string) => <Tag color={STATUS_COLOURS[st]}>{statusText(t, st)}</Tag> },
             { key: 'who', title: t('reports.jobs.who'), dataIndex: 'who', render: (w: string | null) => w ?? '—' },
             { key: 'start', title: t('reports.jobs.start'), dataIndex: 'startedAt', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '—') },
             { key: 'end', title: t('reports.jobs.end'), dataIndex: 'finishedAt', render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '—') },
-            { key: 'duration', title: t('reports.jobs.duration'), align: 'right', dataIndex: 'durationMinutes', render: (m: number | null) => (m === null ? '—' : formatAge(m)) },
+            { key: 'duration', title: t('reports.jobs.duration'), align: 'right', dataIndex: 'durationMinutes', render: (m: number | null) => (m === null ? '—' : formatAge(t, m)) },
             {
               key: 'alert', title: t('reports.jobs.lateOrStuck'), render: (_, x) => (
                 <Space size={4} wrap>
@@ -131,12 +135,12 @@ export default function JobTrackingPage() {
             { key: 'wave', title: t('reports.jobs.wave'), dataIndex: 'waveNumber' },
             ...(warehouseId ? [] : [{ key: 'wh', title: t('reports.jobs.warehouse'), dataIndex: 'warehouseName' }]),
             { key: 'zone', title: t('reports.jobs.zone'), dataIndex: 'zone', render: (z: string | null) => z ?? '—' },
-            { key: 'status', title: t('reports.jobs.status'), dataIndex: 'status', render: (s: string) => <Tag color={STATUS_COLOURS[s]}>{s}</Tag> },
+            { key: 'status', title: t('reports.jobs.status'), dataIndex: 'status', render: (s: string) => <Tag color={STATUS_COLOURS[s]}>{statusText(t, s)}</Tag> },
             { key: 'picker', title: t('reports.jobs.picker'), dataIndex: 'pickerName', render: (p: string | null) => p ?? <Typography.Text type="secondary">{t('reports.jobs.unassigned')}</Typography.Text> },
             {
               key: 'progress', title: t('reports.jobs.progress'), width: 200,
               render: (_, j) => (
-                <Tooltip title={`${j.linesPicked} of ${j.lines} lines, ${j.unitsPicked} of ${j.units} units picked${j.unitsShort ? `, ${j.unitsShort} short` : ''}`}>
+                <Tooltip title={t(j.unitsShort ? 'reports.jobs.progressShort' : 'reports.jobs.progressOf', { linesPicked: j.linesPicked, lines: j.lines, unitsPicked: j.unitsPicked, units: j.units, short: j.unitsShort })}>
                   <div className="bolx-jobs__progress">
                     <Progress percent={j.progress} size="small" status={j.unitsShort ? 'exception' : j.status === 'Done' ? 'success' : 'active'} showInfo={false} />
                     <span>{j.unitsPicked}/{j.units}</span>
@@ -145,7 +149,7 @@ export default function JobTrackingPage() {
               ),
             },
             { key: 'lines', title: t('reports.jobs.lines'), align: 'right', render: (_, j) => `${j.linesPicked}/${j.lines}` },
-            { key: 'age', title: t('reports.jobs.age'), align: 'right', dataIndex: 'ageMinutes', render: (m: number) => formatAge(m), sorter: (a, b) => a.ageMinutes - b.ageMinutes },
+            { key: 'age', title: t('reports.jobs.age'), align: 'right', dataIndex: 'ageMinutes', render: (m: number) => formatAge(t, m), sorter: (a, b) => a.ageMinutes - b.ageMinutes },
             { key: 'last', title: t('reports.jobs.lastPick'), dataIndex: 'lastActivityAt', render: (v: string | null) => (v ? dayjs(v).format('HH:mm') : '—') },
             { key: 'stuck', title: t('reports.jobs.stuck'), dataIndex: 'stuckReason', render: (r: string | null) => (r ? <Tag color="red" icon={<WarningOutlined />}>{r}</Tag> : null) },
           ]}
