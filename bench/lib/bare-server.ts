@@ -31,7 +31,7 @@ for (const file of cfg.replayFiles ?? []) {
 interface UserRow { id: number; username: string; password_hash: string; role: string; is_active: number; default_app_id: number | null }
 interface SessionUser { id: number; username: string; role: string; customer_id: number | null }
 interface AccessRow { kind: 'w' | 'c' | 'm'; id: number }
-interface WarehouseRow { id: number; code: string; name: string; city: string | null; capacity: number; used: number; total: number }
+interface WarehouseRow { id: number; code: string; name: string; city: string | null; timezone: string; capacity: number; used: number; total: number }
 interface CustomerRow { id: number; name: string; warehouse_id: number }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -113,7 +113,7 @@ async function warehouseClient(req: IncomingMessage, res: ServerResponse, stmts:
   const [ws, cs] = await Promise.all([raw.all<WarehouseRow>(scoped.warehouses, {}), raw.all<CustomerRow>(scoped.customers, {})]);
   send(res, 200, {
     warehouseData: ws.map((w) => ({
-      uniqueid: w.id, warehouseId: w.id, warehouseName: w.name, warehouseCode: w.code, city: w.city,
+      uniqueid: w.id, warehouseId: w.id, warehouseName: w.name, warehouseCode: w.code, city: w.city, timeZone: w.timezone,
       capacity: w.capacity, usedLocations: Number(w.used), totalLocations: Number(w.total),
       occupancy: occupancyPercent(Number(w.used), Number(w.total)),
     })),

@@ -36,3 +36,4 @@ export * from './assistant.js';
 export * from './job-tracking.js';
 export * from './helpdesk.js';
 export * from './pallets.js';
+export * from './business-day.js';

@@ -33,6 +33,8 @@ export const headerWarehouse = z.object({
   warehouseName: z.string(),
   warehouseCode: z.string(),
   city: z.string().nullable(),
+  /** The warehouse's IANA time zone: its business day (billing periods, the day a charge or a report counts in). */
+  timeZone: z.string(),
   capacity: z.number().int(),
   /** Storage positions holding the caller's stock, of all the warehouse's storage positions: occupancy = used / total. */
   usedLocations: z.number().int(),

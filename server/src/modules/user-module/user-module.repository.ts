@@ -33,7 +33,7 @@ export const userModuleRepository = {
   /** Warehouses in scope with their storage positions and those holding the scope's stock (occupancy's one rule: positionCounts). */
   warehousesWithOccupancy(db: Executor, scope: Scope) {
     return db.selectFrom('warehouse as w')
-      .select(['w.id', 'w.code', 'w.name', 'w.city', 'w.capacity'])
+      .select(['w.id', 'w.code', 'w.name', 'w.city', 'w.timezone', 'w.capacity'])
       .select((eb) => {
         const counts = positionCounts(db, eb.ref('w.id'), { scope });
         return [counts.total.as('total'), counts.used.as('used')];

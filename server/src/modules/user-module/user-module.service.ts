@@ -45,7 +45,7 @@ export class UserModuleService {
     ]);
     return {
       warehouseData: warehouses.map((w) => ({
-        uniqueid: w.id, warehouseId: w.id, warehouseName: w.name, warehouseCode: w.code, city: w.city,
+        uniqueid: w.id, warehouseId: w.id, warehouseName: w.name, warehouseCode: w.code, city: w.city, timeZone: w.timezone,
         capacity: w.capacity, usedLocations: Number(w.used), totalLocations: Number(w.total),
         occupancy: occupancyPercent(Number(w.used), Number(w.total)),
       })),

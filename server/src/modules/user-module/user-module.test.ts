@@ -67,7 +67,7 @@ describe('GetWarehouseClient', () => {
     const nj = body.warehouseData.find((w: { warehouseCode: string }) => w.warehouseCode === 'NJ1');
     // 372 of the 395 storage positions hold stock; DOCK-01, holding the demo RO being received, is no storage position.
     // Occupancy is positions, as on the dashboard, not the warehouse's capacity figure (400).
-    expect(nj).toMatchObject({ uniqueid: nj.warehouseId, capacity: 400, usedLocations: 372, totalLocations: 395, occupancy: 94.2 });
+    expect(nj).toMatchObject({ uniqueid: nj.warehouseId, timeZone: 'America/New_York', capacity: 400, usedLocations: 372, totalLocations: 395, occupancy: 94.2 });
     expect(new Set(body.customerData.map((c: { customerId: number }) => c.customerId)).size).toBe(6);
   });
 

@@ -7,7 +7,7 @@ import {
 } from './header-filters';
 
 const wh = (id: number, name: string): HeaderWarehouse => ({
-  uniqueid: id, warehouseId: id, warehouseName: name, warehouseCode: `W${id}`, city: null, capacity: 10, usedLocations: 5, totalLocations: 10, occupancy: 50,
+  uniqueid: id, warehouseId: id, warehouseName: name, warehouseCode: `W${id}`, city: null, timeZone: 'UTC', capacity: 10, usedLocations: 5, totalLocations: 10, occupancy: 50,
 });
 const cust = (id: number, name: string, warehouseId: number): HeaderCustomer => ({ customerId: id, customerName: name, warehouseId });
 const customers = [cust(1, 'Acme', 1), cust(1, 'Acme', 2), cust(2, 'Blue Harbor', 1), cust(3, 'Cascade', 2)];

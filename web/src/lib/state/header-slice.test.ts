@@ -9,8 +9,8 @@ import {
 
 const data: WarehouseClientResponse = {
   warehouseData: [
-    { uniqueid: 1, warehouseId: 1, warehouseName: 'Newark', warehouseCode: 'NJ1', city: 'Newark', capacity: 400, usedLocations: 372, totalLocations: 395, occupancy: 94.2 },
-    { uniqueid: 2, warehouseId: 2, warehouseName: 'Dallas', warehouseCode: 'TX1', city: 'Dallas', capacity: 350, usedLocations: 263, totalLocations: 350, occupancy: 75.1 },
+    { uniqueid: 1, warehouseId: 1, warehouseName: 'Newark', warehouseCode: 'NJ1', city: 'Newark', timeZone: 'America/New_York', capacity: 400, usedLocations: 372, totalLocations: 395, occupancy: 94.2 },
+    { uniqueid: 2, warehouseId: 2, warehouseName: 'Dallas', warehouseCode: 'TX1', city: 'Dallas', timeZone: 'America/Chicago', capacity: 350, usedLocations: 263, totalLocations: 350, occupancy: 75.1 },
   ],
   customerData: [
     { customerId: 1, customerName: 'Acme', warehouseId: 1 },

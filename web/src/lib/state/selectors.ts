@@ -15,3 +15,8 @@ export const selectWebRoles = createSelector(
   [(s: RootState) => s.auth.isAuthentication, (s: RootState) => s.auth.usertype],
   (authenticated, usertype): string[] => (authenticated ? webRolesOf(usertype ?? '') : []),
 );
+/** The header warehouse's time zone (undefined with all warehouses or before the header's data arrives). */
+export const selectWarehouseTimeZone = (s: RootState) => {
+  const id = parseWarehouseId(s.auth.selectedWarehouse);
+  return id ? s.header.data?.warehouseData.find((w) => w.warehouseId === id)?.timeZone : undefined;
+};

@@ -3,12 +3,13 @@ import { useSearchParams } from 'react-router';
 import { Button, Card, Col, Form, Input, InputNumber, Modal, Row, Segmented, Select, Space, Statistic, Table, Tag, Tooltip, Typography } from 'antd';
 import { MinusCircleOutlined, PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
-import { CHARGE_TYPES, CHARGE_TYPE_KEYS, INVOICE_STATUSES, formatMinor, type ChargeType, type FilterLabel } from '@bolx/contracts';
+import { CHARGE_TYPES, CHARGE_TYPE_KEYS, INVOICE_STATUSES, addDays, formatMinor, monthOfDay, type ChargeType, type FilterLabel } from '@bolx/contracts';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
 import { StatusTag } from '../../../components/StatusTag';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
+import { useWarehouseDay } from '../../../lib/use-warehouse-day';
 import {
   useAddAccessorialMutation, useCreateBillingRunMutation, useGetInvoicesQuery, useGetRateCardsQuery, useGetUnbilledQuery, useSaveRateCardMutation,
   type Invoice, type RateCardVersion,
@@ -17,11 +18,10 @@ import { InvoiceDrawer } from '../components/InvoiceDrawer';
 import { toMinor, useBillingScope } from '../use-billing-scope';
 
 type View = 'invoices' | 'rateCards' | 'unbilled';
-const lastMonth = () => {
-  const now = new Date();
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
-  return { periodFrom: from.toISOString().slice(0, 10), periodTo: to.toISOString().slice(0, 10) };
+/** The month before the one holding `day`: what a monthly run usually bills. */
+const monthBefore = (day: string) => {
+  const month = monthOfDay(addDays(monthOfDay(day).from, -1));
+  return { periodFrom: month.from, periodTo: month.to };
 };
 
 /** /Billing: invoices (runs, drafts, finals, credit notes), rate cards and accessorials, and the live unbilled accrual; a client account sees its own invoices. */
@@ -153,9 +153,10 @@ function RunModal({ open, onClose, onRun }: { open: boolean; onClose: () => void
   const { warehouseId, customerId } = useBillingScope();
   const [form] = Form.useForm();
   const [run, { isLoading }] = useCreateBillingRunMutation();
+  const today = useWarehouseDay();
   return (
     <Modal open={open} title={t('billing.run.title')} onCancel={onClose} onOk={() => form.submit()} okText={t('billing.run.ok')} confirmLoading={isLoading} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ customerId: customerId || undefined, periodKind: 'monthly', ...lastMonth() }}
+      <Form form={form} layout="vertical" initialValues={{ customerId: customerId || undefined, periodKind: 'monthly', ...monthBefore(today) }}
         onFinish={async (v: { customerId: number; periodKind: 'monthly' | 'weekly' | 'custom'; periodFrom: string; periodTo: string }) => {
           const answer = await runMutation(run({ ...v, warehouseId }));
           if (answer) onRun(answer.data.invoice.invoiceId);
@@ -177,11 +178,12 @@ function RateCardModal({ open, onClose }: { open: boolean; onClose: () => void }
   const { warehouseId, customerId } = useBillingScope();
   const [form] = Form.useForm();
   const [save, { isLoading }] = useSaveRateCardMutation();
+  const today = useWarehouseDay();
   return (
     <Modal open={open} title={t('billing.card.title')} width={760} onCancel={onClose} onOk={() => form.submit()} okText={t('billing.form.save')} confirmLoading={isLoading} destroyOnHidden>
       <Typography.Paragraph type="secondary">{t('billing.card.help')}</Typography.Paragraph>
       <Typography.Paragraph type="secondary">{t('billing.card.locationRule')}</Typography.Paragraph>
-      <Form form={form} layout="vertical" initialValues={{ customerId: customerId || undefined, effectiveFrom: new Date().toISOString().slice(0, 10), rates: [{ chargeType: 'order' }] }}
+      <Form form={form} layout="vertical" initialValues={{ customerId: customerId || undefined, effectiveFrom: today, rates: [{ chargeType: 'order' }] }}
         onFinish={async (v: { customerId: number; effectiveFrom: string; effectiveTo?: string; notes?: string; rates: RateRow[] }) => {
           const answer = await runMutation(save({
             customerId: v.customerId, warehouseId, effectiveFrom: v.effectiveFrom, effectiveTo: v.effectiveTo || null, notes: v.notes ?? '',
@@ -222,9 +224,10 @@ function AccessorialModal({ open, onClose }: { open: boolean; onClose: () => voi
   const { warehouseId, customerId } = useBillingScope();
   const [form] = Form.useForm();
   const [add, { isLoading }] = useAddAccessorialMutation();
+  const today = useWarehouseDay();
   return (
     <Modal open={open} title={t('billing.acc.title')} onCancel={onClose} onOk={() => form.submit()} okText={t('billing.form.add')} confirmLoading={isLoading} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ customerId: customerId || undefined, chargeType: 'accessorial', quantity: 1, day: new Date().toISOString().slice(0, 10) }}
+      <Form form={form} layout="vertical" initialValues={{ customerId: customerId || undefined, chargeType: 'accessorial', quantity: 1, day: today }}
         onFinish={async (v: { customerId: number; chargeType: 'accessorial' | 'labour_hour'; qualifier?: string; description: string; quantity: number; day: string; rate?: number }) => {
           const answer = await runMutation(add({ ...v, warehouseId, qualifier: v.qualifier ?? '', rateMinor: v.rate === undefined || v.rate === null ? undefined : toMinor(v.rate) }));
           if (answer) onClose();

@@ -1,17 +1,16 @@
 import { useMemo, useState } from 'react';
 import { Card, Col, Empty, Input, Row, Select, Space, Statistic, Table, Typography } from 'antd';
-import { CHARGE_TYPES, formatMinor, type ChargeType } from '@bolx/contracts';
+import { CHARGE_TYPES, formatMinor, monthOfDay, type ChargeType } from '@bolx/contracts';
 import { useT } from '../../../lib/i18n/use-t';
+import { useWarehouseDay } from '../../../lib/use-warehouse-day';
 import { useGetBillingSummaryQuery } from '../billing-api';
 import { BillingChart } from '../components/BillingChart';
 import { useBillingScope } from '../use-billing-scope';
 
-const monthRange = () => {
-  const now = new Date();
-  // This month so far and to its end: what its invoices bill.
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0));
-  return { periodFrom: from.toISOString().slice(0, 10), periodTo: to.toISOString().slice(0, 10) };
+/** This month so far and to its end: what its invoices bill. */
+const monthRange = (day: string) => {
+  const month = monthOfDay(day);
+  return { periodFrom: month.from, periodTo: month.to };
 };
 const change = (now: number, before: number) => (before === 0 ? '—' : `${now >= before ? '+' : ''}${(((now - before) * 100) / Math.abs(before)).toFixed(1)}%`);
 
@@ -20,7 +19,8 @@ export default function BillingSummaryPage() {
   const t = useT();
   const { customers, customerId: headerCustomer, warehouseId } = useBillingScope();
   const [customerId, setCustomerId] = useState<number | undefined>(headerCustomer || customers[0]?.customerId);
-  const [range, setRange] = useState(monthRange);
+  const today = useWarehouseDay();
+  const [range, setRange] = useState(() => monthRange(today));
   const chosen = customerId ?? customers[0]?.customerId;
   const { data, isFetching } = useGetBillingSummaryQuery({ customerId: chosen ?? 0, warehouseId: warehouseId || undefined, ...range }, { skip: !chosen });
   const types = useMemo(() => [...new Set((data?.months ?? []).flatMap((m) => m.byType.map((b) => b.chargeType)))] as ChargeType[], [data]);
