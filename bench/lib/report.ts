@@ -6,6 +6,7 @@ import type { ClusterFigures } from '../cluster.js';
 import { formatCluster } from '../cluster.js';
 import type { HubFigures } from '../hub.js';
 import type { LoadFigures } from './load.js';
+import { settings } from './settings.js';
 import type { StartupFigures } from './startup.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'info' | 'ERROR';
@@ -83,11 +84,14 @@ export function formatTable(report: BenchReport): string {
   return out.join('\n');
 }
 
-/** bench/results/ is git-ignored; latest.json is overwritten by every run. */
+/**
+ * bench/results/ is git-ignored. latest.json is the last run of every case; a run of some cases (BENCH_CASES) writes
+ * latest-<cases>.json, so a quick run of one case does not overwrite the whole run's figures.
+ */
 export function writeReport(report: BenchReport): string {
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  const file = `${dir}latest.json`;
+  const file = `${dir}${process.env.BENCH_CASES ? `latest-${settings.cases.join('-')}` : 'latest'}.json`;
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 }

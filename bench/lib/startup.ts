@@ -1,12 +1,12 @@
 // "npm start on an existing database ready in ≤ 3 s": the server's entry point is started on a database that
 // already holds the demo data, and timed from spawn until GET /health answers 200.
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { loadConfig } from '../../server/src/config.js';
+import { startProcess } from '../../server/test/child-processes.js';
 import { onCleanup } from './cleanup.js';
 import { stopProcess } from './child.js';
 import { prepareDemoDatabase, tempDir } from './databases.js';
@@ -78,7 +78,8 @@ async function timeOneStart(args: string[], dataDir: string, limitMs: number): P
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: '1' };
   delete env.DATABASE_URL;
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Started as the suites start their servers: it dies with the bench, even a bench killed with kill -9.
+  const child = startProcess(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const stop = onCleanup('stop the startup server', () => stopProcess(child));
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2000); });
