@@ -1,7 +1,8 @@
-import { sql, type QueryCreator, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type RawBuilder, type SqlBool } from 'kysely';
 import { STOCK_HOLD_TYPES, type ShortReason } from '@bolx/contracts';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB, Executor } from '../../db/schema.js';
+import type { StockReservationTable } from '../../db/tables/stock.js';
 import type { Scope } from '../scope.js';
 import type { ReferenceRequest } from './references.js';
 import { lockRowAsMutex, lockRows, type Dialect } from '../../db/dialect.js';
@@ -182,6 +183,19 @@ const candidatesOnce = compiledOnce(
     candidatesQuery(tx, { warehouseId, customerId, today, locations: s.locations, lot: s.lot ? lot : undefined, excludeLocationId: s.exclude ? excludeLocationId : undefined, skuIds }),
 );
 
+/** The columns of a reservation reserveMany writes besides its timestamps, in the order its values come. */
+const RESERVATION_COLUMNS = ['balance_id', 'warehouse_id', 'customer_id', 'sku_id', 'document_type', 'document_id', 'document_line', 'quantity'] as const;
+
+/** reserveMany's upsert compiled once per number of rows: every allocation writes one, building it cost more than running it. */
+const reserveManyOnce = compiledOnce(String, (tx, count: number, at: string, ...values: unknown[]) => tx.insertInto('stock_reservation')
+  .values(Array.from({ length: count }, (_, row) => ({
+    ...Object.fromEntries(RESERVATION_COLUMNS.map((c, i) => [c, values[row * RESERVATION_COLUMNS.length + i]])) as Insertable<StockReservationTable>,
+    created_at: at, updated_at: at,
+  })))
+  .onConflict((oc) => oc.columns(['document_type', 'document_id', 'document_line', 'balance_id']).doUpdateSet({
+    quantity: sql`stock_reservation.quantity + excluded.quantity`, updated_at: at,
+  })));
+
 export const stockRepository = {
   async insertLedger(tx: Executor, rows: LedgerRow[], dialect?: Dialect, references?: ReferenceRequest) {
     const values = rows.map((r) => ({
@@ -287,13 +301,10 @@ export const stockRepository = {
   },
 
   /** Each owner's reservation of a balance grows by its quantity (created when new): one statement (each owner and balance at most once). */
-  reserveMany(tx: Executor, rows: { owner: ReservationOwner; balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }; quantity: number }[], at: string) {
-    return tx.insertInto('stock_reservation').values(rows.map(({ owner, balance, quantity }) => ({
-      balance_id: balance.id, warehouse_id: balance.warehouse_id, customer_id: balance.customer_id, sku_id: balance.sku_id,
-      document_type: owner.documentType, document_id: owner.documentId, document_line: owner.documentLine ?? '', quantity, created_at: at, updated_at: at,
-    }))).onConflict((oc) => oc.columns(['document_type', 'document_id', 'document_line', 'balance_id']).doUpdateSet({
-      quantity: sql`stock_reservation.quantity + excluded.quantity`, updated_at: at,
-    })).execute();
+  async reserveMany(tx: Executor, rows: { owner: ReservationOwner; balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }; quantity: number }[], at: string) {
+    await reserveManyOnce(tx, rows.length, at, ...rows.flatMap(({ owner, balance, quantity }) => [
+      balance.id, balance.warehouse_id, balance.customer_id, balance.sku_id, owner.documentType, owner.documentId, owner.documentLine ?? '', quantity,
+    ]));
   },
 
   /** Units allocatable now per SKU (the same rules as the candidates). */
