@@ -196,6 +196,36 @@ const reserveManyOnce = compiledOnce(String, (tx, count: number, at: string, ...
     quantity: sql`stock_reservation.quantity + excluded.quantity`, updated_at: at,
   })));
 
+/** The conditional UPDATE of stockRepository.allocate (its rules: allocatable). */
+function allocateStatement(tx: Executor, dialect: Dialect, takes: { id: unknown; quantity: unknown }[], f: AllocationFilter, at: unknown) {
+  const int = (v: unknown) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
+  const values = sql.join(takes.map((t) => sql`(${int(t.id)}, ${int(t.quantity)})`));
+  return sql<{ id: number; warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string; expiry_date: string | null }>`
+    WITH take(id, quantity) AS (VALUES ${values})${pgLock(dialect, sql`id IN (SELECT id FROM take)`)}
+    UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
+    FROM take
+    WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity${pgLockedFirst(dialect)}
+      AND EXISTS (SELECT 1 FROM location l WHERE l.id = inventory_balance.location_id AND ${allocatable('inventory_balance', 'l', f)})
+    RETURNING inventory_balance.id, inventory_balance.warehouse_id, inventory_balance.customer_id, inventory_balance.sku_id,
+      inventory_balance.location_id, inventory_balance.lot, inventory_balance.pallet, inventory_balance.expiry_date`;
+}
+
+/** Takes up to which the allocation UPDATE is kept compiled: orders' lines, one at a time or a few. */
+const ALLOCATE_ONCE_MAX_TAKES = 64;
+
+/**
+ * The allocation UPDATE compiled once per shape (how many takes, which rules apply), as the candidates are: every
+ * allocation runs it. The dialect follows the engine, which compiledOnce keys by already.
+ */
+const allocateOnce = compiledOnce(
+  (s: { dialect: Dialect; takes: number; locations: AllocationLocations; lot: boolean; exclude: boolean }) => `${s.takes}|${s.locations}|${s.lot}|${s.exclude}`,
+  (tx, s, warehouseId: number, customerId: number, today: string, lot: string | undefined, excludeLocationId: number | undefined, at: string, ...takes: number[]) => {
+    const f: AllocationFilter = { warehouseId, customerId, today, locations: s.locations, lot: s.lot ? lot : undefined, excludeLocationId: s.exclude ? excludeLocationId : undefined };
+    const statement = allocateStatement(tx, s.dialect, Array.from({ length: s.takes }, (_, i) => ({ id: takes[2 * i], quantity: takes[2 * i + 1] })), f, at);
+    return { compile: () => statement.compile(tx) };
+  },
+);
+
 export const stockRepository = {
   async insertLedger(tx: Executor, rows: LedgerRow[], dialect?: Dialect, references?: ReferenceRequest) {
     const values = rows.map((r) => ({
@@ -273,16 +303,10 @@ export const stockRepository = {
    * many balances (each at most once); answers the balances allocated, a take missing when its balance no longer qualified.
    */
   allocate(tx: Executor, dialect: Dialect, takes: { id: number; quantity: number }[], f: AllocationFilter, at: string) {
-    const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
-    const values = sql.join(takes.map((t) => sql`(${int(t.id)}, ${int(t.quantity)})`));
-    return sql<{ id: number; warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string; expiry_date: string | null }>`
-      WITH take(id, quantity) AS (VALUES ${values})${pgLock(dialect, sql`id IN (SELECT id FROM take)`)}
-      UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
-      FROM take
-      WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity${pgLockedFirst(dialect)}
-        AND EXISTS (SELECT 1 FROM location l WHERE l.id = inventory_balance.location_id AND ${allocatable('inventory_balance', 'l', f)})
-      RETURNING inventory_balance.id, inventory_balance.warehouse_id, inventory_balance.customer_id, inventory_balance.sku_id,
-        inventory_balance.location_id, inventory_balance.lot, inventory_balance.pallet, inventory_balance.expiry_date`.execute(tx).then((r) => r.rows);
+    // A large batch's count seldom comes again: built as it comes, not kept.
+    if (takes.length > ALLOCATE_ONCE_MAX_TAKES) return allocateStatement(tx, dialect, takes, f, at).execute(tx).then((r) => r.rows);
+    const shape = { dialect, takes: takes.length, locations: f.locations, lot: !!f.lot, exclude: !!f.excludeLocationId };
+    return allocateOnce(tx, shape, f.warehouseId, f.customerId, f.today, f.lot, f.excludeLocationId, at, ...takes.flatMap((t) => [t.id, t.quantity]));
   },
 
   /**
