@@ -75,7 +75,8 @@ export type OrderRow = Awaited<ReturnType<ReturnType<typeof orderColumns>['execu
 const insertOrderOnce = compiledOnce(String, (db, columns: string, ...values: unknown[]) => db.insertInto('sales_order')
   .values(Object.fromEntries(columns.split(',').map((c, i) => [c, values[i]])) as Insertable<SalesOrderTable>)
   .onConflict((oc) => oc.columns(['customer_id', 'reference_number']).doNothing())
-  .returning('id'));
+  .returningAll()
+  .returning(SALES_ORDER_NAMES));
 
 /** The columns an order line is written with (the others keep their defaults: nothing allocated or shipped yet). */
 const LINE_COLUMNS = ['order_id', 'line_no', 'sku_id', 'quantity', 'package_id', 'units_per_package', 'lot', 'notes'] as const;
@@ -161,10 +162,14 @@ export const orderRepository = {
    * index decides, whatever the concurrency: PostgreSQL waits for a concurrent taker and then does nothing).
    * Answers the new id, or undefined for a repeat.
    */
+  /**
+   * A new order: its row as written with the names its summary shows (SALES_ORDER_NAMES), or undefined when the
+   * customer's reference is taken.
+   */
   async insertOrder(tx: Executor, values: Insertable<SalesOrderTable>) {
     const columns = (Object.keys(values) as (keyof SalesOrderTable)[]).filter((c) => values[c] !== undefined);
     const [r] = await insertOrderOnce(tx, columns.join(','), ...columns.map((c) => values[c]));
-    return r?.id;
+    return r;
   },
 
   /** A new order's lines: the columns of LINE_COLUMNS only. */
