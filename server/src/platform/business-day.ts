@@ -56,6 +56,25 @@ export function dayInAnyZone(day: string): { from: string; until: string } {
 
 const TTL_MS = 60_000;
 
+/** Since 2000 every zone's offset is whole minutes, so a zone's day is the same all through a minute. */
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(2000, 0, 1);
+const lastDays = new Map<string, { minute: number; day: string }>();
+
+/**
+ * businessDay, remembered per zone for the minute last asked about: every posting and allocation asks for the day
+ * now, and formatting it in a zone costs more than some of their statements.
+ */
+function dayInMinute(timeZone: string, at: Date | string): string {
+  const ms = typeof at === 'string' ? Date.parse(at) : at.getTime();
+  if (!(ms >= WHOLE_MINUTE_OFFSETS_SINCE)) return businessDay(timeZone, at);
+  const minute = Math.floor(ms / 60_000);
+  const last = lastDays.get(timeZone);
+  if (last?.minute === minute) return last.day;
+  const day = businessDay(timeZone, at);
+  lastDays.set(timeZone, { minute, day });
+  return day;
+}
+
 /**
  * Warehouses' time zones, read once a minute at most: every posting needs its warehouse's business day, and a
  * zone changes about never, so a statement per posting would be waste. `forget` after a warehouse's zone changes
@@ -77,7 +96,7 @@ export class WarehouseTimeZones {
 
   /** The business day now (or at `at`) in the warehouse's zone. */
   async dayOf(warehouseId: number, at: Date | string = new Date(), tx?: Executor): Promise<string> {
-    return businessDay(await this.of(warehouseId, tx), at);
+    return dayInMinute(await this.of(warehouseId, tx), at);
   }
 
   forget(warehouseId?: number): void {

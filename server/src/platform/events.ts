@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { HubEventMap, HubEventName } from '@bolx/contracts';
 import type { Database } from '../db/database.js';
 import type { Insertable } from 'kysely';
-import type { AuditLogTable, Executor } from '../db/schema.js';
+import type { AuditLogTable, EventOutboxTable, Executor } from '../db/schema.js';
+import { compiledOnce } from '../db/compiled-once.js';
 
 /**
  * A domain event as the hub will deliver it: `target` is the hub method (contracts' HubEventMap), and the
@@ -35,6 +36,16 @@ function channelFor(schema: string | undefined): string {
   if (!/^[a-z_][a-z0-9_]{0,40}$/.test(schema)) throw new Error(`Unusable PostgreSQL schema name for events: ${schema}`);
   return `bolx_events_${schema}`;
 }
+
+const OUTBOX_COLUMNS = ['name', 'payload_json', 'warehouse_id', 'customer_id'] as const;
+
+/** The outbox insert of `count` events, each its OUTBOX_COLUMNS' values in turn. */
+const outboxInsert = (tx: Pick<Executor, 'insertInto'>, count: number, values: unknown[]) => tx.insertInto('event_outbox')
+  .values(Array.from({ length: count }, (_, row) => Object.fromEntries(OUTBOX_COLUMNS.map((c, i) => [c, values[row * OUTBOX_COLUMNS.length + i]])) as Insertable<EventOutboxTable>))
+  .returning(['id']);
+
+/** outboxInsert compiled once per number of events: nearly every change writes one, and building it cost more than running it. */
+const insertEventsOnce = compiledOnce(String, (tx, count: number, ...values: unknown[]) => outboxInsert(tx, count, values));
 
 /**
  * The transactional outbox. `record` writes the event in the caller's transaction; it is delivered to local
@@ -83,17 +94,12 @@ export class EventBus {
     return this.database.dialect.engine === 'postgres' && events > 0 && events <= EVENTS_PER_STATEMENT && audits > 0;
   }
 
-  private async insertEvents(tx: Pick<Executor, 'insertInto'>, events: DomainEvent[], afterCommit: (fn: () => void) => void): Promise<void> {
-    const rows = await tx
-      .insertInto('event_outbox')
-      .values(events.map((event) => ({
-        name: event.target,
-        payload_json: JSON.stringify(event.payload),
-        warehouse_id: event.warehouseId ?? null,
-        customer_id: event.customerId ?? null,
-      })))
-      .returning(['id'])
-      .execute();
+  private async insertEvents(tx: Pick<Executor, 'insertInto'> | Executor, events: DomainEvent[], afterCommit: (fn: () => void) => void): Promise<void> {
+    const values = events.flatMap((event) => [event.target, JSON.stringify(event.payload), event.warehouseId ?? null, event.customerId ?? null]);
+    // A plain executor runs the insert compiled once per count; a WITH ahead of it (recordWithAudits) is built each time.
+    const rows = 'getExecutor' in tx
+      ? await insertEventsOnce(tx, events.length, ...values)
+      : await outboxInsert(tx, events.length, values).execute();
     if (this.database.dialect.engine === 'postgres') afterCommit(() => this.announce(rows.map((r) => Number(r.id))));
     else afterCommit(() => events.forEach((event, i) => this.emitter.emit('event', { ...event, id: rows[i].id })));
   }

@@ -1,5 +1,22 @@
 import { sql, type SqlBool } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor, UserRow } from '../../db/schema.js';
+
+/** sessionPrincipalRows' statement, compiled once: every authenticated request runs it. */
+const sessionPrincipalOnce = compiledOnce(() => '', (db, _shape: null, sessionId: string, userId: number) => {
+  const statement = sql<{ id: number; username: string; role: string; customer_id: number | null; kind: 'w' | 'c' | 'm' | null; ref: number | null; perm: string | null }>`
+      with su as (
+        select u.id, u.username, u.role, u.customer_id from auth_session s join app_user u on u.id = s.user_id
+        where s.id = ${sessionId} and s.user_id = ${userId} and s.revoked_at is null and u.is_active = 1
+      )
+      select su.id, su.username, su.role, su.customer_id, a.kind, a.ref, a.perm from su left join (
+        select 'w' as kind, uw.warehouse_id as ref, '' as perm from user_warehouse uw, su where uw.user_id = su.id and su.role <> 'Client'
+        union all select 'w', cw.warehouse_id, '' from customer_warehouse cw, su where su.role = 'Client' and cw.customer_id = su.customer_id
+        union all select 'c', uc.customer_id, '' from user_customer uc where uc.user_id = ${userId}
+        union all select 'm', m.id, um.permission || '|' || m.key from user_module um join module m on m.id = um.module_id where um.user_id = ${userId}
+      ) a on su.role <> 'SuperAdministrator'`;
+  return { compile: () => statement.compile(db) };
+});
 
 /** Every query of sign-in, sessions, tokens, throttling, resets and pins. */
 export const authRepository = {
@@ -81,17 +98,7 @@ export const authRepository = {
    * No row: no such session or user.
    */
   sessionPrincipalRows(db: Executor, sessionId: string, userId: number) {
-    return sql<{ id: number; username: string; role: string; customer_id: number | null; kind: 'w' | 'c' | 'm' | null; ref: number | null; perm: string | null }>`
-      with su as (
-        select u.id, u.username, u.role, u.customer_id from auth_session s join app_user u on u.id = s.user_id
-        where s.id = ${sessionId} and s.user_id = ${userId} and s.revoked_at is null and u.is_active = 1
-      )
-      select su.id, su.username, su.role, su.customer_id, a.kind, a.ref, a.perm from su left join (
-        select 'w' as kind, uw.warehouse_id as ref, '' as perm from user_warehouse uw, su where uw.user_id = su.id and su.role <> 'Client'
-        union all select 'w', cw.warehouse_id, '' from customer_warehouse cw, su where su.role = 'Client' and cw.customer_id = su.customer_id
-        union all select 'c', uc.customer_id, '' from user_customer uc where uc.user_id = ${userId}
-        union all select 'm', m.id, um.permission || '|' || m.key from user_module um join module m on m.id = um.module_id where um.user_id = ${userId}
-      ) a on su.role <> 'SuperAdministrator'`.execute(db).then((r) => r.rows);
+    return sessionPrincipalOnce(db, null, sessionId, userId);
   },
 
   /** A user's warehouses, customers and modules in one round trip. */

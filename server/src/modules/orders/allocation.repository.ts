@@ -5,7 +5,7 @@ import type { Dialect } from '../../db/dialect.js';
 
 /** The lines of `count` orders (compiled once per count: one order's allocation is the common case). */
 const linesOfOrders = compiledOnce(String, (db, _count: number, ...orderIds: number[]) => db.selectFrom('sales_order_line as l').innerJoin('sku as s', 's.id', 'l.sku_id')
-  .select(['l.id', 'l.order_id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.is_kit', 'l.quantity', 'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.short_reason'])
+  .select(['l.id', 'l.order_id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.is_kit', 'l.quantity', 'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.shipped_qty', 'l.short_reason'])
   .where('l.order_id', 'in', orderIds).orderBy('l.order_id').orderBy('l.line_no'));
 
 /** Statements of allocation: an order's lines as allocation sees them, their reservations, and the waiting lines. */
@@ -19,7 +19,7 @@ export const allocationRepository = {
 
   lines(db: Executor, orderId: number) {
     return db.selectFrom('sales_order_line as l').innerJoin('sku as s', 's.id', 'l.sku_id')
-      .select(['l.id', 'l.order_id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.is_kit', 'l.quantity', 'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.short_reason'])
+      .select(['l.id', 'l.order_id', 'l.line_no', 'l.sku_id', 's.sku_code', 's.is_kit', 'l.quantity', 'l.units_per_package', 'l.lot', 'l.allocated_qty', 'l.shipped_qty', 'l.short_reason'])
       .where('l.order_id', '=', orderId).orderBy('l.line_no').execute();
   },
 

@@ -14,7 +14,7 @@ import type { StockEngine } from '../../platform/stock/stock-engine.js';
 import { inTransaction, type UnitOfWork } from '../../platform/unit-of-work.js';
 import { allocationRepository as alloc } from './allocation.repository.js';
 import { orderChange, type OrderSubEvent } from './order-changes.js';
-import { orderRepository as orders } from './orders.repository.js';
+import { orderRepository as orders, SALES_ORDER_NAMES, type OrderRow } from './orders.repository.js';
 import { toSummary } from './orders.service.js';
 
 const n = (v: unknown) => Number(v);
@@ -142,7 +142,7 @@ export class OrderAllocationService {
     const answers = new Map<number, OrderOutcome | AppError | undefined>();
     const { held, refused } = await this.statuses.holdMany<'SALES_ORDER', HeldOrder>(uow, {
       kind: 'SALES_ORDER', ids: orderIds, in: ALLOCATABLE,
-      returning: [sql<number>`(select c.allow_backorders from customer c where c.id = sales_order.customer_id)`.as('allow_backorders')],
+      returning: [sql<number>`(select c.allow_backorders from customer c where c.id = sales_order.customer_id)`.as('allow_backorders'), ...SALES_ORDER_NAMES],
       refusal: (status) => `Order is ${status}; only New, Partially Allocated or Backordered orders are allocated`,
     });
     for (const [id, err] of refused) answers.set(id, err);
@@ -167,7 +167,7 @@ export class OrderAllocationService {
     })), { lockBalances: true });
     const taken = new Map(results.map((result, i) => [short[i].line.id, result]));
     const changed: { lineId: number; allocated: number; shortReason: ShortReason | null }[] = [];
-    const moving: { order: HeldOrder; to: OrderStatus; lines: LineOutcome[]; skuOf: Map<number, number> }[] = [];
+    const moving: { order: HeldOrder; to: OrderStatus; lines: LineOutcome[]; shipped: number; skuOf: Map<number, number> }[] = [];
     for (const { order, byLineNo, sorted } of chosen) {
       let added = 0;
       const lines: LineOutcome[] = [];
@@ -194,16 +194,20 @@ export class OrderAllocationService {
         answers.set(n(order.id), undefined);
         continue;
       }
-      moving.push({ order, to, lines, skuOf: new Map(byLineNo.map((l) => [l.id, l.sku_id])) });
+      moving.push({ order, to, lines, shipped: byLineNo.reduce((sum, l) => sum + n(l.shipped_qty), 0), skuOf: new Map(byLineNo.map((l) => [l.id, l.sku_id])) });
     }
     await alloc.setLines(uow.tx, this.dialect, changed);
     if (moving.length === 0) return answers;
-    await this.statuses.transitionMany(uow, actor, {
+    const moved = await this.statuses.transitionMany(uow, actor, {
       kind: 'SALES_ORDER', moves: moving.map((m) => ({ id: n(m.order.id), to: m.to })), from: ALLOCATABLE, set: { updated_at: new Date().toISOString() },
     });
-    const after = new Map((await orders.findMany(uow.tx, Scope.everything, moving.map((m) => n(m.order.id)))).map((r) => [n(r.id), toSummary(r)]));
-    const changes = moving.map(({ order, to, lines, skuOf }) => {
-      const summary = after.get(n(order.id))!;
+    const rowAfter = new Map(moved.map((r) => [n(r.id), r]));
+    const changes = moving.map(({ order, to, lines, shipped, skuOf }) => {
+      // The summary after, from what this transaction read and wrote: the held row's names, the moved row, the lines' totals.
+      const summary = toSummary({
+        ...order, ...rowAfter.get(n(order.id))!, line_count: lines.length, ordered_qty: lines.reduce((sum, l) => sum + l.quantity, 0),
+        allocated_total: lines.reduce((sum, l) => sum + l.allocatedQuantity, 0), shipped_total: shipped,
+      } as unknown as OrderRow);
       answers.set(summary.orderId, {
         orderId: summary.orderId, soNumber: summary.soNumber, status: to, orderedQuantity: summary.orderedQuantity, allocatedQuantity: summary.allocatedQuantity, lines,
       });

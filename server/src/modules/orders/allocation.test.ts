@@ -103,6 +103,32 @@ describe('AllocateOrders', () => {
     expect(await reconciled()).toBe(true);
   });
 
+  it('records the order after allocation (audit row, hub event, answer) as GetOrder shows it', async () => {
+    const [whole, short] = [await sku(), await sku()];
+    await put(cust, whole, pick, 5);
+    await put(cust, short, pick, 1);
+    const o = await create([{ skuId: whole, quantity: 3 }, { skuId: short, quantity: 2 }], { shipToName: 'Summary Check', notes: 'read once' });
+    const events = recordEvents(t.app);
+    const counter = statementCounter(t.database.sqlite);
+    let res;
+    try {
+      res = await allocate([o.orderId]);
+    } finally {
+      counter.restore();
+    }
+    // The order's summary is read once (who may see it), not again after its move: the move's own statements say it all.
+    expect(counter.take().filter((q) => /from "sales_order" as "o"/.test(q))).toHaveLength(1);
+    const { lines: _lines, history: _history, documents: _documents, ...shown } = await getOrder(o.orderId);
+    expect(shown).toMatchObject({ status: 'Backordered', lineCount: 2, orderedQuantity: 5, allocatedQuantity: 4, shippedQuantity: 0, shipToName: 'Summary Check' });
+    expect(res.orders[0]).toMatchObject({ status: shown.status, orderedQuantity: shown.orderedQuantity, allocatedQuantity: shown.allocatedQuantity });
+    const audit = await db().selectFrom('audit_log').select('after_json').where('entity', '=', 'sales_order').where('entity_id', '=', String(o.orderId))
+      .where('action', '=', 'allocate').executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.after_json!)).toEqual(shown);
+    const heard = await events.until(1);
+    const event = heard.find((e) => e.target === 'ReceiveOrderData' && (e.payload as { subEvent: string }).subEvent === 'AllocateOrder');
+    expect((event?.payload as { payload: unknown }).payload).toEqual(shown);
+  });
+
   it('a short order is Backordered when the customer allows it (also with nothing at all), else Partially Allocated', async () => {
     const s = await sku();
     await put(cust, s, pick, 4);

@@ -45,9 +45,12 @@ export class OrderReceipts {
     };
   }
 
-  /** Makes a Transfer's or Purchase order's expected receiving order and links it to the order (nothing for a Sales order). */
-  async taken(uow: UnitOfWork, actor: Actor, order: TakenOrder): Promise<void> {
-    if (order.orderType === 'Sales') return;
+  /**
+   * Makes a Transfer's or Purchase order's expected receiving order and links it to the order (nothing for a Sales
+   * order). Answers whether it changed the order's row.
+   */
+  async taken(uow: UnitOfWork, actor: Actor, order: TakenOrder): Promise<boolean> {
+    if (order.orderType === 'Sales') return false;
     const transfer = order.orderType === 'Transfer';
     const source = transfer ? await repo.warehouse(uow.tx, order.warehouseId) : undefined;
     const ro = await this.receiving.createExpected(uow, actor, {
@@ -59,6 +62,7 @@ export class OrderReceipts {
       notes: `${order.orderType} order ${order.soNumber}`,
     }, receiptLines(order.lines));
     await repo.setReceivingOrder(uow.tx, order.orderId, ro.id);
+    return true;
   }
 }
 

@@ -34,15 +34,33 @@ function ordersQuery(db: Executor, scope: Scope, f: OrderFilters) {
   return q;
 }
 
+/** The names an order's summary shows beside its own columns, as correlated subqueries of the order row `o`. */
+function orderNames(o: string) {
+  const t = sql.raw(o);
+  return [
+    sql<string | null>`(select account_name from customer_integration ci where ci.id = ${t}.carrier_account_id)`.as('carrier_name'),
+    sql<string | null>`(select username from app_user u where u.id = ${t}.created_by)`.as('created_by_name'),
+    sql<string | null>`(select name from warehouse tw where tw.id = ${t}.to_warehouse_id)`.as('to_warehouse_name'),
+    sql<string | null>`(select ro_number from receiving_order ro where ro.id = ${t}.receiving_order_id)`.as('receiving_order_number'),
+  ];
+}
+
+/**
+ * orderNames and the warehouse's and customer's names, as columns a statement on `sales_order` itself returns (the
+ * allocation's hold): with the order's lines read in the same transaction, all its summary needs.
+ */
+export const SALES_ORDER_NAMES = [
+  sql<string>`(select name from warehouse w where w.id = sales_order.warehouse_id)`.as('warehouse_name'),
+  sql<string>`(select name from customer c where c.id = sales_order.customer_id)`.as('customer_name'),
+  ...orderNames('sales_order'),
+];
+
 /** An order row's columns with its line totals: correlated sums on the line's order index, one statement per page. */
 function orderColumns(q: ReturnType<typeof ordersQuery>) {
   const total = (column: string) => sql<number>`(select coalesce(sum(${sql.ref(`t.${column}`)}), 0) from sales_order_line t where t.order_id = o.id)`;
   return q.selectAll('o').select([
     'w.name as warehouse_name', 'c.name as customer_name',
-    sql<string | null>`(select account_name from customer_integration ci where ci.id = o.carrier_account_id)`.as('carrier_name'),
-    sql<string | null>`(select username from app_user u where u.id = o.created_by)`.as('created_by_name'),
-    sql<string | null>`(select name from warehouse tw where tw.id = o.to_warehouse_id)`.as('to_warehouse_name'),
-    sql<string | null>`(select ro_number from receiving_order ro where ro.id = o.receiving_order_id)`.as('receiving_order_number'),
+    ...orderNames('o'),
     sql<number>`(select count(*) from sales_order_line t where t.order_id = o.id)`.as('line_count'),
     total('quantity').as('ordered_qty'), total('allocated_qty').as('allocated_total'), total('shipped_qty').as('shipped_total'),
   ]);
@@ -57,7 +75,8 @@ export type OrderRow = Awaited<ReturnType<ReturnType<typeof orderColumns>['execu
 const insertOrderOnce = compiledOnce(String, (db, columns: string, ...values: unknown[]) => db.insertInto('sales_order')
   .values(Object.fromEntries(columns.split(',').map((c, i) => [c, values[i]])) as Insertable<SalesOrderTable>)
   .onConflict((oc) => oc.columns(['customer_id', 'reference_number']).doNothing())
-  .returning('id'));
+  .returningAll()
+  .returning(SALES_ORDER_NAMES));
 
 /** The columns an order line is written with (the others keep their defaults: nothing allocated or shipped yet). */
 const LINE_COLUMNS = ['order_id', 'line_no', 'sku_id', 'quantity', 'package_id', 'units_per_package', 'lot', 'notes'] as const;
@@ -72,6 +91,17 @@ const findOne = compiledOnce(
   (scope: Scope) => JSON.stringify([scope.warehouses, scope.customers]),
   (db, scope, id: number) => orderColumns(ordersQuery(db, scope, {}).where('o.id', '=', id)),
 );
+
+/** repo.intakeFacts' statement, compiled once per number of SKUs: every intake runs it. */
+const intakeFactsOnce = compiledOnce(String, (db, _skus: number, customerId: number, warehouseId: number, referenceNumber: string, ...skuIds: (number | null)[]) => {
+  const statement = sql<IntakeFactRow>`
+      select (select o.id from sales_order o where o.customer_id = ${customerId} and o.reference_number = ${referenceNumber}) as repeat_id,
+        (select 1 from customer_warehouse cw where cw.customer_id = ${customerId} and cw.warehouse_id = ${warehouseId}) as serves,
+        s.id, s.sku_code, s.description, s.is_active, s.is_lot_tracked, s.is_kit
+      from (select 1 as one) x
+      left join sku s on s.customer_id = ${customerId} and s.id in (${sql.join(skuIds)})`;
+  return { compile: () => statement.compile(db) };
+});
 
 /** Every query of the orders area. Orders' statuses change only through the status machine. */
 export const orderRepository = {
@@ -132,10 +162,14 @@ export const orderRepository = {
    * index decides, whatever the concurrency: PostgreSQL waits for a concurrent taker and then does nothing).
    * Answers the new id, or undefined for a repeat.
    */
+  /**
+   * A new order: its row as written with the names its summary shows (SALES_ORDER_NAMES), or undefined when the
+   * customer's reference is taken.
+   */
   async insertOrder(tx: Executor, values: Insertable<SalesOrderTable>) {
     const columns = (Object.keys(values) as (keyof SalesOrderTable)[]).filter((c) => values[c] !== undefined);
     const [r] = await insertOrderOnce(tx, columns.join(','), ...columns.map((c) => values[c]));
-    return r?.id;
+    return r;
   },
 
   /** A new order's lines: the columns of LINE_COLUMNS only. */
@@ -164,12 +198,7 @@ export const orderRepository = {
    * row with no SKU when none is).
    */
   async intakeFacts(db: Executor, customerId: number, warehouseId: number, referenceNumber: string, skuIds: number[]) {
-    const { rows } = await sql<IntakeFactRow>`
-      select (select o.id from sales_order o where o.customer_id = ${customerId} and o.reference_number = ${referenceNumber}) as repeat_id,
-        (select 1 from customer_warehouse cw where cw.customer_id = ${customerId} and cw.warehouse_id = ${warehouseId}) as serves,
-        s.id, s.sku_code, s.description, s.is_active, s.is_lot_tracked, s.is_kit
-      from (select 1 as one) x
-      left join sku s on s.customer_id = ${customerId} and s.id in (${sql.join(skuIds.length ? skuIds : [null])})`.execute(db);
+    const rows = await intakeFactsOnce(db, Math.max(skuIds.length, 1), customerId, warehouseId, referenceNumber, ...(skuIds.length ? skuIds : [null]));
     const repeatId = rows[0]?.repeat_id;
     return {
       repeatId: repeatId == null ? undefined : Number(repeatId),

@@ -138,7 +138,7 @@ export class OrderService {
     const { input, skus, levels, units } = checked;
     const so = (await documentNumbers.next(uow, 'SO')).number;
     const at = new Date().toISOString();
-    const orderId = await repo.insertOrder(uow.tx, {
+    const inserted = await repo.insertOrder(uow.tx, {
       so_number: so, warehouse_id: input.warehouseId, customer_id: input.customerId, order_type: input.orderType,
       reference_number: input.referenceNumber, order_date: input.orderDate, requested_ship_date: input.requestedShipDate ?? null,
       priority: input.priority ?? ORDER_PRIORITY_DEFAULT, ship_to_name: orNull(input.shipToName), ship_to_address1: orNull(input.shipToAddress1),
@@ -147,17 +147,21 @@ export class OrderService {
       ship_to_email: orNull(input.shipToEmail), carrier_account_id: input.carrierAccountId ?? null, carrier_service: orNull(input.carrierService),
       notes: orNull(input.notes), to_warehouse_id: input.toWarehouseId ?? null, status: 'New', source, created_by: actor.userId, created_at: at, updated_at: at,
     });
-    if (orderId === undefined) throw new RepeatedReference();
+    if (inserted === undefined) throw new RepeatedReference();
+    const orderId = n(inserted.id);
     const lines = await repo.insertLines(uow.tx, input.lines.map((l, i) => ({
       order_id: orderId, line_no: i + 1, sku_id: l.skuId, quantity: l.quantity, package_id: l.packageId ?? null,
       units_per_package: units[i], lot: l.lot ?? '', notes: orNull(l.notes),
     })));
-    await this.receipts?.taken(uow, actor, {
+    const relinked = await this.receipts?.taken(uow, actor, {
       orderId, soNumber: so, orderType: input.orderType, warehouseId: input.warehouseId, customerId: input.customerId, toWarehouseId: input.toWarehouseId ?? null,
       orderDate: input.orderDate, requestedShipDate: input.requestedShipDate ?? null, shipToName: orNull(input.shipToName),
       lines: lines.map((l) => ({ skuId: n(l.sku_id), quantity: n(l.quantity), lot: l.lot })),
     });
-    const after = toSummary((await repo.find(uow.tx, Scope.everything, orderId))!);
+    // The row as written, with the lines' totals (nothing allocated or shipped yet); read again only when its receiving order was linked to it.
+    const after = toSummary(relinked ? (await repo.find(uow.tx, Scope.everything, orderId))! : {
+      ...inserted, line_count: lines.length, ordered_qty: lines.reduce((sum, l) => sum + n(l.quantity), 0), allocated_total: 0, shipped_total: 0,
+    });
     await this.record(uow, actor, after, 'create', 'AddOrder', undefined, { source }, [domainEvent('order.created', {
       orderId, soNumber: so, warehouseId: input.warehouseId, customerId: input.customerId, orderType: input.orderType,
       referenceNumber: input.referenceNumber, priority: after.priority, source,

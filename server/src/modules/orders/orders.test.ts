@@ -3,6 +3,7 @@ import { API_KEY_HEADER, ORDER_STATUSES, STATUS_MACHINES } from '@bolx/contracts
 import {
   ADMIN, as, buildTestApp, login, makeCustomer, makeSku, makeUser, makeWarehouse, recordEvents, type TestApp,
 } from '../../../test/helpers.js';
+import { statementCounter } from '../../../test/statements.js';
 import { orderRepository } from './orders.repository.js';
 
 let t: TestApp;
@@ -64,8 +65,16 @@ describe('intake', () => {
   it('creates an order with an SO number, answers it with its lines, lists it, counts it, and tells the hub', async () => {
     const events = recordEvents(t.app);
     const input = order({ lines: [{ skuId: sku, quantity: 5, notes: 'Fragile' }, { skuId: cased, quantity: 24, packageId: caseId }, { skuId: lotSku, quantity: 2, lot: 'L-7' }] });
-    const res = await staff.post(`${C}/CreateOrder`, input);
+    const counter = statementCounter(t.database.sqlite);
+    let res;
+    try {
+      res = await staff.post(`${C}/CreateOrder`, input);
+    } finally {
+      counter.restore();
+    }
     expect(res.statusCode, res.body).toBe(200);
+    // A new Sales order is answered from what was written (its row returned by the insert), never read back.
+    expect(counter.take().filter((q) => /from "sales_order" as "o"/.test(q))).toEqual([]);
     const data = res.json().data;
     expect(data).toMatchObject({
       soNumber: expect.stringMatching(/^SO-\d{6}$/), status: 'New', duplicate: false, orderType: 'Sales', referenceNumber: input.referenceNumber,

@@ -1,7 +1,8 @@
-import { sql, type QueryCreator, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type RawBuilder, type SqlBool } from 'kysely';
 import { STOCK_HOLD_TYPES, type ShortReason } from '@bolx/contracts';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB, Executor } from '../../db/schema.js';
+import type { StockReservationTable } from '../../db/tables/stock.js';
 import type { Scope } from '../scope.js';
 import type { ReferenceRequest } from './references.js';
 import { lockRowAsMutex, lockRows, type Dialect } from '../../db/dialect.js';
@@ -182,6 +183,49 @@ const candidatesOnce = compiledOnce(
     candidatesQuery(tx, { warehouseId, customerId, today, locations: s.locations, lot: s.lot ? lot : undefined, excludeLocationId: s.exclude ? excludeLocationId : undefined, skuIds }),
 );
 
+/** The columns of a reservation reserveMany writes besides its timestamps, in the order its values come. */
+const RESERVATION_COLUMNS = ['balance_id', 'warehouse_id', 'customer_id', 'sku_id', 'document_type', 'document_id', 'document_line', 'quantity'] as const;
+
+/** reserveMany's upsert compiled once per number of rows: every allocation writes one, building it cost more than running it. */
+const reserveManyOnce = compiledOnce(String, (tx, count: number, at: string, ...values: unknown[]) => tx.insertInto('stock_reservation')
+  .values(Array.from({ length: count }, (_, row) => ({
+    ...Object.fromEntries(RESERVATION_COLUMNS.map((c, i) => [c, values[row * RESERVATION_COLUMNS.length + i]])) as Insertable<StockReservationTable>,
+    created_at: at, updated_at: at,
+  })))
+  .onConflict((oc) => oc.columns(['document_type', 'document_id', 'document_line', 'balance_id']).doUpdateSet({
+    quantity: sql`stock_reservation.quantity + excluded.quantity`, updated_at: at,
+  })));
+
+/** The conditional UPDATE of stockRepository.allocate (its rules: allocatable). */
+function allocateStatement(tx: Executor, dialect: Dialect, takes: { id: unknown; quantity: unknown }[], f: AllocationFilter, at: unknown) {
+  const int = (v: unknown) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
+  const values = sql.join(takes.map((t) => sql`(${int(t.id)}, ${int(t.quantity)})`));
+  return sql<{ id: number; warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string; expiry_date: string | null }>`
+    WITH take(id, quantity) AS (VALUES ${values})${pgLock(dialect, sql`id IN (SELECT id FROM take)`)}
+    UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
+    FROM take
+    WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity${pgLockedFirst(dialect)}
+      AND EXISTS (SELECT 1 FROM location l WHERE l.id = inventory_balance.location_id AND ${allocatable('inventory_balance', 'l', f)})
+    RETURNING inventory_balance.id, inventory_balance.warehouse_id, inventory_balance.customer_id, inventory_balance.sku_id,
+      inventory_balance.location_id, inventory_balance.lot, inventory_balance.pallet, inventory_balance.expiry_date`;
+}
+
+/** Takes up to which the allocation UPDATE is kept compiled: orders' lines, one at a time or a few. */
+const ALLOCATE_ONCE_MAX_TAKES = 64;
+
+/**
+ * The allocation UPDATE compiled once per shape (how many takes, which rules apply), as the candidates are: every
+ * allocation runs it. The dialect follows the engine, which compiledOnce keys by already.
+ */
+const allocateOnce = compiledOnce(
+  (s: { dialect: Dialect; takes: number; locations: AllocationLocations; lot: boolean; exclude: boolean }) => `${s.takes}|${s.locations}|${s.lot}|${s.exclude}`,
+  (tx, s, warehouseId: number, customerId: number, today: string, lot: string | undefined, excludeLocationId: number | undefined, at: string, ...takes: number[]) => {
+    const f: AllocationFilter = { warehouseId, customerId, today, locations: s.locations, lot: s.lot ? lot : undefined, excludeLocationId: s.exclude ? excludeLocationId : undefined };
+    const statement = allocateStatement(tx, s.dialect, Array.from({ length: s.takes }, (_, i) => ({ id: takes[2 * i], quantity: takes[2 * i + 1] })), f, at);
+    return { compile: () => statement.compile(tx) };
+  },
+);
+
 export const stockRepository = {
   async insertLedger(tx: Executor, rows: LedgerRow[], dialect?: Dialect, references?: ReferenceRequest) {
     const values = rows.map((r) => ({
@@ -259,16 +303,10 @@ export const stockRepository = {
    * many balances (each at most once); answers the balances allocated, a take missing when its balance no longer qualified.
    */
   allocate(tx: Executor, dialect: Dialect, takes: { id: number; quantity: number }[], f: AllocationFilter, at: string) {
-    const int = (v: number) => (dialect.engine === 'postgres' ? sql`cast(${v} as integer)` : sql`${v}`);
-    const values = sql.join(takes.map((t) => sql`(${int(t.id)}, ${int(t.quantity)})`));
-    return sql<{ id: number; warehouse_id: number; customer_id: number; sku_id: number; location_id: number; lot: string; pallet: string; expiry_date: string | null }>`
-      WITH take(id, quantity) AS (VALUES ${values})${pgLock(dialect, sql`id IN (SELECT id FROM take)`)}
-      UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
-      FROM take
-      WHERE inventory_balance.id = take.id AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity${pgLockedFirst(dialect)}
-        AND EXISTS (SELECT 1 FROM location l WHERE l.id = inventory_balance.location_id AND ${allocatable('inventory_balance', 'l', f)})
-      RETURNING inventory_balance.id, inventory_balance.warehouse_id, inventory_balance.customer_id, inventory_balance.sku_id,
-        inventory_balance.location_id, inventory_balance.lot, inventory_balance.pallet, inventory_balance.expiry_date`.execute(tx).then((r) => r.rows);
+    // A large batch's count seldom comes again: built as it comes, not kept.
+    if (takes.length > ALLOCATE_ONCE_MAX_TAKES) return allocateStatement(tx, dialect, takes, f, at).execute(tx).then((r) => r.rows);
+    const shape = { dialect, takes: takes.length, locations: f.locations, lot: !!f.lot, exclude: !!f.excludeLocationId };
+    return allocateOnce(tx, shape, f.warehouseId, f.customerId, f.today, f.lot, f.excludeLocationId, at, ...takes.flatMap((t) => [t.id, t.quantity]));
   },
 
   /**
@@ -287,13 +325,10 @@ export const stockRepository = {
   },
 
   /** Each owner's reservation of a balance grows by its quantity (created when new): one statement (each owner and balance at most once). */
-  reserveMany(tx: Executor, rows: { owner: ReservationOwner; balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }; quantity: number }[], at: string) {
-    return tx.insertInto('stock_reservation').values(rows.map(({ owner, balance, quantity }) => ({
-      balance_id: balance.id, warehouse_id: balance.warehouse_id, customer_id: balance.customer_id, sku_id: balance.sku_id,
-      document_type: owner.documentType, document_id: owner.documentId, document_line: owner.documentLine ?? '', quantity, created_at: at, updated_at: at,
-    }))).onConflict((oc) => oc.columns(['document_type', 'document_id', 'document_line', 'balance_id']).doUpdateSet({
-      quantity: sql`stock_reservation.quantity + excluded.quantity`, updated_at: at,
-    })).execute();
+  async reserveMany(tx: Executor, rows: { owner: ReservationOwner; balance: { id: number; warehouse_id: number; customer_id: number; sku_id: number }; quantity: number }[], at: string) {
+    await reserveManyOnce(tx, rows.length, at, ...rows.flatMap(({ owner, balance, quantity }) => [
+      balance.id, balance.warehouse_id, balance.customer_id, balance.sku_id, owner.documentType, owner.documentId, owner.documentLine ?? '', quantity,
+    ]));
   },
 
   /** Units allocatable now per SKU (the same rules as the candidates). */
