@@ -5,7 +5,7 @@ import type { FloorEventTable } from '../../db/tables/floor.js';
 import type { ReportFloorDayTable } from '../../db/tables/reports.js';
 import { FLOOR_DAY_KEY, FLOOR_ROLLUP, floorDayDelta, markOf } from './report-rollups.js';
 import type { Dialect } from '../../db/dialect.js';
-import { dayInAnyZone } from '../../platform/business-day.js';
+import { addDays, dayInAnyZone } from '../../platform/business-day.js';
 import type { Scope } from '../../platform/scope.js';
 
 /** What every query of a report is held to: the caller's scope, the header's warehouse/client, the business days. */
@@ -21,6 +21,17 @@ const instants = (w: ReportWhere) => ({ lo: dayInAnyZone(w.from).from, hi: dayIn
 const localDay = (d: Dialect, w: ReportWhere, column: string) => {
   const { lo, hi } = instants(w);
   return d.localDay(sql.ref(column), sql.ref('wh.timezone'), w.zones ? { zones: w.zones, from: lo, until: hi } : undefined);
+};
+/**
+ * Whether an instant column falls on the report's business days in its warehouse's zone. The instants well inside
+ * the range (on a day of it in every zone) pass by their time alone: the local day is computed only for the rows
+ * at the range's two ends, not for a year of rows.
+ */
+const withinDays = (d: Dialect, w: ReportWhere, column: string) => {
+  const surelyFrom = dayInAnyZone(addDays(w.from, -1)).until;
+  const surelyUntil = dayInAnyZone(addDays(w.to, 1)).from;
+  const dayExpr = localDay(d, w, column);
+  return sql<SqlBool>`((${sql.ref(column)} >= ${surelyFrom} AND ${sql.ref(column)} < ${surelyUntil}) OR (${dayExpr} >= ${w.from} AND ${dayExpr} <= ${w.to}))`;
 };
 const orderScope = (w: ReportWhere): Expression<SqlBool> =>
   w.scope.where({ warehouse: 'o.warehouse_id', customer: 'o.customer_id' }, { warehouseId: w.warehouseId, customerId: w.customerId });
@@ -39,8 +50,7 @@ export const reportRepository = {
     return db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .select([dayExpr.as('day'), sql<number>`count(*)`.as('n')])
       .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
-      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi)
-      .where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
+      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi).where(withinDays(d, w, 'o.created_at'))
       .groupBy(dayExpr);
   },
 
@@ -55,7 +65,7 @@ export const reportRepository = {
       .innerJoin('sales_order as o', 'o.id', 'h.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .select([dayExpr.as('day'), sql<number>`count(distinct h.document_id)`.as('n')])
       .where('h.kind', '=', 'SALES_ORDER').where('h.to_status', '=', status).where('h.at', '>=', lo).where('h.at', '<', hi)
-      .where(orderScope(w)).where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
+      .where(orderScope(w)).where(withinDays(d, w, 'h.at'))
       .groupBy(dayExpr);
   },
 
@@ -68,19 +78,22 @@ export const reportRepository = {
   },
   shippedOrdersQuery(db: Executor, d: Dialect, w: ReportWhere) {
     const { lo, hi } = instants(w);
-    const dayExpr = localDay(d, w, 'h.at');
-    return db.selectFrom('document_status_history as h')
+    // The last shipping of each order first (grouped by the order alone), then its names: a local day is monotonic
+    // in time, so the day of the last instant is the last day.
+    const last = db.selectFrom('document_status_history as h')
       .innerJoin('sales_order as o', 'o.id', 'h.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
+      .select(['h.document_id', sql<string>`max(h.at)`.as('shipped_at')])
+      .where('h.kind', '=', 'SALES_ORDER').where('h.to_status', '=', 'Shipped').where('h.at', '>=', lo).where('h.at', '<', hi)
+      .where(orderScope(w)).where(withinDays(d, w, 'h.at'))
+      .groupBy('h.document_id');
+    return db.selectFrom(last.as('x'))
+      .innerJoin('sales_order as o', 'o.id', 'x.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .innerJoin('customer as c', 'c.id', 'o.customer_id')
       .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id')
       .select([
         'o.id', 'o.created_at', 'o.requested_ship_date', 'o.carrier_service', 'c.name as customer_name', 'ci.account_name as carrier_name',
-        sql<string>`max(h.at)`.as('shipped_at'), sql<string>`max(${dayExpr})`.as('ship_day'),
-      ])
-      .where('h.kind', '=', 'SALES_ORDER').where('h.to_status', '=', 'Shipped').where('h.at', '>=', lo).where('h.at', '<', hi)
-      .where(orderScope(w)).where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
-      .groupBy(['o.id', 'o.created_at', 'o.requested_ship_date', 'o.carrier_service', 'c.name', 'ci.account_name'])
-      ;
+        'x.shipped_at', localDay(d, w, 'x.shipped_at').as('ship_day'),
+      ]);
   },
 
   /** Orders received within the days, grouped: orders, lines, units, and how many were ever backordered. */
@@ -89,23 +102,28 @@ export const reportRepository = {
   },
   orderProfileQuery(db: Executor, d: Dialect, w: ReportWhere, group: OrderGroupKey) {
     const { lo, hi } = instants(w);
-    const dayExpr = localDay(d, w, 'o.created_at');
     const key = group === 'customer' ? sql<string>`c.name` : group === 'carrier' ? sql<string>`coalesce(ci.account_name, '(none)')`
-      : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : dayExpr;
-    // The lines of the orders in range only (through their (order, line) key), not every line ever grouped first.
-    return db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
+      : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : localDay(d, w, 'o.created_at');
+    // Each order in range once with its lines (through their (order, line) key) and whether it was ever backordered,
+    // then the groups: no distinct counts over every line, the backorder test once an order.
+    const perOrder = db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .innerJoin('customer as c', 'c.id', 'o.customer_id')
       .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id')
       .leftJoin('sales_order_line as l', 'l.order_id', 'o.id')
       .select((eb) => [
-        key.as('group_key'), sql<number>`count(distinct o.id)`.as('orders'), sql<number>`count(l.id)`.as('lines'), sql<number>`coalesce(sum(l.quantity), 0)`.as('units'),
-        sql<number>`count(distinct case when o.status = 'Backordered' or ${eb.exists(eb.selectFrom('document_status_history as bh').select('bh.id')
-          .where('bh.kind', '=', 'SALES_ORDER').whereRef('bh.document_id', '=', 'o.id').where('bh.to_status', '=', 'Backordered'))} then o.id end)`.as('backordered'),
+        key.as('group_key'), sql<number>`count(l.id)`.as('lines'), sql<number | null>`sum(l.quantity)`.as('units'),
+        sql<number>`case when o.status = 'Backordered' or ${eb.exists(eb.selectFrom('document_status_history as bh').select('bh.id')
+          .where('bh.kind', '=', 'SALES_ORDER').whereRef('bh.document_id', '=', 'o.id').where('bh.to_status', '=', 'Backordered'))} then 1 else 0 end`.as('backordered'),
       ])
       .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
-      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi)
-      .where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
-      .groupBy(key);
+      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi).where(withinDays(d, w, 'o.created_at'))
+      .groupBy(['o.id', key]);
+    return db.selectFrom(perOrder.as('x'))
+      .select([
+        'x.group_key', sql<number>`count(*)`.as('orders'), sql<number>`sum(x.lines)`.as('lines'), sql<number>`coalesce(sum(x.units), 0)`.as('units'),
+        sql<number>`sum(x.backordered)`.as('backordered'),
+      ])
+      .groupBy('x.group_key');
   },
 
   /**
