@@ -108,17 +108,23 @@ export const reportRepository = {
    * apart (whole milliseconds of each instant). One number an order, not its row: the fulfilment time distribution.
    */
   fulfilmentMs(db: Executor, d: Dialect, w: ReportWhere) {
+    return reportRepository.fulfilmentMsQuery(db, d, w).execute();
+  },
+  fulfilmentMsQuery(db: Executor, d: Dialect, w: ReportWhere) {
     const ms = d.engine === 'postgres'
       ? sql<number>`floor(extract(epoch from x.shipped_at) * 1000) - floor(extract(epoch from o.created_at) * 1000)`
       // julianday keeps the milliseconds; its rounding error is far below one, so the rounded difference is exact.
       : sql<number>`CAST(round((julianday(x.shipped_at) - julianday(o.created_at)) * 86400000) AS INTEGER)`;
-    return shippedWithNames(db, d, w).select(ms.as('ms')).execute();
+    return shippedWithNames(db, d, w).select(ms.as('ms'));
   },
   /**
    * The orders shipped within the days per group (client, carrier, service or ship day): shipped, with a requested
    * ship date, and shipped on or before it (the warehouse's business days compared as text).
    */
   onTimeGroups(db: Executor, d: Dialect, w: ReportWhere, group: OrderGroupKey) {
+    return reportRepository.onTimeGroupsQuery(db, d, w, group).execute();
+  },
+  onTimeGroupsQuery(db: Executor, d: Dialect, w: ReportWhere, group: OrderGroupKey) {
     const shipDay = localDay(d, w, 'x.shipped_at');
     const key = group === 'customer' ? sql<string>`c.name` : group === 'carrier' ? sql<string>`coalesce(ci.account_name, '(none)')`
       : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : shipDay;
@@ -128,7 +134,7 @@ export const reportRepository = {
         key.as('group_key'), sql<number>`count(*)`.as('shipped'), sql<number>`sum(case when ${dated} then 1 else 0 end)`.as('dated'),
         sql<number>`sum(case when ${dated} and ${shipDay} <= o.requested_ship_date then 1 else 0 end)`.as('on_time'),
       ])
-      .groupBy(key).execute();
+      .groupBy(key);
   },
 
   /** Orders received within the days, grouped: orders, lines, units, and how many were ever backordered. */
@@ -140,15 +146,19 @@ export const reportRepository = {
     const key = group === 'customer' ? sql<string>`c.name` : group === 'carrier' ? sql<string>`coalesce(ci.account_name, '(none)')`
       : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : localDay(d, w, 'o.created_at');
     // Each order in range once with its lines (through their (order, line) key) and whether it was ever backordered,
-    // then the groups: no distinct counts over every line, the backorder test once an order.
+    // then the groups: no distinct counts over every line. The orders ever backordered are joined as a set, not
+    // tested an order at a time: PostgreSQL prices that test per line and compiles the statement (JIT) for longer
+    // than it runs.
+    const everBackordered = db.selectFrom('document_status_history as bh').select('bh.document_id').distinct()
+      .where('bh.kind', '=', 'SALES_ORDER').where('bh.to_status', '=', 'Backordered');
     const perOrder = db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .innerJoin('customer as c', 'c.id', 'o.customer_id')
       .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id')
       .leftJoin('sales_order_line as l', 'l.order_id', 'o.id')
-      .select((eb) => [
+      .leftJoin(everBackordered.as('bo'), 'bo.document_id', 'o.id')
+      .select([
         key.as('group_key'), sql<number>`count(l.id)`.as('lines'), sql<number | null>`sum(l.quantity)`.as('units'),
-        sql<number>`case when o.status = 'Backordered' or ${eb.exists(eb.selectFrom('document_status_history as bh').select('bh.id')
-          .where('bh.kind', '=', 'SALES_ORDER').whereRef('bh.document_id', '=', 'o.id').where('bh.to_status', '=', 'Backordered'))} then 1 else 0 end`.as('backordered'),
+        sql<number>`case when o.status = 'Backordered' or max(bo.document_id) is not null then 1 else 0 end`.as('backordered'),
       ])
       .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
       .where('o.created_at', '>=', lo).where('o.created_at', '<', hi).where(withinDays(d, w, 'o.created_at'))
