@@ -120,17 +120,22 @@ export const inventoryReportRepository = {
       sql<string | null>`coalesce(b.received_at, b.updated_at)`.as('received_at')]).as('r'));
   },
 
-  /** Ledger rows after and up to `asOf` (each counted up to `cap`): which way "as of" is cheaper to compute. */
-  async ledgerSplit(db: Executor, scope: Scope, f: ReportFilter, asOf: string, cap: number, d: Dialect) {
-    const side = (which: 'after' | 'upTo') => {
+  /**
+   * Whether the ledger holds no more rows after `asOf` than up to it (those after counted up to `cap`): then "as of"
+   * is cheaper backward from today's balances. The rows up to it are counted only as far as the rows after: a recent
+   * date reads a few rows, not `cap` of a year's.
+   */
+  async fewerAfter(db: Executor, scope: Scope, f: ReportFilter, asOf: string, cap: number, d: Dialect): Promise<boolean> {
+    const side = async (which: 'after' | 'upTo', limit: number) => {
+      if (limit === 0) return 0;
       let q = db.selectFrom('inventory_txn').select(sql<number>`1`.as('one'))
         .where(scope.where({ warehouse: 'warehouse_id', customer: 'customer_id' }, f)).where(ledgerSide(d, asOf, which));
       if (f.skuId) q = q.where('sku_id', '=', f.skuId);
       if (f.locationId) q = q.where('location_id', '=', f.locationId);
-      return db.selectFrom(q.limit(cap).as('x')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
+      return db.selectFrom(q.limit(limit).as('x')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
     };
-    const [after, upTo] = await Promise.all([side('after'), side('upTo')]);
-    return { after, upTo };
+    const after = await side('after', cap);
+    return (await side('upTo', after)) >= after;
   },
 
   /**
