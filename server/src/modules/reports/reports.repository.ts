@@ -91,19 +91,6 @@ export const reportRepository = {
   },
 
   /**
-   * Orders shipped within the days: when received, when shipped (the last time it turned Shipped), its requested
-   * ship date, and its group's names. One row per order.
-   */
-  shippedOrders(db: Executor, d: Dialect, w: ReportWhere) {
-    return reportRepository.shippedOrdersQuery(db, d, w).execute();
-  },
-  shippedOrdersQuery(db: Executor, d: Dialect, w: ReportWhere) {
-    return shippedWithNames(db, d, w).select([
-      'o.id', 'o.created_at', 'o.requested_ship_date', 'o.carrier_service', 'c.name as customer_name', 'ci.account_name as carrier_name',
-      'x.shipped_at', localDay(d, w, 'x.shipped_at').as('ship_day'),
-    ]);
-  },
-  /**
    * Each order shipped within the days: milliseconds from received to its last shipping, as Date.parse takes them
    * apart (whole milliseconds of each instant). One number an order, not its row: the fulfilment time distribution.
    */
