@@ -43,3 +43,15 @@ describe('SQLite statistics', () => {
     }
   });
 });
+
+describe.runIf(!!process.env.TEST_DATABASE_URL)('PostgreSQL connections', () => {
+  it('run without JIT: a report statement estimated far above what it reads is not compiled for longer than it runs', async () => {
+    const database = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, dataDir: tmpdir() });
+    try {
+      const { rows } = await database.pool!.query<{ jit: string }>('SHOW jit');
+      expect(rows[0].jit).toBe('off');
+    } finally {
+      await database.close();
+    }
+  });
+});

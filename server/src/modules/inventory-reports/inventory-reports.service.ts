@@ -92,8 +92,8 @@ export const REPORTS = {
       // A date means the end of that business day in each warehouse's zone (an instant is taken as it is).
       const asOf = ctx.filters.asOf!;
       // Sum whichever side of the date holds fewer ledger rows: recent dates go back from today's balances.
-      const { after, upTo } = await repo.ledgerSplit(db, scope, ctx.filters, asOf, AS_OF_COUNT_CAP, ctx.dialect);
-      return repo.asOf(db, scope, ctx.filters, asOf, after <= upTo ? 'backward' : 'forward', ctx.dialect);
+      const backward = await repo.fewerAfter(db, scope, ctx.filters, asOf, AS_OF_COUNT_CAP, ctx.dialect);
+      return repo.asOf(db, scope, ctx.filters, asOf, backward ? 'backward' : 'forward', ctx.dialect);
     },
     map: (r) => ({ ...names(r), skuId: r.sku_id, skuCode: r.sku_code, locationId: r.location_id, locationCode: r.location_code, lot: r.lot, pallet: r.pallet, onHand: n(r.on_hand) }),
     columns: [...common, { header: 'SKU', value: (r) => r.skuCode }, { header: 'Location', value: (r) => r.locationCode }, { header: 'Lot', value: (r) => r.lot },

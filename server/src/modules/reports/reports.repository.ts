@@ -5,7 +5,7 @@ import type { FloorEventTable } from '../../db/tables/floor.js';
 import type { ReportFloorDayTable } from '../../db/tables/reports.js';
 import { FLOOR_DAY_KEY, FLOOR_ROLLUP, floorDayDelta, markOf } from './report-rollups.js';
 import type { Dialect } from '../../db/dialect.js';
-import { dayInAnyZone } from '../../platform/business-day.js';
+import { addDays, dayInAnyZone } from '../../platform/business-day.js';
 import type { Scope } from '../../platform/scope.js';
 
 /** What every query of a report is held to: the caller's scope, the header's warehouse/client, the business days. */
@@ -22,8 +22,40 @@ const localDay = (d: Dialect, w: ReportWhere, column: string) => {
   const { lo, hi } = instants(w);
   return d.localDay(sql.ref(column), sql.ref('wh.timezone'), w.zones ? { zones: w.zones, from: lo, until: hi } : undefined);
 };
+/**
+ * Whether an instant column falls on the report's business days in its warehouse's zone. The instants well inside
+ * the range (on a day of it in every zone) pass by their time alone: the local day is computed only for the rows
+ * at the range's two ends, not for a year of rows.
+ */
+const withinDays = (d: Dialect, w: ReportWhere, column: string) => {
+  const surelyFrom = dayInAnyZone(addDays(w.from, -1)).until;
+  const surelyUntil = dayInAnyZone(addDays(w.to, 1)).from;
+  const dayExpr = localDay(d, w, column);
+  return sql<SqlBool>`((${sql.ref(column)} >= ${surelyFrom} AND ${sql.ref(column)} < ${surelyUntil}) OR (${dayExpr} >= ${w.from} AND ${dayExpr} <= ${w.to}))`;
+};
 const orderScope = (w: ReportWhere): Expression<SqlBool> =>
   w.scope.where({ warehouse: 'o.warehouse_id', customer: 'o.customer_id' }, { warehouseId: w.warehouseId, customerId: w.customerId });
+
+/**
+ * The orders shipped within the days (x: document_id, shipped_at — the last time it turned Shipped) with the order,
+ * its warehouse, client and carrier account. The last shipping of each order first, grouped by the order alone: a
+ * local day is monotonic in time, so the day of the last instant is the last day. Grouped by an expression, not the
+ * column: SQLite would read the (kind, document) index for its order, that is every order's history whatever the range.
+ */
+function shippedWithNames(db: Executor, d: Dialect, w: ReportWhere) {
+  const { lo, hi } = instants(w);
+  const orderOf = sql<number>`h.document_id + 0`;
+  const last = db.selectFrom('document_status_history as h')
+    .innerJoin('sales_order as o', 'o.id', 'h.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
+    .select([orderOf.as('document_id'), sql<string>`max(h.at)`.as('shipped_at')])
+    .where('h.kind', '=', 'SALES_ORDER').where('h.to_status', '=', 'Shipped').where('h.at', '>=', lo).where('h.at', '<', hi)
+    .where(orderScope(w)).where(withinDays(d, w, 'h.at'))
+    .groupBy(orderOf);
+  return db.selectFrom(last.as('x'))
+    .innerJoin('sales_order as o', 'o.id', 'x.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
+    .innerJoin('customer as c', 'c.id', 'o.customer_id')
+    .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id');
+}
 
 /** The key an order-profile or on-time row groups by. */
 export type OrderGroupKey = 'customer' | 'carrier' | 'service' | 'day';
@@ -39,8 +71,7 @@ export const reportRepository = {
     return db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .select([dayExpr.as('day'), sql<number>`count(*)`.as('n')])
       .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
-      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi)
-      .where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
+      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi).where(withinDays(d, w, 'o.created_at'))
       .groupBy(dayExpr);
   },
 
@@ -55,32 +86,42 @@ export const reportRepository = {
       .innerJoin('sales_order as o', 'o.id', 'h.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .select([dayExpr.as('day'), sql<number>`count(distinct h.document_id)`.as('n')])
       .where('h.kind', '=', 'SALES_ORDER').where('h.to_status', '=', status).where('h.at', '>=', lo).where('h.at', '<', hi)
-      .where(orderScope(w)).where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
+      .where(orderScope(w)).where(withinDays(d, w, 'h.at'))
       .groupBy(dayExpr);
   },
 
   /**
-   * Orders shipped within the days: when received, when shipped (the last time it turned Shipped), its requested
-   * ship date, and its group's names. One row per order: fulfilment times and on-time rates are taken from these.
+   * Each order shipped within the days: milliseconds from received to its last shipping, as Date.parse takes them
+   * apart (whole milliseconds of each instant). One number an order, not its row: the fulfilment time distribution.
    */
-  shippedOrders(db: Executor, d: Dialect, w: ReportWhere) {
-    return reportRepository.shippedOrdersQuery(db, d, w).execute();
+  fulfilmentMs(db: Executor, d: Dialect, w: ReportWhere) {
+    return reportRepository.fulfilmentMsQuery(db, d, w).execute();
   },
-  shippedOrdersQuery(db: Executor, d: Dialect, w: ReportWhere) {
-    const { lo, hi } = instants(w);
-    const dayExpr = localDay(d, w, 'h.at');
-    return db.selectFrom('document_status_history as h')
-      .innerJoin('sales_order as o', 'o.id', 'h.document_id').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
-      .innerJoin('customer as c', 'c.id', 'o.customer_id')
-      .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id')
+  fulfilmentMsQuery(db: Executor, d: Dialect, w: ReportWhere) {
+    const ms = d.engine === 'postgres'
+      ? sql<number>`floor(extract(epoch from x.shipped_at) * 1000) - floor(extract(epoch from o.created_at) * 1000)`
+      // julianday keeps the milliseconds; its rounding error is far below one, so the rounded difference is exact.
+      : sql<number>`CAST(round((julianday(x.shipped_at) - julianday(o.created_at)) * 86400000) AS INTEGER)`;
+    return shippedWithNames(db, d, w).select(ms.as('ms'));
+  },
+  /**
+   * The orders shipped within the days per group (client, carrier, service or ship day): shipped, with a requested
+   * ship date, and shipped on or before it (the warehouse's business days compared as text).
+   */
+  onTimeGroups(db: Executor, d: Dialect, w: ReportWhere, group: OrderGroupKey) {
+    return reportRepository.onTimeGroupsQuery(db, d, w, group).execute();
+  },
+  onTimeGroupsQuery(db: Executor, d: Dialect, w: ReportWhere, group: OrderGroupKey) {
+    const shipDay = localDay(d, w, 'x.shipped_at');
+    const key = group === 'customer' ? sql<string>`c.name` : group === 'carrier' ? sql<string>`coalesce(ci.account_name, '(none)')`
+      : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : shipDay;
+    const dated = sql<SqlBool>`o.requested_ship_date IS NOT NULL AND o.requested_ship_date <> ''`;
+    return shippedWithNames(db, d, w)
       .select([
-        'o.id', 'o.created_at', 'o.requested_ship_date', 'o.carrier_service', 'c.name as customer_name', 'ci.account_name as carrier_name',
-        sql<string>`max(h.at)`.as('shipped_at'), sql<string>`max(${dayExpr})`.as('ship_day'),
+        key.as('group_key'), sql<number>`count(*)`.as('shipped'), sql<number>`sum(case when ${dated} then 1 else 0 end)`.as('dated'),
+        sql<number>`sum(case when ${dated} and ${shipDay} <= o.requested_ship_date then 1 else 0 end)`.as('on_time'),
       ])
-      .where('h.kind', '=', 'SALES_ORDER').where('h.to_status', '=', 'Shipped').where('h.at', '>=', lo).where('h.at', '<', hi)
-      .where(orderScope(w)).where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
-      .groupBy(['o.id', 'o.created_at', 'o.requested_ship_date', 'o.carrier_service', 'c.name', 'ci.account_name'])
-      ;
+      .groupBy(key);
   },
 
   /** Orders received within the days, grouped: orders, lines, units, and how many were ever backordered. */
@@ -89,23 +130,32 @@ export const reportRepository = {
   },
   orderProfileQuery(db: Executor, d: Dialect, w: ReportWhere, group: OrderGroupKey) {
     const { lo, hi } = instants(w);
-    const dayExpr = localDay(d, w, 'o.created_at');
     const key = group === 'customer' ? sql<string>`c.name` : group === 'carrier' ? sql<string>`coalesce(ci.account_name, '(none)')`
-      : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : dayExpr;
-    // The lines of the orders in range only (through their (order, line) key), not every line ever grouped first.
-    return db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
+      : group === 'service' ? sql<string>`coalesce(o.carrier_service, '(none)')` : localDay(d, w, 'o.created_at');
+    // Each order in range once with its lines (through their (order, line) key) and whether it was ever backordered,
+    // then the groups: no distinct counts over every line. The orders ever backordered are joined as a set, not
+    // tested an order at a time: PostgreSQL prices that test per line and compiles the statement (JIT) for longer
+    // than it runs.
+    const everBackordered = db.selectFrom('document_status_history as bh').select('bh.document_id').distinct()
+      .where('bh.kind', '=', 'SALES_ORDER').where('bh.to_status', '=', 'Backordered');
+    const perOrder = db.selectFrom('sales_order as o').innerJoin('warehouse as wh', 'wh.id', 'o.warehouse_id')
       .innerJoin('customer as c', 'c.id', 'o.customer_id')
       .leftJoin('customer_integration as ci', 'ci.id', 'o.carrier_account_id')
       .leftJoin('sales_order_line as l', 'l.order_id', 'o.id')
-      .select((eb) => [
-        key.as('group_key'), sql<number>`count(distinct o.id)`.as('orders'), sql<number>`count(l.id)`.as('lines'), sql<number>`coalesce(sum(l.quantity), 0)`.as('units'),
-        sql<number>`count(distinct case when o.status = 'Backordered' or ${eb.exists(eb.selectFrom('document_status_history as bh').select('bh.id')
-          .where('bh.kind', '=', 'SALES_ORDER').whereRef('bh.document_id', '=', 'o.id').where('bh.to_status', '=', 'Backordered'))} then o.id end)`.as('backordered'),
+      .leftJoin(everBackordered.as('bo'), 'bo.document_id', 'o.id')
+      .select([
+        key.as('group_key'), sql<number>`count(l.id)`.as('lines'), sql<number | null>`sum(l.quantity)`.as('units'),
+        sql<number>`case when o.status = 'Backordered' or max(bo.document_id) is not null then 1 else 0 end`.as('backordered'),
       ])
       .where(orderScope(w)).where('o.order_type', 'in', ORDER_TYPES_SHIPPED)
-      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi)
-      .where(dayExpr, '>=', w.from).where(dayExpr, '<=', w.to)
-      .groupBy(key);
+      .where('o.created_at', '>=', lo).where('o.created_at', '<', hi).where(withinDays(d, w, 'o.created_at'))
+      .groupBy(['o.id', key]);
+    return db.selectFrom(perOrder.as('x'))
+      .select([
+        'x.group_key', sql<number>`count(*)`.as('orders'), sql<number>`sum(x.lines)`.as('lines'), sql<number>`coalesce(sum(x.units), 0)`.as('units'),
+        sql<number>`sum(x.backordered)`.as('backordered'),
+      ])
+      .groupBy('x.group_key');
   },
 
   /**
