@@ -64,7 +64,8 @@ export function floorEventInsert(db: Executor, { count, withUser, values }: Floo
   return db.insertInto('floor_event').values(rows).returning('id');
 }
 
-/** floorEventInsert compiled once per count and user (a pick, a pack scan: one event each). */
+/** floorEventInsert compiled once per count and user for a few events (a pick, a pack scan: one each); more are built each time. */
+const FEW_EVENTS = 16;
 const insertOnce = compiledOnce((s: { count: number; withUser: boolean }) => `${s.count}|${s.withUser}`,
   (db, s, ...values: unknown[]) => floorEventInsert(db, { ...s, values }));
 
@@ -87,7 +88,8 @@ export class FloorEvents {
     const perRow = COLUMNS.length;
     for (let i = 0; i < events.length; i += EVENTS_PER_STATEMENT) {
       const count = Math.min(EVENTS_PER_STATEMENT, events.length - i);
-      const part = await insertOnce(uow.tx, { count, withUser }, ...values.slice(i * perRow, (i + count) * perRow));
+      const part = count <= FEW_EVENTS ? await insertOnce(uow.tx, { count, withUser }, ...values.slice(i * perRow, (i + count) * perRow))
+        : await floorEventInsert(uow.tx, { count, withUser, values: values.slice(i * perRow, (i + count) * perRow) }).execute();
       ids.push(...part.map((r) => ({ id: Number(r.id) })));
     }
     // Ids are drawn in the rows' order on both engines; sorted, so the answer does not rest on RETURNING's order.
