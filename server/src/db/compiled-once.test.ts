@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { buildTestApp, makeCustomer, makeSku, makeWarehouse, type TestApp } from '../../test/helpers.js';
 import { compiledOnce } from './compiled-once.js';
 
@@ -27,5 +28,17 @@ describe('a query compiled once', () => {
     expect(builds).toBe(1);
     expect(await skuOf(db, 'other', customer, skus[1])).toEqual([{ id: skus[1], other: 'ONCE-B' }]);
     expect(builds).toBe(2);
+  });
+
+  it('takes a raw sql statement too, its values in place wherever they appear', async () => {
+    const db = t.database.db;
+    let builds = 0;
+    const codesOf = compiledOnce(() => '', (_d, _shape: null, customerId: number, first: number, second: number) => {
+      builds++;
+      return sql<{ sku_code: string }>`select sku_code from sku where customer_id = ${customerId} and id in (${sql.join([first, second])}) and id <> ${second} order by id`;
+    });
+    expect(await codesOf(db, null, customer, skus[0], skus[1])).toEqual([{ sku_code: 'ONCE-A' }]);
+    expect(await codesOf(db, null, customer, skus[1], skus[0])).toEqual([{ sku_code: 'ONCE-B' }]);
+    expect(builds).toBe(1);
   });
 });

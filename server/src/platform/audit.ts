@@ -48,7 +48,7 @@ async function insertAudits(tx: Executor, actor: Actor, at: string, entries: Aud
 }
 
 type AuditRow = ReturnType<typeof auditRows>[number];
-const AUDIT_COLUMNS = ['at', 'user_id', 'username', 'action', 'entity', 'entity_id', 'warehouse_id', 'customer_id', 'before_json', 'after_json', 'request_id', 'ip'] as const satisfies readonly (keyof AuditRow)[];
+export const AUDIT_COLUMNS = ['at', 'user_id', 'username', 'action', 'entity', 'entity_id', 'warehouse_id', 'customer_id', 'before_json', 'after_json', 'request_id', 'ip'] as const satisfies readonly (keyof AuditRow)[];
 /** A column auditRows writes but AUDIT_COLUMNS forgot fails to compile here. */
 const everyColumn: [Exclude<keyof AuditRow, (typeof AUDIT_COLUMNS)[number]>] extends [never] ? true : never = true;
 void everyColumn;

@@ -2,8 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { HubEventMap, HubEventName } from '@bolx/contracts';
 import type { Database } from '../db/database.js';
 import type { Insertable } from 'kysely';
-import type { AuditLogTable, EventOutboxTable, Executor } from '../db/schema.js';
+import type { AuditLogTable, Executor } from '../db/schema.js';
 import { compiledOnce } from '../db/compiled-once.js';
+import { AUDIT_COLUMNS } from './audit.js';
 
 /**
  * A domain event as the hub will deliver it: `target` is the hub method (contracts' HubEventMap), and the
@@ -24,6 +25,25 @@ export interface DeliveredEvent extends DomainEvent {
 /** Events a statement: well under either engine's bound on parameters (4 a row). */
 const EVENTS_PER_STATEMENT = 1000;
 
+/** Inserts of at most this many rows (events and audit rows) are compiled once per shape; larger ones are built each time. */
+const FEW_ROWS = 16;
+
+/**
+ * The outbox insert of `shape.events` events (their name, payload, warehouse and client a row), with `shape.audits`
+ * audit rows (AUDIT_COLUMNS a row, after the events' values) inserted by the same statement when there are any.
+ */
+function eventsInsert(db: Executor, shape: { events: number; audits: number }, ...v: unknown[]) {
+  const events = Array.from({ length: shape.events }, (_, i) => ({
+    name: v[4 * i] as string, payload_json: v[4 * i + 1] as string, warehouse_id: v[4 * i + 2] as number | null, customer_id: v[4 * i + 3] as number | null,
+  }));
+  const from = 4 * shape.events;
+  const audits = Array.from({ length: shape.audits }, (_, row) =>
+    Object.fromEntries(AUDIT_COLUMNS.map((c, i) => [c, v[from + row * AUDIT_COLUMNS.length + i]])) as Insertable<AuditLogTable>);
+  const into: Pick<Executor, 'insertInto'> = audits.length ? db.with('audit', (q) => q.insertInto('audit_log').values(audits)) : db;
+  return into.insertInto('event_outbox').values(events).returning(['id']);
+}
+const eventsInsertOnce = compiledOnce((s: { events: number; audits: number }) => `${s.events}|${s.audits}`, eventsInsert);
+
 /** How often a node whose listening connection was lost tries to listen again. */
 const RELISTEN_EVERY_MS = 1000;
 
@@ -36,16 +56,6 @@ function channelFor(schema: string | undefined): string {
   if (!/^[a-z_][a-z0-9_]{0,40}$/.test(schema)) throw new Error(`Unusable PostgreSQL schema name for events: ${schema}`);
   return `bolx_events_${schema}`;
 }
-
-const OUTBOX_COLUMNS = ['name', 'payload_json', 'warehouse_id', 'customer_id'] as const;
-
-/** The outbox insert of `count` events, each its OUTBOX_COLUMNS' values in turn. */
-const outboxInsert = (tx: Pick<Executor, 'insertInto'>, count: number, values: unknown[]) => tx.insertInto('event_outbox')
-  .values(Array.from({ length: count }, (_, row) => Object.fromEntries(OUTBOX_COLUMNS.map((c, i) => [c, values[row * OUTBOX_COLUMNS.length + i]])) as Insertable<EventOutboxTable>))
-  .returning(['id']);
-
-/** outboxInsert compiled once per number of events: nearly every change writes one, and building it cost more than running it. */
-const insertEventsOnce = compiledOnce(String, (tx, count: number, ...values: unknown[]) => outboxInsert(tx, count, values));
 
 /**
  * The transactional outbox. `record` writes the event in the caller's transaction; it is delivered to local
@@ -86,7 +96,7 @@ export class EventBus {
    */
   async recordWithAudits(tx: Executor, events: DomainEvent[], audits: Insertable<AuditLogTable>[], afterCommit: (fn: () => void) => void): Promise<boolean> {
     if (!this.canRecordWithAudits(events.length, audits.length)) return false;
-    await this.insertEvents(tx.with('audit', (db) => db.insertInto('audit_log').values(audits)), events, afterCommit);
+    await this.insertEvents(tx, events, afterCommit, audits);
     return true;
   }
 
@@ -94,12 +104,14 @@ export class EventBus {
     return this.database.dialect.engine === 'postgres' && events > 0 && events <= EVENTS_PER_STATEMENT && audits > 0;
   }
 
-  private async insertEvents(tx: Pick<Executor, 'insertInto'> | Executor, events: DomainEvent[], afterCommit: (fn: () => void) => void): Promise<void> {
-    const values = events.flatMap((event) => [event.target, JSON.stringify(event.payload), event.warehouseId ?? null, event.customerId ?? null]);
-    // A plain executor runs the insert compiled once per count; a WITH ahead of it (recordWithAudits) is built each time.
-    const rows = 'getExecutor' in tx
-      ? await insertEventsOnce(tx, events.length, ...values)
-      : await outboxInsert(tx, events.length, values).execute();
+  /** The events' insert, with `audits` (PostgreSQL) as its data-modifying WITH; compiled once for a few rows (every change's). */
+  private async insertEvents(tx: Executor, events: DomainEvent[], afterCommit: (fn: () => void) => void, audits: Insertable<AuditLogTable>[] = []): Promise<void> {
+    const shape = { events: events.length, audits: audits.length };
+    const values = [
+      ...events.flatMap((event) => [event.target, JSON.stringify(event.payload), event.warehouseId ?? null, event.customerId ?? null]),
+      ...audits.flatMap((a) => AUDIT_COLUMNS.map((c) => a[c] ?? null)),
+    ];
+    const rows = events.length + audits.length <= FEW_ROWS ? await eventsInsertOnce(tx, shape, ...values) : await eventsInsert(tx, shape, ...values).execute();
     if (this.database.dialect.engine === 'postgres') afterCommit(() => this.announce(rows.map((r) => Number(r.id))));
     else afterCommit(() => events.forEach((event, i) => this.emitter.emit('event', { ...event, id: rows[i].id })));
   }

@@ -1,7 +1,9 @@
-import { sql, type Insertable, type OperationNodeSource, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/schema.js';
 import { lockJoinedRowsAsMutex, type Dialect } from '../../db/dialect.js';
 import type { PickTaskTable } from '../../db/tables/floor.js';
+import { floorEventInsert, type FloorEventValues } from '../../platform/floor-events.js';
 
 const n = (v: unknown) => Number(v ?? 0);
 
@@ -28,6 +30,13 @@ const jobExtras: Record<string, RawBuilder<unknown>> = {
 /** The extras as the status machine's `returning` takes them. */
 export const jobReturning = Object.entries(jobExtras).map(([name, expr]) => expr.as(name));
 
+/** pickingRepository.holdOwn's statement, compiled once: every step of a job sends it first. */
+const holdOwnOnce = compiledOnce(() => '', (_db, _shape: null, jobId: number, userId: number, at: string) => {
+  const extras = sql.join(Object.entries(jobExtras).map(([name, expr]) => sql`${expr} as ${sql.ref(name)}`));
+  return sql<PickingJob>`update pick_job set updated_at = ${at}
+    where id = ${jobId} and status = 'In Progress' and assigned_to = ${userId} returning *, ${extras}`;
+});
+
 /** `CASE id WHEN … THEN … END` over rows keyed by id: one statement changes each row by its own amount. */
 function byId(rows: { id: number; value: number }[]): RawBuilder<number> {
   return sql<number>`(case id ${sql.join(rows.map((r) => sql`when ${r.id} then ${r.value}`), sql` `)} else 0 end)`;
@@ -47,6 +56,41 @@ function stopQuery(db: Executor) {
       sql<string | null>`(select min(b.expiry_date) from inventory_balance b where b.location_id = t.location_id and b.sku_id = t.sku_id
         and b.customer_id = t.customer_id and b.lot = t.lot and b.pallet = t.pallet)`.as('expiry_date')]);
 }
+
+/** A stop's tasks, compiled once per engine and locking: every scan and pick reads one. */
+const stopTasksOnce = compiledOnce((s: { dialect: Dialect; lock: boolean }) => String(s.lock), (db, s, jobId: number, seq: number) => {
+  const q = stopQuery(db).where('t.job_id', '=', jobId).where('t.seq', '=', seq).orderBy('t.id');
+  return s.lock ? lockJoinedRowsAsMutex(s.dialect, q, 'o') : q;
+});
+
+/** pickingRepository.pickAndProgress's statement. `values`: the tasks' (id, quantity), the lines' (id, delta), the order ids, then the events'. */
+const pickAndProgressOnce = compiledOnce(
+  (s: { takes: number; deltas: number; orders: number; events: number; withUser: boolean }) => `${s.takes}|${s.deltas}|${s.orders}|${s.events}|${s.withUser}`,
+  (db, s, jobId: number, ...values: unknown[]) => {
+    const pairs = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: values[from + 2 * i] as number, value: values[from + 2 * i + 1] as number }));
+    const takes = pairs(0, s.takes);
+    const deltas = pairs(2 * s.takes, s.deltas);
+    const orderIds = values.slice(2 * (s.takes + s.deltas), 2 * (s.takes + s.deltas) + s.orders);
+    const events = floorEventInsert(db, { count: s.events, withUser: s.withUser, values: values.slice(2 * (s.takes + s.deltas) + s.orders) });
+    const delta = byId(takes);
+    const ids = sql.join(takes.map((t) => t.id));
+    const status = sql`(case when id in (${ids}) and picked_qty + short_qty + ${delta} >= quantity then 'Picked' else status end)`;
+    return sql<ProgressRow & { kind: string; id: number | null; quantity: number; allocated_qty: number; picked_qty: number }>`
+      with taken as (
+        update pick_task set picked_qty = picked_qty + ${delta},
+          status = case when picked_qty + short_qty + ${delta} >= quantity then 'Picked' else 'Open' end
+        where id in (${ids}) and status = 'Open' and picked_qty + short_qty + ${delta} <= quantity returning id
+      ), lines as (
+        update sales_order_line set picked_qty = picked_qty + ${byId(deltas)}
+        where id in (${sql.join(deltas.map((d) => d.id))}) returning id, order_id, quantity, allocated_qty, picked_qty
+      ), events as (${events}), progress as (${progressSelect(jobId, orderIds as number[], status, sql`picked_qty + ${delta}`)})
+      select 'progress' as kind, null as id, p.order_id, p.stops, p.open_stops, p.open, p.short, p.units, p.picked, p.short_units,
+        0 as quantity, 0 as allocated_qty, 0 as picked_qty from progress p
+      union all select 'task', id, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 from taken
+      union all select 'line', id, order_id, 0, 0, 0, 0, 0, 0, 0, quantity, allocated_qty, picked_qty from lines
+      union all select 'event', id, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 from events`;
+  },
+);
 
 interface ProgressRow { order_id: number | null; stops: number; open_stops: number; open: number; short: number; units: number; picked: number; short_units: number }
 
@@ -89,10 +133,7 @@ export const pickingRepository = {
    * pick, another picker's job, a finished one): the caller then claims it through the status machine, or refuses.
    */
   async holdOwn(tx: Executor, jobId: number, userId: number, at: string): Promise<PickingJob | undefined> {
-    const extras = sql.join(Object.entries(jobExtras).map(([name, expr]) => sql`${expr} as ${sql.ref(name)}`));
-    const r = await sql<PickingJob>`update pick_job set updated_at = ${at}
-      where id = ${jobId} and status = 'In Progress' and assigned_to = ${userId} returning *, ${extras}`.execute(tx);
-    return r.rows[0];
+    return (await holdOwnOnce(tx, null, jobId, userId, at))[0];
   },
 
   /**
@@ -101,8 +142,7 @@ export const pickingRepository = {
    * then settled by one picker at a time, each counting what the other left open after it committed.
    */
   stopTasks(db: Executor, dialect: Dialect, jobId: number, seq: number, lock = false) {
-    const q = stopQuery(db).where('t.job_id', '=', jobId).where('t.seq', '=', seq).orderBy('t.id');
-    return (lock ? lockJoinedRowsAsMutex(dialect, q, 'o') : q).execute();
+    return stopTasksOnce(db, { dialect, lock }, jobId, seq);
   },
 
   /** The tasks of the stop a task belongs to (an undo's), orders taken as stopTasks does. */
@@ -178,35 +218,21 @@ export const pickingRepository = {
 
   /**
    * PostgreSQL: addPicked, addLinesPicked, progress and the step's floor events (`events`, an insert answering their
-   * ids) in one statement (data-modifying WITHs). Its reads see the
-   * tasks as they were before the statement (PostgreSQL's rule for WITH), so they read each taken task as the update
-   * leaves it: the same expressions. Answers the tasks taken (fewer than asked: one changed meanwhile), the lines as
-   * they now are and the progress after the step.
+   * ids) in one statement (data-modifying WITHs), compiled once per shape (how many tasks, lines, orders and events).
+   * Its reads see the tasks as they were before the statement (PostgreSQL's rule for WITH), so they read each taken
+   * task as the update leaves it: the same expressions. Answers the tasks taken (fewer than asked: one changed
+   * meanwhile), the lines as they now are and the progress after the step.
    */
   async pickAndProgress(tx: Executor, takes: { taskId: number; quantity: number }[], deltas: { lineId: number; delta: number }[], jobId: number, orderIds: number[],
-    events: OperationNodeSource) {
-    const delta = byId(takes.map((t) => ({ id: t.taskId, value: t.quantity })));
-    const ids = sql.join(takes.map((t) => t.taskId));
-    const status = sql`(case when id in (${ids}) and picked_qty + short_qty + ${delta} >= quantity then 'Picked' else status end)`;
-    const r = await sql<ProgressRow & { kind: string; id: number | null; quantity: number; allocated_qty: number; picked_qty: number }>`
-      with taken as (
-        update pick_task set picked_qty = picked_qty + ${delta},
-          status = case when picked_qty + short_qty + ${delta} >= quantity then 'Picked' else 'Open' end
-        where id in (${ids}) and status = 'Open' and picked_qty + short_qty + ${delta} <= quantity returning id
-      ), lines as (
-        update sales_order_line set picked_qty = picked_qty + ${byId(deltas.map((d) => ({ id: d.lineId, value: d.delta })))}
-        where id in (${sql.join(deltas.map((d) => d.lineId))}) returning id, order_id, quantity, allocated_qty, picked_qty
-      ), events as (${events}), progress as (${progressSelect(jobId, orderIds, status, sql`picked_qty + ${delta}`)})
-      select 'progress' as kind, null as id, p.order_id, p.stops, p.open_stops, p.open, p.short, p.units, p.picked, p.short_units,
-        0 as quantity, 0 as allocated_qty, 0 as picked_qty from progress p
-      union all select 'task', id, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 from taken
-      union all select 'line', id, order_id, 0, 0, 0, 0, 0, 0, 0, quantity, allocated_qty, picked_qty from lines
-      union all select 'event', id, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 from events`.execute(tx);
+    events: FloorEventValues) {
+    const shape = { takes: takes.length, deltas: deltas.length, orders: orderIds.length, events: events.count, withUser: events.withUser };
+    const rows = await pickAndProgressOnce(tx, shape, jobId, ...takes.flatMap((t) => [t.taskId, t.quantity]), ...deltas.flatMap((d) => [d.lineId, d.delta]),
+      ...orderIds, ...events.values);
     return {
-      taken: r.rows.filter((x) => x.kind === 'task').length,
-      lines: r.rows.filter((x) => x.kind === 'line').map((x): LineRow => ({ id: n(x.id), order_id: n(x.order_id), quantity: n(x.quantity), allocated_qty: n(x.allocated_qty), picked_qty: n(x.picked_qty) })),
-      progress: progressOf(r.rows.filter((x) => x.kind === 'progress')),
-      eventIds: r.rows.filter((x) => x.kind === 'event').map((x) => n(x.id)).sort((a, b) => a - b),
+      taken: rows.filter((x) => x.kind === 'task').length,
+      lines: rows.filter((x) => x.kind === 'line').map((x): LineRow => ({ id: n(x.id), order_id: n(x.order_id), quantity: n(x.quantity), allocated_qty: n(x.allocated_qty), picked_qty: n(x.picked_qty) })),
+      progress: progressOf(rows.filter((x) => x.kind === 'progress')),
+      eventIds: rows.filter((x) => x.kind === 'event').map((x) => n(x.id)).sort((a, b) => a - b),
     };
   },
 

@@ -318,7 +318,7 @@ export class PickingService {
     for (const t of takes) byLine.set(t.task.order_line_id, (byLine.get(t.task.order_line_id) ?? 0) + t.quantity);
     const deltas = [...byLine].map(([lineId, delta]) => ({ lineId, delta }));
     if (recording && this.dialect.engine === 'postgres') {
-      const events = await this.parts.floorEvents.insert(step.uow, step.actor, recording.events, recording.at);
+      const events = await this.parts.floorEvents.values(step.uow, step.actor, recording.events, recording.at);
       const done = await repo.pickAndProgress(step.uow.tx, picks, deltas, step.job.id, touchedOrders(takes.map((t) => t.task)).map((o) => o.id), events);
       if (done.taken !== takes.length) throw conflict('This stop was picked meanwhile; reload the job');
       return { lines: done.lines, progress: done.progress, eventIds: done.eventIds };

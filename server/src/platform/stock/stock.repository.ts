@@ -1,7 +1,7 @@
 import { sql, type Insertable, type QueryCreator, type RawBuilder, type SqlBool } from 'kysely';
 import { STOCK_HOLD_TYPES, type ShortReason } from '@bolx/contracts';
 import { compiledOnce } from '../../db/compiled-once.js';
-import type { DB, Executor } from '../../db/schema.js';
+import type { DB, Executor, InventoryTxnTable } from '../../db/schema.js';
 import type { StockReservationTable } from '../../db/tables/stock.js';
 import type { Scope } from '../scope.js';
 import type { ReferenceRequest } from './references.js';
@@ -226,7 +226,113 @@ const allocateOnce = compiledOnce(
   },
 );
 
+/** A ledger row's columns as insertLedger writes them, in order. */
+const LEDGER_COLUMNS = [
+  'at', 'warehouse_id', 'customer_id', 'sku_id', 'location_id', 'lot', 'pallet', 'qty_change', 'txn_type', 'reason', 'document_type', 'document_id',
+  'user_id', 'document_line', 'business_day', 'expiry_date', 'received_at',
+] as const;
+type LedgerValues = { [C in (typeof LEDGER_COLUMNS)[number]]: Insertable<InventoryTxnTable>[C] };
+const LEDGER_RETURNED = ['id', 'at', 'txn_type', 'qty_change', 'location_id', 'lot', 'pallet', 'document_type', 'document_id', 'document_line'] as const;
+
+/**
+ * The insert of ledger rows. The rows are written only if the `references` hold, in the same statement: nothing is
+ * inserted otherwise. On PostgreSQL the balances they move (the trigger, at the statement's end) are locked first, by id.
+ */
+function ledgerInsert(tx: Executor, values: LedgerValues[], dialect?: Dialect, references?: ReferenceRequest) {
+  const pg = dialect?.engine === 'postgres';
+  if (!references && !pg) return tx.insertInto('inventory_txn').values(values).returning(LEDGER_RETURNED);
+  const typed = (column: string, value: unknown) => (!pg ? sql`${value}` : sql`cast(${value} as ${sql.raw(PG_TYPES[column] ?? 'text')})`);
+  const selects = values.map((v) => sql`select ${sql.join(LEDGER_COLUMNS.map((c) => sql`${typed(c, v[c])} as ${sql.ref(c)}`))}`);
+  const conditions = [...(references ? [referencesHold(references)] : []), ...(pg ? [LOCKED_FIRST] : [])];
+  const into = pg ? withBalancesLocked(tx, dialect!, () => atPlaces(values.map((v) => ({
+    warehouseId: v.warehouse_id, customerId: v.customer_id, skuId: v.sku_id, locationId: v.location_id, lot: v.lot ?? '', pallet: v.pallet ?? '',
+  })))) : tx;
+  return into.insertInto('inventory_txn').columns([...LEDGER_COLUMNS])
+    .expression(sql`select * from (${sql.join(selects, sql` union all `)}) as v where ${sql.join(conditions, sql` and `)}` as never)
+    .returning(LEDGER_RETURNED);
+}
+
+/** ledgerInsert without references, compiled once per engine and number of rows. `values`: LEDGER_COLUMNS' a row. */
+const ledgerInsertOnce = compiledOnce((s: { pg: boolean; dialect?: Dialect; rows: number }) => `${s.pg}|${s.rows}`, (tx, s, ...values: unknown[]) =>
+  ledgerInsert(tx, Array.from({ length: s.rows }, (_, r) => Object.fromEntries(LEDGER_COLUMNS.map((c, i) => [c, values[r * LEDGER_COLUMNS.length + i]])) as LedgerValues), s.dialect));
+
+/** A place's values in the order placeAt reads them. */
+const placeValues = (p: Place): unknown[] => [p.warehouseId, p.customerId, p.skuId, p.locationId, p.lot, p.pallet];
+/** The place whose values (placeValues) start at `k` of a compiled statement's values. */
+const placeAt = (v: unknown[], k: number): Place =>
+  ({ warehouseId: v[k] as number, customerId: v[k + 1] as number, skuId: v[k + 2] as number, locationId: v[k + 3] as number, lot: v[k + 4] as string, pallet: v[k + 5] as string });
+
+/**
+ * Statements of a few rows are compiled once per shape (every pick sends them); a large one (a ship confirm's) is
+ * built each time, so the cache holds no statement of thousands of parameters.
+ */
+const FEW_ROWS = 16;
+
+/** stockRepository.takeReserved's statement. `v`: the places' values, then each take's owner, place and quantity. */
+const takeReservedStatement = (_db: Executor, s: { places: number; takes: number }, at: string, ...v: unknown[]) => {
+  const places = Array.from({ length: s.places }, (_, i) => placeAt(v, 6 * i));
+  const takes = Array.from({ length: s.takes }, (_, i) => {
+    const k = 6 * s.places + 10 * i;
+    return { owner: { documentType: v[k] as string, documentId: v[k + 1] as string, documentLine: v[k + 2] as string }, place: placeAt(v, k + 3), quantity: v[k + 9] as number };
+  });
+  const values = sql.join(takes.map(({ owner: o, place: p, quantity }) => sql`(cast(${o.documentType} as text), cast(${o.documentId} as text), cast(${o.documentLine} as text),
+    cast(${p.warehouseId} as integer), cast(${p.customerId} as integer), cast(${p.skuId} as integer), cast(${p.locationId} as integer), cast(${p.lot} as text), cast(${p.pallet} as text),
+    cast(${quantity} as integer))`));
+  return sql<{ kind: 'shrunk' | 'freed'; id: number; balance_id: number | null; document_id: string | null; document_line: string | null;
+    customer_id: number | null; sku_id: number | null; location_id: number | null; lot: string | null; pallet: string | null; expiry_date: string | null; received_at: string | null }>`
+    WITH balances_locked AS MATERIALIZED (${lockInIdOrder(atPlaces(places))}),
+    m(document_type, document_id, document_line, warehouse_id, customer_id, sku_id, location_id, lot, pallet, quantity) AS (VALUES ${values}),
+    shrunk AS (UPDATE stock_reservation r SET quantity = r.quantity - m.quantity, updated_at = ${at}
+      FROM m, inventory_balance b
+      WHERE b.id = r.balance_id AND b.warehouse_id = m.warehouse_id AND b.customer_id = m.customer_id AND b.sku_id = m.sku_id
+        AND b.location_id = m.location_id AND b.lot = m.lot AND b.pallet = m.pallet
+        AND r.document_type = m.document_type AND r.document_id = m.document_id AND r.document_line = m.document_line
+        AND r.quantity >= m.quantity AND ${LOCKED_FIRST}
+      RETURNING r.id, r.balance_id, m.quantity, r.document_id, r.document_line, b.customer_id, b.sku_id, b.location_id, b.lot, b.pallet, b.expiry_date, b.received_at),
+    freed AS (UPDATE inventory_balance SET allocated = inventory_balance.allocated - g.quantity, updated_at = ${at}
+      FROM (SELECT balance_id, sum(quantity) AS quantity FROM shrunk GROUP BY balance_id) g
+      WHERE inventory_balance.id = g.balance_id AND inventory_balance.allocated >= g.quantity
+      RETURNING inventory_balance.id)
+    SELECT 'shrunk' AS kind, id, balance_id, document_id, document_line, customer_id, sku_id, location_id, lot, pallet, expiry_date, received_at FROM shrunk
+    UNION ALL SELECT 'freed', id, null, null, null, null, null, null, null, null, null, null FROM freed`;
+};
+const takeReservedOnce = compiledOnce((s: { places: number; takes: number }) => `${s.places}|${s.takes}`, takeReservedStatement);
+
+/** stockRepository.allocateArrivedAndReserve's statement. `v`: each place's values and quantity, then each owner's place, owner and quantity. */
+const allocateArrivedStatement = (_db: Executor, s: { rows: number; owners: number }, at: string, ...v: unknown[]) => {
+  const rows = Array.from({ length: s.rows }, (_, i) => ({ place: placeAt(v, 7 * i), quantity: v[7 * i + 6] as number }));
+  const owners = Array.from({ length: s.owners }, (_, i) => {
+    const k = 7 * s.rows + 10 * i;
+    return { place: placeAt(v, k), owner: { documentType: v[k + 6] as string, documentId: v[k + 7] as string, documentLine: v[k + 8] as string }, quantity: v[k + 9] as number };
+  });
+  const place = (p: Place) => sql`cast(${p.customerId} as integer), cast(${p.skuId} as integer), cast(${p.locationId} as integer), cast(${p.lot} as text), cast(${p.pallet} as text)`;
+  const takes = sql.join(rows.map((r) => sql`(${place(r.place)}, cast(${r.quantity} as integer))`));
+  const reserving = sql.join(owners.map((o) => sql`(${place(o.place)}, cast(${o.owner.documentType} as text), cast(${o.owner.documentId} as text),
+    cast(${o.owner.documentLine} as text), cast(${o.quantity} as integer))`));
+  const samePlace = (a: string, b: string) => sql.raw(`${a}.customer_id = ${b}.customer_id AND ${a}.sku_id = ${b}.sku_id AND ${a}.location_id = ${b}.location_id AND ${a}.lot = ${b}.lot AND ${a}.pallet = ${b}.pallet`);
+  return sql<{ allocated: number }>`
+    WITH take(customer_id, sku_id, location_id, lot, pallet, quantity) AS (VALUES ${takes}),
+    allocated AS (UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
+      FROM take WHERE inventory_balance.warehouse_id = ${rows[0].place.warehouseId} AND ${samePlace('inventory_balance', 'take')}
+        AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity
+      RETURNING inventory_balance.id, inventory_balance.warehouse_id, inventory_balance.customer_id, inventory_balance.sku_id, inventory_balance.location_id,
+        inventory_balance.lot, inventory_balance.pallet),
+    owner(customer_id, sku_id, location_id, lot, pallet, document_type, document_id, document_line, quantity) AS (VALUES ${reserving}),
+    reserved AS (INSERT INTO stock_reservation (balance_id, warehouse_id, customer_id, sku_id, document_type, document_id, document_line, quantity, created_at, updated_at)
+      SELECT a.id, a.warehouse_id, a.customer_id, a.sku_id, o.document_type, o.document_id, o.document_line, o.quantity, cast(${at} as timestamptz), cast(${at} as timestamptz)
+      FROM owner o JOIN allocated a ON ${samePlace('a', 'o')}
+      ON CONFLICT (document_type, document_id, document_line, balance_id) DO UPDATE SET quantity = stock_reservation.quantity + excluded.quantity, updated_at = excluded.updated_at
+      RETURNING id)
+    SELECT (SELECT count(*) FROM allocated) AS allocated, (SELECT count(*) FROM reserved) AS reserved`;
+};
+const allocateArrivedOnce = compiledOnce((s: { rows: number; owners: number }) => `${s.rows}|${s.owners}`, allocateArrivedStatement);
+
 export const stockRepository = {
+  /**
+   * The ledger rows, in one statement (a posting's batch): each moves its balance (migration 0014's trigger). With
+   * `references`, written only if they hold. Without and of a few rows, compiled once per engine and number of rows
+   * (every pick, pack and move sends one).
+   */
   async insertLedger(tx: Executor, rows: LedgerRow[], dialect?: Dialect, references?: ReferenceRequest) {
     const values = rows.map((r) => ({
       at: r.at, warehouse_id: r.place.warehouseId, customer_id: r.place.customerId, sku_id: r.place.skuId,
@@ -234,19 +340,8 @@ export const stockRepository = {
       txn_type: r.txnType, reason: r.reason, document_type: r.documentType, document_id: r.documentId, user_id: r.userId,
       document_line: r.documentLine, business_day: r.businessDay, expiry_date: r.expiryDate, received_at: r.receivedAt,
     }));
-    const returned = ['id', 'at', 'txn_type', 'qty_change', 'location_id', 'lot', 'pallet', 'document_type', 'document_id', 'document_line'] as const;
-    const pg = dialect?.engine === 'postgres';
-    if (!references && !pg) return tx.insertInto('inventory_txn').values(values).returning(returned).execute();
-    // The rows are written only if the references hold, in the same statement: nothing is inserted otherwise. On
-    // PostgreSQL the balances they move (migration 0014's trigger, at the statement's end) are locked first, by id.
-    const columns = Object.keys(values[0]) as (keyof (typeof values)[number])[];
-    const typed = (column: string, value: unknown) => (!pg ? sql`${value}` : sql`cast(${value} as ${sql.raw(PG_TYPES[column] ?? 'text')})`);
-    const selects = values.map((v) => sql`select ${sql.join(columns.map((c) => sql`${typed(c, v[c])} as ${sql.ref(c)}`))}`);
-    const conditions = [...(references ? [referencesHold(references)] : []), ...(pg ? [LOCKED_FIRST] : [])];
-    const into = pg ? withBalancesLocked(tx, dialect!, () => atPlaces(rows.map((r) => r.place))) : tx;
-    return into.insertInto('inventory_txn').columns(columns)
-      .expression(sql`select * from (${sql.join(selects, sql` union all `)}) as v where ${sql.join(conditions, sql` and `)}` as never)
-      .returning(returned).execute();
+    if (references || values.length > FEW_ROWS) return ledgerInsert(tx, values, dialect, references).execute();
+    return ledgerInsertOnce(tx, { pg: dialect?.engine === 'postgres', dialect, rows: values.length }, ...values.flatMap((v) => LEDGER_COLUMNS.map((c) => v[c])));
   },
 
   /** Every ledger row of a document, oldest first (what a reversal takes back). */
@@ -436,31 +531,14 @@ export const stockRepository = {
    * the arrivals) and how many balances were freed; fewer than asked: less was reserved (nothing to keep: roll back).
    */
   async takeReserved(tx: Executor, places: Place[], takes: { owner: ReservationOwner; place: Place; quantity: number }[], at: string) {
-    const values = sql.join(takes.map(({ owner: o, place: p, quantity }) => sql`(cast(${o.documentType} as text), cast(${o.documentId} as text), cast(${o.documentLine ?? ''} as text),
-      cast(${p.warehouseId} as integer), cast(${p.customerId} as integer), cast(${p.skuId} as integer), cast(${p.locationId} as integer), cast(${p.lot} as text), cast(${p.pallet} as text),
-      cast(${quantity} as integer))`));
-    const r = await sql<{ kind: 'shrunk' | 'freed'; id: number; balance_id: number | null; document_id: string | null; document_line: string | null;
-      customer_id: number | null; sku_id: number | null; location_id: number | null; lot: string | null; pallet: string | null; expiry_date: string | null; received_at: string | null }>`
-      WITH balances_locked AS MATERIALIZED (${lockInIdOrder(atPlaces(places))}),
-      m(document_type, document_id, document_line, warehouse_id, customer_id, sku_id, location_id, lot, pallet, quantity) AS (VALUES ${values}),
-      shrunk AS (UPDATE stock_reservation r SET quantity = r.quantity - m.quantity, updated_at = ${at}
-        FROM m, inventory_balance b
-        WHERE b.id = r.balance_id AND b.warehouse_id = m.warehouse_id AND b.customer_id = m.customer_id AND b.sku_id = m.sku_id
-          AND b.location_id = m.location_id AND b.lot = m.lot AND b.pallet = m.pallet
-          AND r.document_type = m.document_type AND r.document_id = m.document_id AND r.document_line = m.document_line
-          AND r.quantity >= m.quantity AND ${LOCKED_FIRST}
-        RETURNING r.id, r.balance_id, m.quantity, r.document_id, r.document_line, b.customer_id, b.sku_id, b.location_id, b.lot, b.pallet, b.expiry_date, b.received_at),
-      freed AS (UPDATE inventory_balance SET allocated = inventory_balance.allocated - g.quantity, updated_at = ${at}
-        FROM (SELECT balance_id, sum(quantity) AS quantity FROM shrunk GROUP BY balance_id) g
-        WHERE inventory_balance.id = g.balance_id AND inventory_balance.allocated >= g.quantity
-        RETURNING inventory_balance.id)
-      SELECT 'shrunk' AS kind, id, balance_id, document_id, document_line, customer_id, sku_id, location_id, lot, pallet, expiry_date, received_at FROM shrunk
-      UNION ALL SELECT 'freed', id, null, null, null, null, null, null, null, null, null, null FROM freed`.execute(tx);
-    const shrunk = r.rows.filter((x) => x.kind === 'shrunk').map((x) => ({
+    const shape = { places: places.length, takes: takes.length };
+    const values = [...places.flatMap(placeValues), ...takes.flatMap((t) => [t.owner.documentType, t.owner.documentId, t.owner.documentLine ?? '', ...placeValues(t.place), t.quantity])];
+    const rows = takes.length <= FEW_ROWS ? await takeReservedOnce(tx, shape, at, ...values) : (await takeReservedStatement(tx, shape, at, ...values).execute(tx)).rows;
+    const shrunk = rows.filter((x) => x.kind === 'shrunk').map((x) => ({
       id: x.id, balance_id: x.balance_id!, document_id: x.document_id!, document_line: x.document_line!, customer_id: x.customer_id!, sku_id: x.sku_id!,
       location_id: x.location_id!, lot: x.lot!, pallet: x.pallet!, expiry_date: x.expiry_date, received_at: x.received_at,
     }));
-    return { shrunk, freed: r.rows.filter((x) => x.kind === 'freed').length };
+    return { shrunk, freed: rows.filter((x) => x.kind === 'freed').length };
   },
 
   /**
@@ -469,26 +547,11 @@ export const stockRepository = {
    * `rows`. Answers how many balances were allocated (fewer than `rows`: not free where they arrived).
    */
   async allocateArrivedAndReserve(tx: Executor, rows: { place: Place; quantity: number }[], owners: { owner: ReservationOwner; place: Place; quantity: number }[], at: string) {
-    const place = (p: Place) => sql`cast(${p.customerId} as integer), cast(${p.skuId} as integer), cast(${p.locationId} as integer), cast(${p.lot} as text), cast(${p.pallet} as text)`;
-    const takes = sql.join(rows.map((r) => sql`(${place(r.place)}, cast(${r.quantity} as integer))`));
-    const reserving = sql.join(owners.map((o) => sql`(${place(o.place)}, cast(${o.owner.documentType} as text), cast(${o.owner.documentId} as text),
-      cast(${o.owner.documentLine ?? ''} as text), cast(${o.quantity} as integer))`));
-    const samePlace = (a: string, b: string) => sql.raw(`${a}.customer_id = ${b}.customer_id AND ${a}.sku_id = ${b}.sku_id AND ${a}.location_id = ${b}.location_id AND ${a}.lot = ${b}.lot AND ${a}.pallet = ${b}.pallet`);
-    const r = await sql<{ allocated: number }>`
-      WITH take(customer_id, sku_id, location_id, lot, pallet, quantity) AS (VALUES ${takes}),
-      allocated AS (UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
-        FROM take WHERE inventory_balance.warehouse_id = ${rows[0].place.warehouseId} AND ${samePlace('inventory_balance', 'take')}
-          AND inventory_balance.on_hand - inventory_balance.allocated >= take.quantity
-        RETURNING inventory_balance.id, inventory_balance.warehouse_id, inventory_balance.customer_id, inventory_balance.sku_id, inventory_balance.location_id,
-          inventory_balance.lot, inventory_balance.pallet),
-      owner(customer_id, sku_id, location_id, lot, pallet, document_type, document_id, document_line, quantity) AS (VALUES ${reserving}),
-      reserved AS (INSERT INTO stock_reservation (balance_id, warehouse_id, customer_id, sku_id, document_type, document_id, document_line, quantity, created_at, updated_at)
-        SELECT a.id, a.warehouse_id, a.customer_id, a.sku_id, o.document_type, o.document_id, o.document_line, o.quantity, cast(${at} as timestamptz), cast(${at} as timestamptz)
-        FROM owner o JOIN allocated a ON ${samePlace('a', 'o')}
-        ON CONFLICT (document_type, document_id, document_line, balance_id) DO UPDATE SET quantity = stock_reservation.quantity + excluded.quantity, updated_at = excluded.updated_at
-        RETURNING id)
-      SELECT (SELECT count(*) FROM allocated) AS allocated, (SELECT count(*) FROM reserved) AS reserved`.execute(tx);
-    return Number(r.rows[0].allocated);
+    const shape = { rows: rows.length, owners: owners.length };
+    const values = [...rows.flatMap((r) => [...placeValues(r.place), r.quantity]),
+      ...owners.flatMap((o) => [...placeValues(o.place), o.owner.documentType, o.owner.documentId, o.owner.documentLine ?? '', o.quantity])];
+    const r = owners.length <= FEW_ROWS ? await allocateArrivedOnce(tx, shape, at, ...values) : (await allocateArrivedStatement(tx, shape, at, ...values).execute(tx)).rows;
+    return Number(r[0].allocated);
   },
 
   /**
