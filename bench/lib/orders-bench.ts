@@ -12,6 +12,7 @@ import { openCaptureApp } from './capture-app.js';
 import { readChildConfig } from './child.js';
 import type { LoadFigures } from './load.js';
 import { openRawDb } from './raw-db.js';
+import { refreshPlannerStatistics } from '../../server/src/db/prepare.js';
 import { settings } from './settings.js';
 import { recordStatements, replayer, type Trace } from './trace.js';
 
@@ -53,6 +54,9 @@ await chunks(skus.flatMap((skuId, i) => [0, 1].map((k) => ({
   warehouse_id: warehouse.id, customer_id: customerId, sku_id: skuId, location_id: locations[(i + k * 7) % locations.length], lot: '', pallet: `BENCH-OR-${k}`,
   at: stamp, qty_change: 1_000_000, txn_type: 'adjust', reason: 'bench stock', document_type: 'BENCH', document_id: 'bench-order-stock', user_id: null,
 }))), (part) => db.insertInto('inventory_txn').values(part).execute());
+// A live PostgreSQL would have analysed tables that grew this much (autovacuum, also after inserts): measure the
+// plans it would make, not those for the demo's tiny tables.
+await refreshPlannerStatistics(database);
 
 const orderBody = (reference: string, lines: { skuId: number; quantity: number }[]) => ({
   warehouseId: warehouse.id, customerId, orderType: 'Sales', referenceNumber: reference, orderDate: stamp.slice(0, 10), shipToName: 'Bench Customer', lines,

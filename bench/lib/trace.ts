@@ -49,7 +49,10 @@ export function recordStatements(sqlite?: SQLite.Database): { take(): Trace } {
   let nextConn = 0;
   const connOf = (client: object) => { let n = conns.get(client); if (n === undefined) conns.set(client, (n = nextConn++)); return n; };
   clientProto.query = function (this: object, ...args: unknown[]) {
-    if (sink && typeof args[0] === 'string') sink.push({ sql: args[0], params: Array.isArray(args[1]) ? [...(args[1] as unknown[])] : [], conn: connOf(this) });
+    // A text and its values, or a query config: a prepared statement (server/src/db/pg-prepared.ts) is a config.
+    const config = args[0] as { text?: unknown; values?: unknown } | string;
+    const [text, values] = typeof config === 'string' ? [config, args[1]] : [config?.text, config?.values];
+    if (sink && typeof text === 'string') sink.push({ sql: text, params: Array.isArray(values) ? [...(values as unknown[])] : [], conn: connOf(this) });
     return query.apply(this, args);
   };
   if (sqlite) {

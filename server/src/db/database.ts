@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DB } from './schema.js';
 import { dialectFor, registerSqliteFunctions, type Dialect } from './dialect.js';
 import { pinnable } from './pinned-connection.js';
+import { PreparedStatements } from './pg-prepared.js';
 
 export interface Database {
   db: Kysely<DB>;
@@ -48,6 +49,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
       options: [PG_NO_JIT, opts.pgSchema ? `-c search_path=${opts.pgSchema}` : ''].filter(Boolean).join(' '),
     });
     pool.on('error', () => undefined); // an idle client's error is reported on its next use
+    new PreparedStatements().install(pool);
     const db = new Kysely<DB>({ dialect: pinnable(new PostgresDialect({ pool })) });
     return { db, dialect: dialectFor('postgres'), pool, pgSchema: opts.pgSchema, close: () => db.destroy() };
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, makeCustomer, makeLocation, makeSku, makeWarehouse, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, engine, makeCustomer, makeLocation, makeSku, makeWarehouse, type TestApp } from '../../../test/helpers.js';
 import { Scope } from '../scope.js';
 import { isHubDelivery, statementCounter } from '../../../test/statements.js';
 import { systemActor } from '../actor.js';
@@ -86,7 +86,7 @@ describe('reserved moves (pick, pack, ship)', () => {
 
   it('moves many lines at once in the same number of statements as few', async () => {
     const station = await makeLocation(t.database, wh, undefined, 'staging');
-    const statementsFor = async (n: number) => {
+    const statementsFor = async (n: number): Promise<string[]> => {
       const lines: Awaited<ReturnType<typeof reservedInBin>>[] = [];
       for (let i = 0; i < n; i++) lines.push(await reservedInBin(5, 5));
       const counter = statementCounter(t.database.sqlite);
@@ -96,7 +96,7 @@ describe('reserved moves (pick, pack, ship)', () => {
           moves: lines.map((l) => ({ owner: l.owner, from: place(l.sku, l.bin, 'L1'), to: station, quantity: 5 })),
         }, actor));
         // On PostgreSQL the node's listener may load events of earlier postings meanwhile: not this move's statements.
-        return counter.take().filter((q) => !isHubDelivery(q)).length;
+        return counter.take().filter((q) => !isHubDelivery(q));
       } finally {
         counter.restore();
         for (const l of lines) {
@@ -105,7 +105,16 @@ describe('reserved moves (pick, pack, ship)', () => {
         }
       }
     };
-    expect(await statementsFor(30)).toBe(await statementsFor(3));
+    const [many, few] = [await statementsFor(30), await statementsFor(3)];
+    expect(many.length).toBe(few.length);
+    if (engine === 'postgres') {
+      // The ledger rows as one array per column: the same text (17 parameters) for 60 rows as for 6, planned in no time
+      // where a UNION ALL of a ship confirm's 1,500 rows took 0.7 s to plan.
+      const ledger = (texts: string[]) => texts.filter((q) => /INSERT INTO inventory_txn/i.test(q));
+      expect(ledger(many)).toHaveLength(1);
+      expect(ledger(many)).toEqual(ledger(few));
+      expect(ledger(many)[0]).toContain('unnest(');
+    }
     expect((await stock().reconcile(Scope.everything, { warehouseId: wh, customerId: cust })).balanced).toBe(true);
   });
   it('releasePart gives back part of a reservation at a place: the units become free, the books balance; more than reserved is refused', async () => {

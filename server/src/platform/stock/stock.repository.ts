@@ -1,4 +1,4 @@
-import { sql, type Insertable, type QueryCreator, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Insertable, type Selectable, type QueryCreator, type RawBuilder, type SqlBool } from 'kysely';
 import { STOCK_HOLD_TYPES, type ShortReason } from '@bolx/contracts';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB, Executor, InventoryTxnTable } from '../../db/schema.js';
@@ -236,25 +236,39 @@ const LEDGER_RETURNED = ['id', 'at', 'txn_type', 'qty_change', 'location_id', 'l
 
 /**
  * The insert of ledger rows. The rows are written only if the `references` hold, in the same statement: nothing is
- * inserted otherwise. On PostgreSQL the balances they move (the trigger, at the statement's end) are locked first, by id.
+ * inserted otherwise. SQLite: a VALUES list (a UNION ALL of selects with references). PostgreSQL: ledgerInsertPg.
  */
-function ledgerInsert(tx: Executor, values: LedgerValues[], dialect?: Dialect, references?: ReferenceRequest) {
-  const pg = dialect?.engine === 'postgres';
-  if (!references && !pg) return tx.insertInto('inventory_txn').values(values).returning(LEDGER_RETURNED);
-  const typed = (column: string, value: unknown) => (!pg ? sql`${value}` : sql`cast(${value} as ${sql.raw(PG_TYPES[column] ?? 'text')})`);
-  const selects = values.map((v) => sql`select ${sql.join(LEDGER_COLUMNS.map((c) => sql`${typed(c, v[c])} as ${sql.ref(c)}`))}`);
-  const conditions = [...(references ? [referencesHold(references)] : []), ...(pg ? [LOCKED_FIRST] : [])];
-  const into = pg ? withBalancesLocked(tx, dialect!, () => atPlaces(values.map((v) => ({
-    warehouseId: v.warehouse_id, customerId: v.customer_id, skuId: v.sku_id, locationId: v.location_id, lot: v.lot ?? '', pallet: v.pallet ?? '',
-  })))) : tx;
-  return into.insertInto('inventory_txn').columns([...LEDGER_COLUMNS])
-    .expression(sql`select * from (${sql.join(selects, sql` union all `)}) as v where ${sql.join(conditions, sql` and `)}` as never)
+function ledgerInsert(tx: Executor, values: LedgerValues[], references?: ReferenceRequest) {
+  if (!references) return tx.insertInto('inventory_txn').values(values).returning(LEDGER_RETURNED);
+  const selects = values.map((v) => sql`select ${sql.join(LEDGER_COLUMNS.map((c) => sql`${v[c]} as ${sql.ref(c)}`))}`);
+  return tx.insertInto('inventory_txn').columns([...LEDGER_COLUMNS])
+    .expression(sql`select * from (${sql.join(selects, sql` union all `)}) as v where ${referencesHold(references)}` as never)
     .returning(LEDGER_RETURNED);
 }
 
-/** ledgerInsert without references, compiled once per engine and number of rows. `values`: LEDGER_COLUMNS' a row. */
-const ledgerInsertOnce = compiledOnce((s: { pg: boolean; dialect?: Dialect; rows: number }) => `${s.pg}|${s.rows}`, (tx, s, ...values: unknown[]) =>
-  ledgerInsert(tx, Array.from({ length: s.rows }, (_, r) => Object.fromEntries(LEDGER_COLUMNS.map((c, i) => [c, values[r * LEDGER_COLUMNS.length + i]])) as LedgerValues), s.dialect));
+/**
+ * The insert of ledger rows on PostgreSQL: the rows arrive as one array per column (`columns`, in LEDGER_COLUMNS'
+ * order) and are unnested, so the statement has 17 parameters for any number of rows. A UNION ALL of a ship
+ * confirm's 1,500 rows took PostgreSQL 0.7 s to plan, longer than the rest of the ship confirm. The balances the rows
+ * move (the trigger, at the statement's end) are locked first, by id; the `references` hold or nothing is written.
+ */
+function ledgerInsertPg(columns: unknown[], references?: ReferenceRequest) {
+  const arrays = sql.join(LEDGER_COLUMNS.map((c, i) => sql`cast(${columns[i]} as ${sql.raw(PG_TYPES[c] ?? 'text')}[])`));
+  const names = sql.join(LEDGER_COLUMNS.map((c) => sql.ref(c)));
+  const conditions = [...(references ? [referencesHold(references)] : []), LOCKED_FIRST];
+  return sql<Pick<Selectable<InventoryTxnTable>, (typeof LEDGER_RETURNED)[number]>>`
+    WITH v AS (SELECT * FROM unnest(${arrays}) AS v(${names}))${balancesLocked(sql`(warehouse_id, customer_id, sku_id, location_id, lot, pallet)
+      IN (SELECT warehouse_id, customer_id, sku_id, location_id, coalesce(lot, ''), coalesce(pallet, '') FROM v)`)}
+    INSERT INTO inventory_txn (${names}) SELECT * FROM v WHERE ${sql.join(conditions, sql` AND `)}
+    RETURNING ${sql.join(LEDGER_RETURNED.map((c) => sql.ref(c)))}`;
+}
+
+/** ledgerInsertPg without references: one statement for any number of rows, compiled once. */
+const ledgerInsertPgOnce = compiledOnce(() => 'pg', (_db, _s: null, ...columns: unknown[]) => ledgerInsertPg(columns));
+
+/** ledgerInsert without references on SQLite, compiled once per number of rows. `values`: LEDGER_COLUMNS' a row. */
+const ledgerInsertOnce = compiledOnce(String, (tx, rows: number, ...values: unknown[]) =>
+  ledgerInsert(tx, Array.from({ length: rows }, (_, r) => Object.fromEntries(LEDGER_COLUMNS.map((c, i) => [c, values[r * LEDGER_COLUMNS.length + i]])) as LedgerValues)));
 
 /** A place's values in the order placeAt reads them. */
 const placeValues = (p: Place): unknown[] => [p.warehouseId, p.customerId, p.skuId, p.locationId, p.lot, p.pallet];
@@ -340,8 +354,12 @@ export const stockRepository = {
       txn_type: r.txnType, reason: r.reason, document_type: r.documentType, document_id: r.documentId, user_id: r.userId,
       document_line: r.documentLine, business_day: r.businessDay, expiry_date: r.expiryDate, received_at: r.receivedAt,
     }));
-    if (references || values.length > FEW_ROWS) return ledgerInsert(tx, values, dialect, references).execute();
-    return ledgerInsertOnce(tx, { pg: dialect?.engine === 'postgres', dialect, rows: values.length }, ...values.flatMap((v) => LEDGER_COLUMNS.map((c) => v[c])));
+    if (dialect?.engine === 'postgres') {
+      const columns = LEDGER_COLUMNS.map((c) => values.map((v) => v[c]));
+      return references ? (await ledgerInsertPg(columns, references).execute(tx)).rows : ledgerInsertPgOnce(tx, null, ...columns);
+    }
+    if (references || values.length > FEW_ROWS) return ledgerInsert(tx, values, references).execute();
+    return ledgerInsertOnce(tx, values.length, ...values.flatMap((v) => LEDGER_COLUMNS.map((c) => v[c])));
   },
 
   /** Every ledger row of a document, oldest first (what a reversal takes back). */
