@@ -1,5 +1,6 @@
 import { sql, type AliasedRawBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { ERROR_CODES, mayTransition, sourcesOf, type DocumentKind, type DocumentStatus } from '@bolx/contracts';
+import { compiledOnce } from '../db/compiled-once.js';
 import type { DB } from '../db/schema.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Actor } from './actor.js';
@@ -155,16 +156,11 @@ export class StatusMachine {
     const held: R[] = [];
     const refusals = new Map<number, AppError>();
     if (ids.length === 0) return { held, refused: refusals };
-    const extra = req.returning?.length ? sql`, ${sql.join(req.returning)}` : sql``;
-    const statuses = sql.join(req.in as readonly string[]);
+    const statuses = req.in as readonly string[];
     for (let i = 0; i < ids.length; i += MANY) {
-      const part = sql.join(ids.slice(i, i + MANY));
-      const r = this.dialect.engine === 'postgres'
-        ? await sql<Row>`update ${sql.table(table)} set status = ${sql.ref(`${table}.status`)}
-            from (select id from ${sql.table(table)} where id in (${part}) and status in (${statuses}) order by id for update) as held
-            where ${sql.ref(`${table}.id`)} = held.id returning ${sql.table(table)}.*${extra}`.execute(uow.tx)
-        : await sql<Row>`update ${sql.table(table)} set status = status where id in (${part}) and status in (${statuses}) returning *${extra}`.execute(uow.tx);
-      held.push(...(r.rows as R[]));
+      const part = ids.slice(i, i + MANY);
+      const shape = { pg: this.dialect.engine === 'postgres', table, ids: part.length, statuses: statuses.length, returning: req.returning };
+      held.push(...(await holdOnce(uow.tx, shape, ...part, ...statuses)) as R[]);
     }
     const got = new Set(held.map((row) => Number(row.id)));
     const missing = ids.filter((id) => !got.has(id));
@@ -263,5 +259,36 @@ export class StatusMachine {
     return refused(text, now.status, to ?? now.status);
   }
 }
+
+/** A `returning` list's key for compiledOnce: the same list object (a module's constant), the same key. */
+const returningKeys = new WeakMap<object, number>();
+let returningLists = 0;
+const keyOfReturning = (returning?: readonly unknown[]) => {
+  if (!returning?.length) return 0;
+  let key = returningKeys.get(returning);
+  if (key === undefined) returningKeys.set(returning, (key = ++returningLists));
+  return key;
+};
+
+/**
+ * holdMany's UPDATE, compiled once per shape (table, how many ids and statuses, the `returning` list): every
+ * allocation runs it, and building it cost more than SQLite's run of it. A `returning` made afresh per call is a new
+ * shape each time, so callers that hold often keep theirs in a constant.
+ */
+const holdOnce = compiledOnce(
+  (s: { pg: boolean; table: string; ids: number; statuses: number; returning?: AliasedRawBuilder<unknown, string>[] }) =>
+    `${s.pg}|${s.table}|${s.ids}|${s.statuses}|${keyOfReturning(s.returning)}`,
+  (_db, s, ...values: unknown[]) => {
+    const table = sql.table(s.table);
+    const part = sql.join(values.slice(0, s.ids));
+    const statuses = sql.join(values.slice(s.ids));
+    const extra = s.returning?.length ? sql`, ${sql.join(s.returning)}` : sql``;
+    return s.pg
+      ? sql<Row>`update ${table} set status = ${sql.ref(`${s.table}.status`)}
+          from (select id from ${table} where id in (${part}) and status in (${statuses}) order by id for update) as held
+          where ${sql.ref(`${s.table}.id`)} = held.id returning ${table}.*${extra}`
+      : sql<Row>`update ${table} set status = status where id in (${part}) and status in (${statuses}) returning *${extra}`;
+  },
+);
 
 const numberOr = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : undefined);

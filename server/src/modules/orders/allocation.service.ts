@@ -19,6 +19,9 @@ import { toSummary } from './orders.service.js';
 
 const n = (v: unknown) => Number(v);
 
+/** What allocation reads of an order it holds besides its row: its client's backorder setting and its names (one constant: holdMany keeps its statement compiled per list). */
+const HELD_ORDER_COLUMNS = [sql<number>`(select c.allow_backorders from customer c where c.id = sales_order.customer_id)`.as('allow_backorders'), ...SALES_ORDER_NAMES];
+
 /** The statuses allocation runs from: an order not yet allocated, or one still short. */
 const ALLOCATABLE: OrderStatus[] = ['New', 'Partially Allocated', 'Backordered'];
 /** Statuses a client account may still cancel from: before the order is released to the floor. */
@@ -142,7 +145,7 @@ export class OrderAllocationService {
     const answers = new Map<number, OrderOutcome | AppError | undefined>();
     const { held, refused } = await this.statuses.holdMany<'SALES_ORDER', HeldOrder>(uow, {
       kind: 'SALES_ORDER', ids: orderIds, in: ALLOCATABLE,
-      returning: [sql<number>`(select c.allow_backorders from customer c where c.id = sales_order.customer_id)`.as('allow_backorders'), ...SALES_ORDER_NAMES],
+      returning: HELD_ORDER_COLUMNS,
       refusal: (status) => `Order is ${status}; only New, Partially Allocated or Backordered orders are allocated`,
     });
     for (const [id, err] of refused) answers.set(id, err);
