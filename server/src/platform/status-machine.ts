@@ -199,15 +199,15 @@ export class StatusMachine {
     }
     const at = new Date().toISOString();
     const pg = this.dialect.engine === 'postgres';
-    const sets = sql.join([sql`status = v.to_status`, ...Object.entries(req.set ?? {}).filter(([, v]) => v !== undefined).map(([c, v]) => sql`${sql.ref(c)} = ${v}`)]);
-    const columns = sql`(kind, document_id, from_status, to_status, at, user_id, username, reason)`;
+    const setEntries = Object.entries(req.set ?? {}).filter(([, v]) => v !== undefined);
     const rows: (Row & { previous_status: string })[] = [];
     for (let i = 0; i < req.moves.length; i += MANY) {
       const moves = req.moves.slice(i, i + MANY);
-      const values = sql.join(moves.map((m) => (pg ? sql`(cast(${m.id} as integer), cast(${m.to} as text))` : sql`(${m.id}, ${m.to})`)));
-      const ids = sql.join(moves.map((m) => m.id));
       let part: (Row & { previous_status: string })[];
       if (pg) {
+        const values = sql.join(moves.map((m) => sql`(cast(${m.id} as integer), cast(${m.to} as text))`));
+        const ids = sql.join(moves.map((m) => m.id));
+        const sets = sql.join([sql`status = v.to_status`, ...setEntries.map(([c, v]) => sql`${sql.ref(c)} = ${v}`)]);
         part = (await sql<Row & { previous_status: string }>`
           with v(id, to_status) as (values ${values})
           update ${sql.table(table)} set ${sets}
@@ -216,22 +216,17 @@ export class StatusMachine {
           returning ${sql.table(table)}.*, prev.status as previous_status`.execute(uow.tx)).rows;
         const changed = part.filter((r) => r.previous_status !== r.status);
         if (changed.length) {
-          await sql`insert into document_status_history ${columns} values ${sql.join(changed.map((r) =>
+          await sql`insert into document_status_history (kind, document_id, from_status, to_status, at, user_id, username, reason) values ${sql.join(changed.map((r) =>
             sql`(${req.kind}, ${r.id}, ${r.previous_status}, ${r.status}, ${at}, ${actor.userId}, ${actor.username}, ${req.reason ?? null})`))}`.execute(uow.tx);
         }
       } else {
-        const written = (await sql<{ document_id: number; from_status: string }>`
-          with v(id, to_status) as (values ${values})
-          insert into document_status_history ${columns}
-          select ${req.kind}, t.id, t.status, v.to_status, ${at}, ${actor.userId}, ${actor.username}, ${req.reason ?? null}
-          from ${sql.table(table)} t join v on v.id = t.id where t.status in (${sql.join(from)}) and t.status <> v.to_status
-          returning document_id, from_status`.execute(uow.tx)).rows;
+        // SQLite: both statements compiled once per shape (every allocation runs them). Values: the moves, then the rest.
+        const shape = { table, moves: moves.length, from: from.length, set: setEntries.map(([c]) => c) };
+        const rest = [req.kind, at, actor.userId, actor.username, req.reason ?? null, ...from, ...setEntries.map(([, v]) => v)];
+        const movesValues = moves.flatMap((m) => [m.id, m.to]);
+        const written = await historyFirstOnce(uow.tx, shape, ...movesValues, ...rest);
         const previous = new Map(written.map((w) => [Number(w.document_id), w.from_status]));
-        part = (await sql<Row>`
-          with v(id, to_status) as (values ${values})
-          update ${sql.table(table)} set ${sets} from v
-          where ${sql.ref(`${table}.id`)} = v.id and ${sql.ref(`${table}.status`)} in (${sql.join(from)})
-          returning *`.execute(uow.tx)).rows.map((r) => ({ ...r, previous_status: previous.get(Number(r.id)) ?? (r.status as string) }));
+        part = (await updateToOnce(uow.tx, shape, ...movesValues, ...rest)).map((r) => ({ ...r, previous_status: previous.get(Number(r.id)) ?? (r.status as string) }));
       }
       if (part.length < moves.length) {
         const got = new Set(part.map((r) => Number(r.id)));
@@ -290,5 +285,39 @@ const holdOnce = compiledOnce(
       : sql<Row>`update ${table} set status = status where id in (${part}) and status in (${statuses}) returning *${extra}`;
   },
 );
+
+/** The shape of transitionMany's SQLite statements: which table, how many moves, from-statuses and `set` columns. */
+interface TransitionShape { table: string; moves: number; from: number; set: string[] }
+const keyOfTransition = (s: TransitionShape) => `${s.table}|${s.moves}|${s.from}|${s.set.join(',')}`;
+/** transitionMany's values on SQLite, from compiledOnce's slots: the moves (id, to), then kind, at, user, reason, from, set. */
+function transitionValues(s: TransitionShape, values: unknown[]) {
+  const m = 2 * s.moves;
+  const [kind, at, userId, username, reason] = values.slice(m, m + 5);
+  return {
+    moves: sql.join(Array.from({ length: s.moves }, (_, i) => sql`(${values[2 * i]}, ${values[2 * i + 1]})`)),
+    kind, at, userId, username, reason,
+    from: sql.join(values.slice(m + 5, m + 5 + s.from)),
+    sets: values.slice(m + 5 + s.from).map((v, i) => sql`${sql.ref(s.set[i])} = ${v}`),
+  };
+}
+/** transitionMany's history rows on SQLite (written first, from the rows as they are), compiled once per shape. */
+const historyFirstOnce = compiledOnce(keyOfTransition, (_db, s: TransitionShape, ...values: unknown[]) => {
+  const v = transitionValues(s, values);
+  return sql<{ document_id: number; from_status: string }>`
+    with v(id, to_status) as (values ${v.moves})
+    insert into document_status_history (kind, document_id, from_status, to_status, at, user_id, username, reason)
+    select ${v.kind}, t.id, t.status, v.to_status, ${v.at}, ${v.userId}, ${v.username}, ${v.reason}
+    from ${sql.table(s.table)} t join v on v.id = t.id where t.status in (${v.from}) and t.status <> v.to_status
+    returning document_id, from_status`;
+});
+/** transitionMany's UPDATE on SQLite, compiled once per shape. */
+const updateToOnce = compiledOnce(keyOfTransition, (_db, s: TransitionShape, ...values: unknown[]) => {
+  const v = transitionValues(s, values);
+  return sql<Row>`
+    with v(id, to_status) as (values ${v.moves})
+    update ${sql.table(s.table)} set ${sql.join([sql`status = v.to_status`, ...v.sets])} from v
+    where ${sql.ref(`${s.table}.id`)} = v.id and ${sql.ref(`${s.table}.status`)} in (${v.from})
+    returning *`;
+});
 
 const numberOr = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : undefined);
