@@ -73,11 +73,14 @@ async function prepare(database: Database, opts: PrepareOptions, log: Pick<Fasti
 /**
  * The planner's statistics, after migrations or a seed changed the tables. Without them PostgreSQL plans every
  * table as nearly empty until autovacuum analyses it (a minute or more later, never where autovacuum is off): the
- * header's GetWarehouseClient took 45 ms of database time a call on the fresh demo, 1 ms after ANALYZE. SQLite has
- * its statistics by then (planner-statistics.test.ts).
+ * header's GetWarehouseClient took 45 ms of database time a call on the fresh demo, 1 ms after ANALYZE. SQLite
+ * gathers its own at open (database.ts), which on a new database is before there is anything to analyse.
  */
 export async function refreshPlannerStatistics(database: Database): Promise<void> {
-  if (!database.pool) return;
+  if (!database.pool) {
+    database.sqlite?.pragma('optimize = 0x10002'); // analyses the tables whose statistics are missing or stale
+    return;
+  }
   // This schema's tables only: the database may hold others' (a test suite's, another tenant's).
   const { rows } = await database.pool.query<{ name: string }>(
     "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = current_schema()");
