@@ -186,7 +186,8 @@ export class StatusMachine {
    * writer) the history rows first, from the rows as they are, then the UPDATE. Per 400 documents. A document not
    * in a status to move is refused as `transition` refuses it (409/404), and the whole call with it: hold them
    * first (`holdMany`). A document already at its target is written (`set`) with no history row, as `transition`
-   * does. Answers the rows with their previous status.
+   * does. Answers the rows with their previous status. `set`: other columns and their values (plain values, not SQL:
+   * on SQLite they are parameters of a statement compiled once).
    */
   async transitionMany<K extends DocumentKind, R extends Row = Row>(uow: UnitOfWork, actor: Actor, req: {
     kind: K; moves: { id: number; to: DocumentStatus<K> }[]; from: readonly DocumentStatus<K>[]; reason?: string | null; set?: Row;
