@@ -60,18 +60,18 @@ async function prepare(database: Database, opts: PrepareOptions, log: Pick<Fasti
   await syncReferenceData(database.db);
   const anyUser = await database.db.selectFrom('app_user').select('id').limit(1).executeTakeFirst();
   if (anyUser) {
+    // A database in use, upgraded: the migrations may have rewritten tables or added indexes.
     if (applied.length) await refreshPlannerStatistics(database);
     return;
   }
-  try {
-    await seed(database, opts, log);
-  } finally {
-    await refreshPlannerStatistics(database);
-  }
+  await seed(database, opts, log);
+  // The demo fills the tables at once. A new database without it holds nothing worth analysing yet (a test suite
+  // makes hundreds of them), and autovacuum analyses tables as they fill.
+  if (opts.demoData) await refreshPlannerStatistics(database);
 }
 
 /**
- * The planner's statistics, after migrations or a seed changed the tables. Without them PostgreSQL plans every
+ * The planner's statistics, after migrations changed a database in use or the demo filled a new one. Without them PostgreSQL plans every
  * table as nearly empty until autovacuum analyses it (a minute or more later, never where autovacuum is off): the
  * header's GetWarehouseClient took 45 ms of database time a call on the fresh demo, 1 ms after ANALYZE. SQLite
  * gathers its own at open (database.ts), which on a new database is before there is anything to analyse.
