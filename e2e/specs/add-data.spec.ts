@@ -56,7 +56,10 @@ describe('Add Data panel', () => {
     for (const label of ['Order Type', 'Order Date', 'Reference Number', 'Order documents']) {
       expect(await panel(page).locator(`label[title="${label}"].ant-form-item-required`).count()).toBe(1);
     }
+    // Every name this journey creates carries the attempt's stamp: CI's retry runs on the same database, and a second
+    // attempt uploading the first one's codes would only be refused as duplicates.
     const stamp = Date.now().toString(36).toUpperCase();
+    const loc = `ADD-${stamp}`;
     await chooseFile(page, 'add-data-orders.csv', `Reference Number,Ship To Name,SKU,Quantity\nE2E-${stamp}-1,Ada Lovelace,FJE-1002,2\nE2E-${stamp}-1,,FJE-1002,1\nE2E-${stamp}-2,Grace Hopper,FJE-1002,1\n`);
     await shot(page, 'add-data-orders-form');
     await page.setViewportSize({ width: 390, height: 844 });
@@ -81,7 +84,7 @@ describe('Add Data panel', () => {
     for (const label of ['Location Type', 'Location Code', 'Capacity']) {
       expect(await panel(page).locator(`label[title="${label}"].ant-form-item-required`).count()).toBe(1);
     }
-    await chooseFile(page, 'add-data-locations.csv', 'Location Code,Location Type,Capacity,Description\nADD-E2E-01,rack,10,From the panel\nADD-E2E-02,shelf,5,\n');
+    await chooseFile(page, 'add-data-locations.csv', `Location Code,Location Type,Capacity,Description\n${loc}-01,rack,10,From the panel\n${loc}-02,shelf,5,\n`);
     await shot(page, 'add-data-location-form');
     await panel(page).getByRole('button', { name: 'Upload' }).click();
     await grid.waitFor();
@@ -92,7 +95,7 @@ describe('Add Data panel', () => {
     await openCard(page, 'Locations');
     await panel(page).getByLabel('Location Type', { exact: true }).click();
     await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Rack' }).first().click();
-    await panel(page).getByLabel('Location Code', { exact: true }).fill('add-e2e-03');
+    await panel(page).getByLabel('Location Code', { exact: true }).fill(`${loc.toLowerCase()}-03`);
     await panel(page).getByLabel('Capacity', { exact: true }).fill('20');
     await panel(page).getByRole('button', { name: 'Create' }).click();
     await page.locator('.Toastify__toast--success').filter({ hasText: 'Location created' }).first().waitFor();
@@ -110,8 +113,8 @@ describe('Add Data panel', () => {
     await panel(page).getByLabel('Inventory Type', { exact: true }).click();
     await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Opening Stock' }).click();
     await panel(page).getByLabel('Location', { exact: true }).click();
-    await page.keyboard.type('ADD-E2E-01');
-    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'ADD-E2E-01' }).click();
+    await page.keyboard.type(`${loc}-01`);
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: `${loc}-01` }).click();
     await chooseFile(page, 'add-data-stock.csv', 'SKU,Quantity\nFJE-1002,7\n');
     await shot(page, 'add-data-inventory-form');
     await panel(page).getByRole('button', { name: 'Upload' }).click();
@@ -122,7 +125,7 @@ describe('Add Data panel', () => {
     // A SKU sheet with a bad row: the card fails with the server's text and lists the row.
     await openCard(page, 'Product SKUs');
     await panel(page).getByLabel('SKU Category', { exact: true }).fill('Panel');
-    await chooseFile(page, 'add-data-skus.csv', 'SKU,Description,UOM\nADD-E2E-SKU,Good one,EA\nADD-E2E-BAD,Bad unit,CRATE\n');
+    await chooseFile(page, 'add-data-skus.csv', `SKU,Description,UOM\n${loc}-SKU,Good one,EA\n${loc}-BAD,Bad unit,CRATE\n`);
     await panel(page).getByRole('button', { name: 'Upload' }).click();
     await card(page, 'add-data-skus.csv').getByTestId('upload-row-errors').filter({ hasText: "Row 3, UOM: Unknown unit of measure 'CRATE'" }).waitFor();
     await card(page, 'add-data-skus.csv').getByText('1 row has errors; nothing was uploaded').waitFor();
@@ -145,10 +148,10 @@ describe('Add Data panel', () => {
 
     // The new rows are in their lists.
     await page.goto('/Location');
-    await page.getByPlaceholder('Search Location').fill('ADD-E2E');
-    await rows(page).filter({ hasText: 'ADD-E2E-02' }).waitFor();
-    expect(await rows(page).filter({ hasText: 'ADD-E2E-01' }).count()).toBe(1);
-    expect(await rows(page).filter({ hasText: 'ADD-E2E-03' }).count()).toBe(1);
+    await page.getByPlaceholder('Search Location').fill(loc);
+    await rows(page).filter({ hasText: `${loc}-02` }).waitFor();
+    expect(await rows(page).filter({ hasText: `${loc}-01` }).count()).toBe(1);
+    expect(await rows(page).filter({ hasText: `${loc}-03` }).count()).toBe(1);
     await page.goto('/InBound');
     await rows(page).filter({ hasText: 'Add Data Co' }).first().waitFor();
     await page.context().close();
