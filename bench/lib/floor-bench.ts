@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { openCaptureApp } from './capture-app.js';
 import { readChildConfig } from './child.js';
 import { takeSnapshot } from './db-snapshot.js';
-import { openRawDb } from './raw-db.js';
+import { openRawDb, withStatementTimes } from './raw-db.js';
 import { refreshPlannerStatistics } from '../../server/src/db/prepare.js';
 import { settings } from './settings.js';
 import { recordStatements, replayer, traceUnits, type Trace } from './trace.js';
@@ -158,7 +158,14 @@ const picks: FloorFigures = { appMs: [], rawMs: [], statements: 0, units: stopsB
   const units = traceUnits(trace);
   // In turn, on one connection: the app's picks insert balance rows (the tote's) whose ids later statements name,
   // and concurrent units would draw those ids in another order. So the baseline has no concurrency of its own.
-  picks.rawMs.push(await timed(() => replayConcurrently(units, 1, raw)));
+  // Diagnostics (BENCH_STATEMENT_TIMES=file): each replayed statement timed, ms per pick by text, into the file.
+  const times = new Map<string, { n: number; ms: number }>();
+  const timesFile = process.env.BENCH_STATEMENT_TIMES;
+  picks.rawMs.push(await timed(() => replayConcurrently(units, 1, timesFile ? withStatementTimes(raw, times) : raw)));
+  if (timesFile) {
+    writeFileSync(timesFile, [...times].sort((x, y) => y[1].ms - x[1].ms)
+      .map(([text, t]) => `${(t.ms / picks.units!).toFixed(3)} ms/pick  n=${t.n}  ${text.replace(/\s+/g, ' ').slice(0, 160)}`).join('\n'));
+  }
   await raw.close();
 }
 picks.note = `${pickers} pickers at once (a ConfirmPick loop each), ${picks.units} stops; stmts are per pick; replay: the same transactions in turn on one connection`;

@@ -84,3 +84,16 @@ function pgDb(pool: pg.Pool, close: () => Promise<void>): RawDb {
   });
   return on(pool);
 }
+
+/** Diagnostics: `raw` timing each statement (ms, summed by text) into `times`; begin and commit as their own. */
+export function withStatementTimes(raw: RawDb, times: Map<string, { n: number; ms: number }>): RawDb {
+  const add = (sql: string, ms: number) => { const t = times.get(sql) ?? { n: 0, ms: 0 }; t.n++; t.ms += ms; times.set(sql, t); };
+  const timed = async <T>(sql: string, work: () => Promise<T>) => { const t0 = performance.now(); try { return await work(); } finally { add(sql, performance.now() - t0); } };
+  const wrap = (db: RawDb): RawDb => ({
+    all: (t, v) => timed(t.sql, () => db.all(t, v)),
+    run: (t, v) => timed(t.sql, () => db.run(t, v)),
+    transaction: (work) => { const t0 = performance.now(); return db.transaction((tx) => work(wrap(tx))).finally(() => add('(whole transaction)', performance.now() - t0)); },
+    close: () => db.close(),
+  });
+  return wrap(raw);
+}
