@@ -7,7 +7,9 @@
 //   print:   POST /Warehouse/BatchPrint/PickLists of those jobs before they are picked (`pickers` × `pickLines` lines).
 // The replays start from the database as it was before the app's run (db-snapshot.ts), so they do the same work.
 import { writeFileSync } from 'node:fs';
+import { sql } from 'kysely';
 import { openCaptureApp } from './capture-app.js';
+import { cpuSampler } from './cpu.js';
 import { readChildConfig } from './child.js';
 import { takeSnapshot } from './db-snapshot.js';
 import { openRawDb, withStatementTimes } from './raw-db.js';
@@ -137,11 +139,22 @@ print.note = `${pickers} jobs × ${pickLines} lines in one PDF, ${printRuns} run
 
 // ----- the pickers at once -----
 const stopsByJob = await Promise.all(pickJobs.map((j) => stopsOf(j.jobId)));
+let cpuNote = '';
 const picks: FloorFigures = { appMs: [], rawMs: [], statements: 0, units: stopsByJob.reduce((n, s) => n + s.length, 0), note: '' };
 {
   const before = await takeSnapshot(database, cfg, 'picks');
   recorder.take();
+  // Where a pick's CPU goes: this process (the app, in-process, and the pickers' loops) and PostgreSQL's backends.
+  const sampler = cpuSampler({
+    ...(database.pool ? {
+      postgres: async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(db)).rows.map((r) => r.pid),
+      'postgres shared': async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where datname is null`.execute(db)).rows.map((r) => r.pid),
+    } : {}),
+  });
   picks.appMs.push(await timed(() => Promise.all(pickJobs.map(async ({ jobId }, k) => { for (const s of stopsByJob[k]) await confirm(jobId, s); }))));
+  const cpu = await sampler.stop();
+  const perPick = (share: number) => (share / 100) * picks.appMs[0] / picks.units!;
+  cpuNote = `CPU per pick: ${Object.entries(cpu.groups).map(([name, share]) => `${name === 'load generator' ? 'Node' : name} ${perPick(share).toFixed(2)} ms`).join(', ')}; machine ${cpu.machineBusy.toFixed(0)}% busy`;
   await settle();
   let trace = recorder.take();
   if (before.restore) {
@@ -168,7 +181,7 @@ const picks: FloorFigures = { appMs: [], rawMs: [], statements: 0, units: stopsB
   }
   await raw.close();
 }
-picks.note = `${pickers} pickers at once (a ConfirmPick loop each), ${picks.units} stops; stmts are per pick; replay: the same transactions in turn on one connection`;
+picks.note = `${pickers} pickers at once (a ConfirmPick loop each), ${picks.units} stops; stmts are per pick; replay: the same transactions in turn on one connection; ${cpuNote}`;
 
 // ----- one order, released to shipped -----
 const shipOrder = await allocatedOrder(`BENCH-FL-SHIP-${stamp}`, 0, shipLines);

@@ -14,6 +14,18 @@ const panel = (page: Page) => page.locator('.ant-drawer-content.bolx-add-data-dr
 const openDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
 const card = (page: Page, title: string) => page.getByTestId('upload-card').filter({ hasText: title });
 
+/**
+ * Waits for an upload's card to finish (done or failed), then checks it finished with `text`: a failure says what
+ * the card showed instead of timing out on the text it never got.
+ */
+async function uploadEnded(page: Page, fileName: string, text: string | RegExp) {
+  const c = card(page, fileName);
+  await c.and(page.locator('[data-phase=done], [data-phase=failed]')).waitFor({ timeout: 60_000 });
+  const status = (await c.getByTestId('upload-status').innerText()).trim();
+  expect(status, `the ${fileName} card`).toMatch(text);
+  expect(await c.getAttribute('data-phase'), `the ${fileName} card: ${status}`).toBe('done');
+}
+
 async function openCard(page: Page, title: string) {
   await panel(page).getByTestId('add-data-grid').getByText(title, { exact: true }).click();
   await panel(page).getByRole('button', { name: 'Back' }).waitFor();
@@ -69,7 +81,7 @@ describe('Add Data panel', () => {
     const uploaded = page.waitForResponse((r) => r.url().includes('/UploadOrders'));
     await panel(page).getByRole('button', { name: 'Upload' }).click();
     const answer = (await (await uploaded).json()) as { data: { orders: { orderId: number; referenceNumber: string; lineCount: number }[] } };
-    await card(page, 'add-data-orders.csv').locator('[data-testid=upload-status]', { hasText: '2 orders imported' }).waitFor();
+    await uploadEnded(page, 'add-data-orders.csv', '2 orders imported');
     expect(answer.data.orders.map((o) => [o.referenceNumber, o.lineCount])).toEqual([[`E2E-${stamp}-1`, 2], [`E2E-${stamp}-2`, 1]]);
     const listed = await page.evaluate(async (search) => {
       const res = await fetch('/Warehouse/Order/GetOrders', {
@@ -88,8 +100,7 @@ describe('Add Data panel', () => {
     await shot(page, 'add-data-location-form');
     await panel(page).getByRole('button', { name: 'Upload' }).click();
     await grid.waitFor();
-    await card(page, 'add-data-locations.csv').locator('[data-testid=upload-status]', { hasText: '2 locations uploaded successfully' }).waitFor();
-    expect(await card(page, 'add-data-locations.csv').getAttribute('data-phase')).toBe('done');
+    await uploadEnded(page, 'add-data-locations.csv', '2 locations uploaded successfully');
 
     // Without a file, the form's fields create one location.
     await openCard(page, 'Locations');
@@ -106,7 +117,7 @@ describe('Add Data panel', () => {
     await panel(page).getByLabel('Supplier', { exact: true }).fill('Add Data Co');
     await chooseFile(page, 'add-data-ro.csv', 'SKU,Expected Quantity,Expected Delivery Date\nFJE-1002,12,2026-12-24\n');
     await panel(page).getByRole('button', { name: 'Upload' }).click();
-    await card(page, 'add-data-ro.csv').locator('[data-testid=upload-status]', { hasText: /Receiving order .* uploaded successfully/ }).waitFor();
+    await uploadEnded(page, 'add-data-ro.csv', /Receiving order .* uploaded successfully/);
 
     // Opening stock into one of the new locations, posted through the stock ledger.
     await openCard(page, 'Inventory');
@@ -118,7 +129,7 @@ describe('Add Data panel', () => {
     await chooseFile(page, 'add-data-stock.csv', 'SKU,Quantity\nFJE-1002,7\n');
     await shot(page, 'add-data-inventory-form');
     await panel(page).getByRole('button', { name: 'Upload' }).click();
-    await card(page, 'add-data-stock.csv').locator('[data-testid=upload-status]', { hasText: 'Opening stock imported: 7 units on 1 row' }).waitFor();
+    await uploadEnded(page, 'add-data-stock.csv', 'Opening stock imported: 7 units on 1 row');
     // The dashboard behind the panel is refreshed with the new stock.
     await page.waitForFunction((expected) => document.querySelector('.bolx-kpi__value')?.textContent?.replace(/\D/g, '') === expected, String(unitsBefore + 7));
 
@@ -155,7 +166,7 @@ describe('Add Data panel', () => {
     await page.goto('/InBound');
     await rows(page).filter({ hasText: 'Add Data Co' }).first().waitFor();
     await page.context().close();
-  });
+  }, 120_000);
 
   it('shows real upload progress on a slow link, the card’s "Uploading..." badge, and Stop abandons it', async () => {
     const page = await demo.newPage();
