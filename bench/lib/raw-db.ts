@@ -85,7 +85,7 @@ function pgDb(pool: pg.Pool, close: () => Promise<void>): RawDb {
   return on(pool);
 }
 
-/** Diagnostics: `raw` timing each statement (ms, summed by text) into `times`; begin and commit as their own. */
+/** Diagnostics: `raw` timing each statement (ms, summed by text) into `times`, and each transaction whole (begin and commit included) as '(whole transaction)'. */
 export function withStatementTimes(raw: RawDb, times: Map<string, { n: number; ms: number }>): RawDb {
   const add = (sql: string, ms: number) => { const t = times.get(sql) ?? { n: 0, ms: 0 }; t.n++; t.ms += ms; times.set(sql, t); };
   const timed = async <T>(sql: string, work: () => Promise<T>) => { const t0 = performance.now(); try { return await work(); } finally { add(sql, performance.now() - t0); } };
