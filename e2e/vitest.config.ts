@@ -13,5 +13,6 @@ export default defineConfig({
     // In CI the journeys share 2 cores with the PostgreSQL suite; a journey that lost a wait to load alone gets one more
     // attempt (as Playwright's own runner does in CI). A real defect fails both attempts.
     retry: process.env.CI ? 1 : 0,
+    setupFiles: ['support/report-failed-attempts.ts'],
   },
 });

@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { floor, type Floor } from '../../../test/support/floor-fixtures.js';
 import { isHubDelivery, statementCounter } from '../../../test/statements.js';
 import { Scope } from '../../platform/scope.js';
+import { sql } from 'kysely';
 
 // Issue 13's pick rate: a scan on the floor costs a fixed number of statements, everything included — the session
 // check, BEGIN and COMMIT, the ledger, the audit rows and events — whatever the length of its job or order (a step
@@ -111,4 +112,14 @@ describe('statements of a floor scan, everything included', () => {
     expect(many.packs.length).toBe(few.packs.length);
     expect((await t.app.services.stock.reconcile(Scope.everything, { warehouseId: f.wh, customerId: f.cust })).balanced).toBe(true);
   }, 240_000);
+
+  it('a mid-job ConfirmPick takes the job\'s row without writing it on PostgreSQL (an UPDATE left a dead version of it at every pick)', async () => {
+    if (t.database.dialect.engine !== 'postgres') return;
+    const { jobId, stops } = await job(3);
+    await confirm(jobId, stops[0])(); // the first pick claims the job (a status change: a new version)
+    const version = async () => (await sql<{ v: string }>`select xmin::text as v from pick_job where id = ${jobId}`.execute(db())).rows[0].v;
+    const before = await version();
+    expect((await confirm(jobId, stops[1])()).statusCode).toBe(200);
+    expect(await version()).toBe(before);
+  });
 });

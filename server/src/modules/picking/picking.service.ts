@@ -218,7 +218,7 @@ export class PickingService {
   private async inJob(principal: Principal, jobId: number, actor: Actor, work: (step: Step) => Promise<Outcome>, opts: { undo?: boolean } = {}): Promise<PickResult> {
     return inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      const held = await repo.holdOwn(uow.tx, jobId, principal.userId, at);
+      const held = await repo.holdOwn(uow.tx, this.dialect, jobId, principal.userId, at);
       if (held && !principal.scope.canSeeWarehouse(held.warehouse_id)) throw notFound('Pick job');
       const step: Step = { uow, actor, job: held!, before: 'In Progress', changes: [], orders: [] };
       if (!held) await this.claim(step, principal, jobId, at, opts.undo ?? false);
