@@ -1,7 +1,7 @@
 // Where a load's CPU went, from /proc (Linux): each group of processes' share of one core over the measured time,
 // and how busy the whole machine was. On 2 cores this says what limits a case: the nodes, PostgreSQL, HAProxy
 // or the load generator (the bench's own process), or other work on the machine.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 /** utime + stime of a process in seconds (0 once it is gone). */
 function processSeconds(pid: number): number {
@@ -67,4 +67,24 @@ export function cpuSampler(groups: Record<string, () => Promise<number[]> | numb
 export function formatCpu(c: CpuShares): string {
   const parts = Object.entries(c.groups).map(([name, pct]) => `${name} ${pct.toFixed(0)}%`);
   return `CPU (% of one core): ${parts.join(', ')}; machine ${c.machineBusy.toFixed(0)}% busy`;
+}
+
+/**
+ * Diagnostics: a V8 CPU profile of this process from now until stop(), written to `file` (none when unset) — the
+ * pickers' phase alone, where BENCH_CPU_PROF_DIR profiles the whole child.
+ */
+export async function profileTo(file: string | undefined): Promise<{ stop(): Promise<void> }> {
+  if (!file) return { async stop() {} };
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { openCaptureApp } from './capture-app.js';
-import { cpuSampler } from './cpu.js';
+import { cpuSampler, profileTo } from './cpu.js';
 import { readChildConfig } from './child.js';
 import { takeSnapshot } from './db-snapshot.js';
 import { openRawDb, withStatementTimes } from './raw-db.js';
@@ -151,8 +151,10 @@ const picks: FloorFigures = { appMs: [], rawMs: [], statements: 0, units: stopsB
       'postgres shared': async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where datname is null`.execute(db)).rows.map((r) => r.pid),
     } : {}),
   });
+  const profiler = await profileTo(process.env.BENCH_PICKS_PROFILE);
   picks.appMs.push(await timed(() => Promise.all(pickJobs.map(async ({ jobId }, k) => { for (const s of stopsByJob[k]) await confirm(jobId, s); }))));
   const cpu = await sampler.stop();
+  await profiler.stop();
   const perPick = (share: number) => (share / 100) * picks.appMs[0] / picks.units!;
   cpuNote = `CPU per pick: ${Object.entries(cpu.groups).map(([name, share]) => `${name === 'load generator' ? 'Node' : name} ${perPick(share).toFixed(2)} ms`).join(', ')}; machine ${cpu.machineBusy.toFixed(0)}% busy`;
   await settle();

@@ -58,13 +58,27 @@ function sqliteDb(handle: SQLite.Database, close: () => Promise<void>): RawDb {
   return self;
 }
 
+/**
+ * Diagnostics (BENCH_RAW_PREPARED=1): the replay runs each statement with parameters prepared, by a name per text, as
+ * the app does (server/src/db/pg-prepared.ts), so BENCH_STATEMENT_TIMES shows what each costs once planned.
+ */
+const preparedNames = process.env.BENCH_RAW_PREPARED === '1' ? new Map<string, string>() : null;
+const pgQuery = (q: pg.Pool | pg.PoolClient, sql: string, values: unknown[]) => {
+  // A text and its values as two arguments, as before: passed as one config object, the replay ran 2.5 times slower
+  // (seen, not understood: pg-pool's query with a config and no values).
+  if (!preparedNames || values.length === 0) return q.query(sql, values);
+  let name = preparedNames.get(sql);
+  if (!name) preparedNames.set(sql, (name = `raw_${preparedNames.size + 1}`));
+  return q.query({ name, text: sql, values });
+};
+
 function pgDb(pool: pg.Pool, close: () => Promise<void>): RawDb {
   const on = (q: pg.Pool | pg.PoolClient): RawDb => ({
     async all<T>(t: SqlTemplate, v: Slots) {
-      return (await q.query(t.sql, t.bind(v))).rows as T[];
+      return (await pgQuery(q, t.sql, t.bind(v))).rows as T[];
     },
     async run(t, v) {
-      await q.query(t.sql, t.bind(v));
+      await pgQuery(q, t.sql, t.bind(v));
     },
     async transaction(work) {
       const client = await pool.connect();

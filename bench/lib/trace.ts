@@ -50,9 +50,13 @@ export function recordStatements(sqlite?: SQLite.Database): { take(): Trace } {
   const connOf = (client: object) => { let n = conns.get(client); if (n === undefined) conns.set(client, (n = nextConn++)); return n; };
   clientProto.query = function (this: object, ...args: unknown[]) {
     // A text and its values, or a query config: a prepared statement (server/src/db/pg-prepared.ts) is a config.
-    const config = args[0] as { text?: unknown; values?: unknown } | string;
-    const [text, values] = typeof config === 'string' ? [config, args[1]] : [config?.text, config?.values];
-    if (sink && typeof text === 'string') sink.push({ sql: text, params: Array.isArray(values) ? [...(values as unknown[])] : [], conn: connOf(this) });
+    const config = args[0] as { text?: unknown; values?: unknown; statements?: { text: string; values: unknown[] }[] } | string;
+    // A batch (server/src/db/pg-driver.ts: BEGIN with the first statement, the last writes with COMMIT): each statement.
+    const statements = typeof config !== 'string' && Array.isArray(config?.statements) ? config.statements.map((s) => [s.text, s.values] as const)
+      : [typeof config === 'string' ? [config, args[1]] as const : [config?.text, config?.values] as const];
+    for (const [text, values] of statements) {
+      if (sink && typeof text === 'string') sink.push({ sql: text, params: Array.isArray(values) ? [...(values as unknown[])] : [], conn: connOf(this) });
+    }
     return query.apply(this, args);
   };
   if (sqlite) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { field, INT_MAX } from './fields.js';
 import { listRequest, listResponse } from './common.js';
+import { MSG_INVENTORY_UPLOAD } from './messages.js';
 import { reservationReconciliation } from './stock.js';
 
 const id = field.id();
@@ -103,9 +104,9 @@ export const INVENTORY_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const uploadInventoryFields = z.object({
   warehouseId: field.idParam('Please select a warehouse'),
   customerId: field.idParam('Please select a client'),
-  inventoryType: z.enum(INVENTORY_UPLOAD_TYPES, { error: 'Please select inventory type!' }),
-  locationId: field.idParam('Please select location!'),
-  countDate: field.text(40, { error: 'Please select count date!' }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'Please select count date!'),
+  inventoryType: z.enum(INVENTORY_UPLOAD_TYPES, { error: MSG_INVENTORY_UPLOAD.inventoryType }),
+  locationId: field.idParam(MSG_INVENTORY_UPLOAD.location),
+  countDate: field.text(40, { error: MSG_INVENTORY_UPLOAD.countDate }).trim().regex(/^\d{4}-\d{2}-\d{2}$/, MSG_INVENTORY_UPLOAD.countDate),
 });
 export const uploadInventoryResult = z.object({
   fileName: z.string(),

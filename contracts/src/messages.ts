@@ -45,3 +45,10 @@ export const MSG_LOCATION = {
   created: 'Location created successfully',
   updated: 'Location updated successfully',
 } as const;
+
+/** UploadInventory's field messages (the Add Data panel's Inventory form names them before the server would). */
+export const MSG_INVENTORY_UPLOAD = {
+  inventoryType: 'Please select inventory type!',
+  location: 'Please select location!',
+  countDate: 'Please select count date!',
+} as const;

@@ -31,6 +31,19 @@ async function openCard(page: Page, title: string) {
   await panel(page).getByRole('button', { name: 'Back' }).waitFor();
 }
 
+/**
+ * Chooses a Select's option by the keyboard (focused, the option typed, Enter on the active match), then sees it
+ * chosen: a click on an option still sliding in can miss it, and a click on the field can land on a success toast
+ * over the drawer's top (the pointer on it pauses its closing).
+ */
+async function chooseOption(page: Page, label: string, option: string) {
+  await panel(page).getByLabel(label, { exact: true }).focus();
+  await page.keyboard.type(option);
+  await openDropdown(page).locator('.ant-select-item-option-active', { hasText: option }).waitFor();
+  await page.keyboard.press('Enter');
+  await panel(page).locator('.ant-form-item').filter({ has: page.getByLabel(label, { exact: true }) }).locator('.ant-select-selection-item', { hasText: option }).waitFor();
+}
+
 async function chooseFile(page: Page, name: string, content: string) {
   // The form's first file field (the Orders form has a second, for documents).
   await panel(page).locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
@@ -121,12 +134,15 @@ describe('Add Data panel', () => {
 
     // Opening stock into one of the new locations, posted through the stock ledger.
     await openCard(page, 'Inventory');
-    await panel(page).getByLabel('Inventory Type', { exact: true }).click();
-    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Opening Stock' }).click();
-    await panel(page).getByLabel('Location', { exact: true }).click();
-    await page.keyboard.type(`${loc}-01`);
-    await openDropdown(page).locator('.ant-select-item-option', { hasText: `${loc}-01` }).click();
     await chooseFile(page, 'add-data-stock.csv', 'SKU,Quantity\nFJE-1002,7\n');
+    // The type and the location unchosen: the form names them and nothing is uploaded.
+    await panel(page).getByRole('button', { name: 'Upload' }).click();
+    await panel(page).getByText('Please select inventory type!').waitFor();
+    await panel(page).getByText('Please select location!').waitFor();
+    expect(await card(page, 'add-data-stock.csv').count()).toBe(0);
+    await shot(page, 'add-data-inventory-missing');
+    await chooseOption(page, 'Inventory Type', 'Opening Stock');
+    await chooseOption(page, 'Location', `${loc}-01`);
     await shot(page, 'add-data-inventory-form');
     await panel(page).getByRole('button', { name: 'Upload' }).click();
     await uploadEnded(page, 'add-data-stock.csv', 'Opening stock imported: 7 units on 1 row');

@@ -307,6 +307,24 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await expect.poll(() => postedReceipts(), { timeout: 15_000 }).toEqual([...firstFour, ...Array(3).fill('CPS-1004 L-BURST 2027-08-31')]);
     await expect.poll(() => page.getByTestId('scans-waiting').count()).toBe(0);
     expect(await scan.inputValue()).toBe('');
+
+    // The same code again, typed while the receipt before it is posting and entered after its answer: the answer
+    // leaves the box alone (it used to clear a box holding the code just received, and that scan was lost).
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => { answer = resolve; });
+    await page.route('**/ReceiveItem', async (route) => { await held; await route.continue(); });
+    await page.keyboard.type('CPS-1004');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('CPS-1004');
+    const answered = page.waitForResponse((r) => r.url().includes('/ReceiveItem'));
+    answer();
+    await answered;
+    await expect.poll(() => page.locator('.bolx-ro-receive .ant-btn-primary .anticon-loading').count()).toBe(0);
+    expect(await scan.inputValue()).toBe('CPS-1004');
+    await page.unroute('**/ReceiveItem');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => postedReceipts(), { timeout: 15_000 }).toEqual([...firstFour, ...Array(5).fill('CPS-1004 L-BURST 2027-08-31')]);
+    expect(await scan.inputValue()).toBe('');
     await page.close();
   });
 

@@ -34,7 +34,12 @@ async function otherClientsOrder(page: Page, beside: string, referenceNumber: st
 }
 
 describe('orders: the Order Dashboard', () => {
+  let attempt = 0;
   it('staff create an order by hand, see it counted under New, open it, hold it and release the hold; a client account sees only its own orders', async () => {
+    // References of their own per attempt: a reference already used answers its order (nothing new), so CI's retry on
+    // the same server would see no new order.
+    const ours = `PO-E2E-ORD-${++attempt}`;
+    const theirs = `PO-E2E-OTHER-${attempt}`;
     const page = await demo.newPage({ viewport: { width: 1440, height: 900 } });
     await signIn(page, ...DEMO.staff);
     await landOnDashboard(page);
@@ -48,7 +53,7 @@ describe('orders: the Order Dashboard', () => {
     await page.getByRole('button', { name: 'New Order' }).click();
     await drawer(page).getByLabel('Reference Number', { exact: true }).waitFor();
     await choose(page, 'Client', 'Fjord Electronics');
-    await drawer(page).getByLabel('Reference Number', { exact: true }).fill('PO-E2E-ORD-1');
+    await drawer(page).getByLabel('Reference Number', { exact: true }).fill(ours);
     await drawer(page).getByLabel('Ship-to Name', { exact: true }).fill('Ada Lovelace');
     await drawer(page).getByLabel('City', { exact: true }).fill('Oslo');
     await choose(page, 'SKU', 'FJE-1001');
@@ -77,13 +82,14 @@ describe('orders: the Order Dashboard', () => {
     // The New tile filters the list to New orders, and is marked.
     await page.locator('.bolx-order-counts__tile[data-status="New"]').click();
     await expect.poll(() => page.locator('.bolx-order-counts__tile[data-status="New"]').getAttribute('aria-pressed')).toBe('true');
-    await rows(page).filter({ hasText: 'PO-E2E-ORD-1' }).waitFor();
-    expect(await page.locator('.ant-table-tbody .ant-tag[data-status]:not([data-status="New"])').count()).toBe(0);
+    await rows(page).filter({ hasText: ours }).waitFor();
+    // The unfiltered rows stay on screen until the filtered answer replaces them.
+    await expect.poll(() => page.locator('.ant-table-tbody .ant-tag[data-status]:not([data-status="New"])').count()).toBe(0);
     await shot(page, 'orders-dashboard-1440');
 
     // Another client's order, taken in through the API.
-    await otherClientsOrder(page, 'PO-E2E-ORD-1', 'PO-E2E-OTHER');
-    await rows(page).filter({ hasText: 'PO-E2E-OTHER' }).waitFor();
+    await otherClientsOrder(page, ours, theirs);
+    await rows(page).filter({ hasText: theirs }).waitFor();
     await page.close();
 
     // The client account (Fjord Electronics) sees its order and never the other client's.
@@ -92,8 +98,8 @@ describe('orders: the Order Dashboard', () => {
     await landOnDashboard(client);
     await client.goto('/OrderDashboard');
     await listed(client);
-    await rows(client).filter({ hasText: 'PO-E2E-ORD-1' }).waitFor();
-    expect(await rows(client).filter({ hasText: 'PO-E2E-OTHER' }).count()).toBe(0);
+    await rows(client).filter({ hasText: ours }).waitFor();
+    expect(await rows(client).filter({ hasText: theirs }).count()).toBe(0);
     // It takes in its own orders (OrderDashboard write), but the floor's and stock's moves are staff work.
     await client.getByRole('button', { name: 'New Order' }).waitFor();
     expect(await client.getByRole('button', { name: 'Allocate', exact: true }).count()).toBe(0);

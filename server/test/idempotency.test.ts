@@ -1,13 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ADMIN, as, buildTestApp, engine, login, makeCustomer, makeLocation, makeSku, makeWarehouse, recordEvents, type Session, type TestApp,
 } from './helpers.js';
 import { idempotencyKeys } from '../src/platform/idempotency-keys.js';
-import { isHubDelivery } from './statements.js';
+import { isHubDelivery, statementCounter } from './statements.js';
 
 // Issue 10, item 3: an Idempotency-Key has at most one effect whatever the timing and crashes. The key is written
 // with its answer as the last write of the request's one transaction (item 18: one statement), and it is unique: of
@@ -373,28 +371,13 @@ describe('what a key keeps', () => {
 describe('cost', () => {
   /** Every statement the app sends to its driver, with its text (both engines), while `call` runs. */
   async function statementsOf(call: () => Promise<unknown>): Promise<string[]> {
-    const seen: string[] = [];
-    const restore: (() => void)[] = [];
-    const clientProto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
-    const query = clientProto.query;
-    clientProto.query = function (this: unknown, ...args: unknown[]) {
-      const q = args[0] as string | { text: string };
-      seen.push(typeof q === 'string' ? q : q.text);
-      return query.apply(this, args);
-    };
-    restore.push(() => { clientProto.query = query; });
-    if (t.database.sqlite) {
-      const proto = Object.getPrototypeOf((t.database.sqlite as SQLite.Database).prepare('select 1')) as Record<string, (...a: unknown[]) => unknown>;
-      for (const method of ['all', 'run', 'get', 'iterate']) {
-        const original = proto[method];
-        proto[method] = function (this: { source: string }, ...args: unknown[]) { seen.push(this.source); return original.apply(this, args); };
-        restore.push(() => { proto[method] = original; });
-      }
-    }
+    const counter = statementCounter(t.database.sqlite);
+    let seen: string[];
     try {
       await call();
     } finally {
-      for (const r of restore) r();
+      seen = counter.take();
+      counter.restore();
     }
     // On PostgreSQL the event bus announces and loads the committed events on connections of its own: not the request's.
     return seen.filter((s) => !isHubDelivery(s.trim())).map((s) => s.trim().toLowerCase());

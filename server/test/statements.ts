@@ -3,15 +3,23 @@ import pg from 'pg';
 
 /**
  * Counts every statement the app sends to its driver (both engines, BEGIN and COMMIT included), as the bench's
- * trace records them. `take()` answers the statements since the last take; `restore()` unpatches the drivers.
+ * trace records them, and on PostgreSQL its round trips (db/pg-driver.ts sends some statements together). `take()`
+ * answers the statements since the last take; `restore()` unpatches the drivers.
  */
 export function statementCounter(sqlite?: SQLite.Database) {
   const seen: string[] = [];
+  /** PostgreSQL: the statements of each round trip (a batch carries several). */
+  const trips: string[][] = [];
   const restore: (() => void)[] = [];
   const clientProto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
   const query = clientProto.query;
   clientProto.query = function (this: unknown, ...args: unknown[]) {
-    seen.push(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text ?? args[0]));
+    const config = args[0] as { text?: string; statements?: { text: string }[] } | string;
+    // A batch (server/src/db/pg-driver.ts) is several statements in one round trip: each counts.
+    const texts = typeof config !== 'string' && Array.isArray(config?.statements) ? config.statements.map((s) => s.text)
+      : [typeof config === 'string' ? config : String(config?.text ?? config)];
+    seen.push(...texts);
+    trips.push(texts);
     return query.apply(this, args);
   };
   restore.push(() => { clientProto.query = query; });
@@ -24,7 +32,9 @@ export function statementCounter(sqlite?: SQLite.Database) {
     }
   }
   return {
-    take(): string[] { return seen.splice(0, seen.length); },
+    take(): string[] { trips.length = 0; return seen.splice(0, seen.length); },
+    /** PostgreSQL's round trips since the last take (each the statements it carried); taken too. */
+    takeTrips(): string[][] { seen.length = 0; return trips.splice(0, trips.length); },
     restore() { for (const r of restore.reverse()) r(); },
   };
 }

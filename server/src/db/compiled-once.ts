@@ -15,18 +15,20 @@ class Slot {
  */
 export function compiledOnce<S, A extends unknown[], R>(keyOf: (shape: S) => string, build: (db: Executor, shape: S, ...args: A) => Compilable<R> | RawBuilder<R>, room = 200) {
   const byEngine = new Map<unknown, Map<string, CompiledQuery<R>>>();
-  return async (db: Executor, shape: S, ...args: A): Promise<R[]> => {
+  /** The statement with this call's values, not run (for a caller that sends it its own way: db/pg-driver.ts's writeBehind). */
+  const compiled = (db: Executor, shape: S, ...args: A): CompiledQuery<R> => {
     const engine = db.getExecutor().adapter.constructor;
-    let compiled = byEngine.get(engine);
-    if (!compiled) byEngine.set(engine, (compiled = new Map()));
+    let queries = byEngine.get(engine);
+    if (!queries) byEngine.set(engine, (queries = new Map()));
     const key = keyOf(shape);
-    let query = compiled.get(key);
+    let query = queries.get(key);
     if (!query) {
-      if (compiled.size >= room) compiled.clear();
+      if (queries.size >= room) queries.clear();
       query = build(db, shape, ...(args.map((_, i) => new Slot(i)) as A)).compile(db);
-      compiled.set(key, query);
+      queries.set(key, query);
     }
-    const parameters = query.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    return { ...query, parameters: query.parameters.map((p) => (p instanceof Slot ? args[p.index] : p)) };
   };
+  const run = async (db: Executor, shape: S, ...args: A): Promise<R[]> => (await db.executeQuery<R>(compiled(db, shape, ...args))).rows;
+  return Object.assign(run, { compiled });
 }

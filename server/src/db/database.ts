@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { dialectFor, registerSqliteFunctions, type Dialect } from './dialect.js';
 import { pinnable } from './pinned-connection.js';
 import { PreparedStatements } from './pg-prepared.js';
+import { PgDialect } from './pg-driver.js';
 
 export interface Database {
   db: Kysely<DB>;
@@ -49,8 +50,9 @@ export function openDatabase(opts: DatabaseOptions): Database {
       options: [PG_NO_JIT, opts.pgSchema ? `-c search_path=${opts.pgSchema}` : ''].filter(Boolean).join(' '),
     });
     pool.on('error', () => undefined); // an idle client's error is reported on its next use
-    new PreparedStatements().install(pool);
-    const db = new Kysely<DB>({ dialect: pinnable(new PostgresDialect({ pool })) });
+    const prepared = new PreparedStatements();
+    prepared.install(pool);
+    const db = new Kysely<DB>({ dialect: pinnable(new PgDialect(pool, prepared)) });
     return { db, dialect: dialectFor('postgres'), pool, pgSchema: opts.pgSchema, close: () => db.destroy() };
   }
   mkdirSync(opts.dataDir, { recursive: true });

@@ -119,7 +119,13 @@ export function containsPattern(input: string): string {
   return `%${input.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export type DbErrorKind = 'unique' | 'foreign_key' | 'check' | 'not_null' | 'busy' | 'serialization' | 'lock_timeout' | 'bad_value' | null;
+export type DbErrorKind = 'unique' | 'foreign_key' | 'check' | 'not_null' | 'busy' | 'serialization' | 'lock_timeout' | 'bad_value' | 'conflict' | null;
+
+/**
+ * The prefix of a refusal a statement raises itself (migration 0048's bolx_refuse) that answers 409 with the rest
+ * of its message: a statement sent without waiting for its answer checks its own outcome so.
+ */
+export const SQL_CONFLICT = 'conflict:';
 
 /** Classifies a driver error so the one error handler can answer 409/422 without leaking SQL. */
 export function classifyDbError(err: unknown): DbErrorKind {
@@ -136,6 +142,7 @@ export function classifyDbError(err: unknown): DbErrorKind {
     // too long, a malformed number or date. The contracts refuse these first; this is the net behind them.
     case '22003': case '22021': case '22P05': case '22001': case '22P02': case '22007': case '22008': return 'bad_value';
     case '55P03': return 'lock_timeout';
+    case 'P0001': return String((err as { message?: unknown }).message).startsWith(SQL_CONFLICT) ? 'conflict' : null;
     default: return null;
   }
 }

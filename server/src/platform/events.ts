@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import type { Insertable } from 'kysely';
 import type { AuditLogTable, Executor } from '../db/schema.js';
 import { compiledOnce } from '../db/compiled-once.js';
+import { writeBehind } from '../db/pg-driver.js';
 import { AUDIT_COLUMNS } from './audit.js';
 
 /**
@@ -44,8 +45,45 @@ function eventsInsert(db: Executor, shape: { events: number; audits: number }, .
 }
 const eventsInsertOnce = compiledOnce((s: { events: number; audits: number }) => `${s.events}|${s.audits}`, eventsInsert);
 
+/** An events insert (with its audit rows) not built yet: built when sent, with the transaction's next statement. */
+interface UnsentInsert { events: DomainEvent[]; payloads: string[]; audits: Insertable<AuditLogTable>[]; built: boolean }
+
 /** How often a node whose listening connection was lost tries to listen again. */
 const RELISTEN_EVERY_MS = 1000;
+
+/**
+ * A node announces at most this often: commits meanwhile go together in the next announcement. Under load (8
+ * pickers) each pick had its own announcement and each node's read of it: two of its seven round trips. After a
+ * quiet spell an announcement still goes at once.
+ */
+const ANNOUNCE_EVERY_MS = 20;
+
+/** A notification's payload: PostgreSQL refuses one of 8,000 bytes or more (its default build). */
+const NOTIFICATION_BYTES = 7900;
+
+/**
+ * An announced event as it travels in a notification: `[id, target, warehouse, client, payload]` (the payload as
+ * the JSON the outbox holds), so no node has to load it; just its id when it is too large for a notification.
+ */
+function announced(id: number, event: DomainEvent, payloadJson: string): string {
+  const whole = `[${id},${JSON.stringify(event.target)},${event.warehouseId ?? null},${event.customerId ?? null},${payloadJson}]`;
+  return Buffer.byteLength(whole) < NOTIFICATION_BYTES - 2 ? whole : String(id);
+}
+
+/** What a notification brings: events whole, or ids to load (also how a node before announcing whole events sent them: "1,2,3"). */
+function parseAnnouncement(payload: string): (number | DeliveredEvent)[] {
+  if (!payload.startsWith('[')) return payload.split(',').map(Number);
+  return (JSON.parse(payload) as (number | [number, HubEventName, number | null, number | null, unknown])[]).map((item) =>
+    typeof item === 'number' ? item : { id: item[0], target: item[1], warehouseId: item[2], customerId: item[3], payload: item[4] } as DeliveredEvent);
+}
+
+/** Takes from `items` (announced()'s texts) as many as fit one notification, at least one. */
+function oneNotification(items: string[]): string {
+  let bytes = 2;
+  let n = 0;
+  while (n < items.length && (n === 0 || bytes + 1 + Buffer.byteLength(items[n]) < NOTIFICATION_BYTES)) bytes += 1 + Buffer.byteLength(items[n++]);
+  return `[${items.splice(0, n).join(',')}]`;
+}
 
 /**
  * One channel per schema: ids are per schema, so a node must never hear (and load by id) another schema's
@@ -65,15 +103,19 @@ function channelFor(schema: string | undefined): string {
 export class EventBus {
   private readonly emitter = new EventEmitter();
   private listenerClient: import('pg').PoolClient | undefined;
-  private readonly pending: number[] = [];
+  /** Announced events to deliver, in order: whole, or ids to load first. */
+  private readonly pending: (number | DeliveredEvent)[] = [];
   private draining = false;
   private stopped = false;
   /** The newest event id delivered from a notification: where to catch up from after listening again. */
   private lastDelivered = 0;
   private readonly channel: string;
-  /** Committed events' ids waiting to be announced, and whether an announcement is on its way. */
-  private readonly unannounced: number[] = [];
+  /** Committed events waiting to be announced (announced()'s texts), whether an announcement is on its way, and when the last went. */
+  private readonly unannounced: string[] = [];
   private announcing = false;
+  private lastAnnouncedAt = 0;
+  /** Per transaction, its events insert waiting to be sent, which the transaction's later small changes join. */
+  private readonly unsent = new WeakMap<object, UnsentInsert>();
 
   constructor(private readonly database: Database) {
     this.emitter.setMaxListeners(0);
@@ -104,16 +146,38 @@ export class EventBus {
     return this.database.dialect.engine === 'postgres' && events > 0 && events <= EVENTS_PER_STATEMENT && audits > 0;
   }
 
-  /** The events' insert, with `audits` (PostgreSQL) as its data-modifying WITH; compiled once for a few rows (every change's). */
+  /**
+   * The events' insert, with `audits` (PostgreSQL) as its data-modifying WITH; compiled once for a few rows (every
+   * change's). Nothing in the transaction waits for its answer, so on PostgreSQL it travels with the transaction's
+   * next statement (db/pg-driver.ts), often its COMMIT: one round trip fewer for every change recorded. A later small
+   * change of the same transaction recorded before that statement joins it (a pick's move and its job's change: one
+   * insert, where there were two); it is built only when sent.
+   */
   private async insertEvents(tx: Executor, events: DomainEvent[], afterCommit: (fn: () => void) => void, audits: Insertable<AuditLogTable>[] = []): Promise<void> {
-    const shape = { events: events.length, audits: audits.length };
-    const values = [
-      ...events.flatMap((event) => [event.target, JSON.stringify(event.payload), event.warehouseId ?? null, event.customerId ?? null]),
-      ...audits.flatMap((a) => AUDIT_COLUMNS.map((c) => a[c] ?? null)),
-    ];
-    const rows = events.length + audits.length <= FEW_ROWS ? await eventsInsertOnce(tx, shape, ...values) : await eventsInsert(tx, shape, ...values).execute();
-    if (this.database.dialect.engine === 'postgres') afterCommit(() => this.announce(rows.map((r) => Number(r.id))));
-    else afterCommit(() => events.forEach((event, i) => this.emitter.emit('event', { ...event, id: rows[i].id })));
+    const payloads = events.map((event) => JSON.stringify(event.payload));
+    const unsent = this.unsent.get(tx);
+    if (unsent && !unsent.built && unsent.events.length + unsent.audits.length + events.length + audits.length <= FEW_ROWS) {
+      unsent.events.push(...events);
+      unsent.payloads.push(...payloads);
+      unsent.audits.push(...audits);
+      return;
+    }
+    const insert: UnsentInsert = { events: [...events], payloads, audits: [...audits], built: false };
+    if (events.length + audits.length <= FEW_ROWS) this.unsent.set(tx, insert);
+    const build = () => {
+      insert.built = true;
+      const shape = { events: insert.events.length, audits: insert.audits.length };
+      const values = [
+        ...insert.events.flatMap((event, i) => [event.target, insert.payloads[i], event.warehouseId ?? null, event.customerId ?? null]),
+        ...insert.audits.flatMap((a) => AUDIT_COLUMNS.map((c) => a[c] ?? null)),
+      ];
+      return shape.events + shape.audits <= FEW_ROWS ? eventsInsertOnce.compiled(tx, shape, ...values) : eventsInsert(tx, shape, ...values).compile();
+    };
+    await writeBehind(tx, build, (rows) => {
+      const { events: all, payloads: texts } = insert;
+      if (this.database.dialect.engine === 'postgres') afterCommit(() => this.announce(rows.map((r, i) => announced(Number(r.id), all[i], texts[i]))));
+      else afterCommit(() => all.forEach((event, i) => this.emitter.emit('event', { ...event, id: rows[i].id })));
+    });
   }
 
   /**
@@ -121,20 +185,28 @@ export class EventBus {
    * the transaction would hold PostgreSQL's one notification lock from its commit until the commit is on disk, so
    * every writing request of the cluster would commit in turn, each waiting for the previous one's disk flush (8
    * pickers at once were slower than one). Announced apart, the commits share their flushes, and the announcement
-   * itself waits for no flush (synchronous_commit off: a notification is not data). Ids committed meanwhile go
-   * together in the next announcement (comma-separated, at most ~7,000 characters a notification).
+   * itself waits for no flush (synchronous_commit off: a notification is not data). Events committed meanwhile, and
+   * within ANNOUNCE_EVERY_MS of the last announcement, go together in the next one. The events travel whole, so the
+   * nodes deliver them without reading them back (announced()).
    */
-  private announce(ids: number[]): void {
-    this.unannounced.push(...ids);
+  private announce(items: string[]): void {
+    this.unannounced.push(...items);
     if (this.announcing) return;
     this.announcing = true;
     void (async () => {
       try {
+        // The same commit's other changes are announced by hooks that run right after this one: one announcement for all.
+        await Promise.resolve();
         while (this.unannounced.length > 0) {
-          const batch = this.unannounced.splice(0, 700);
-          // On the pool itself, never a request's pinned connection (platform/pinned-connection.ts), which may by now be
-          // another request's transaction.
-          await this.database.pool!.query(`select set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [this.channel, batch.join(',')]);
+          const wait = this.lastAnnouncedAt + ANNOUNCE_EVERY_MS - Date.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          const round = this.unannounced.splice(0);
+          while (round.length > 0) {
+            // On the pool itself, never a request's pinned connection (platform/pinned-connection.ts), which may by now be
+            // another request's transaction.
+            await this.database.pool!.query(`select set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [this.channel, oneNotification(round)]);
+          }
+          this.lastAnnouncedAt = Date.now();
         }
       } catch {
         this.unannounced.length = 0; // the database is closing; nothing is listening any more
@@ -167,7 +239,7 @@ export class EventBus {
     const client = await this.database.pool!.connect();
     client.on('notification', (msg) => {
       if (msg.channel !== this.channel || !msg.payload) return;
-      this.pending.push(...msg.payload.split(',').map(Number));
+      this.pending.push(...parseAnnouncement(msg.payload));
       void this.drain();
     });
     // The listening connection lost (PostgreSQL restarted, the connection was cut): listen again on a new one.
@@ -197,7 +269,7 @@ export class EventBus {
       try {
         await this.listen();
         const missed = await this.database.db.selectFrom('event_outbox').select('id').where('id', '>', this.lastDelivered).orderBy('id').execute();
-        const waiting = new Set(this.pending);
+        const waiting = new Set(this.pending.map((p) => (typeof p === 'number' ? p : p.id)));
         this.pending.push(...missed.map((r) => Number(r.id)).filter((id) => !waiting.has(id)));
         void this.drain();
         return;
@@ -209,32 +281,33 @@ export class EventBus {
 
   /**
    * Notifications arrive in the order they were announced (a node's, in commit order); loading each one on its own
-   * pooled query could emit them out of order, so one loader at a time takes every id waiting and emits them in that order.
+   * pooled query could emit them out of order, so one loader at a time takes every event waiting (whole, or an id to
+   * load) and emits them in that order.
    */
   private async drain(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
     try {
       while (this.pending.length > 0) {
-        const ids = this.pending.splice(0, 500);
-        let rows;
-        try {
-          rows = await this.database.db.selectFrom('event_outbox').selectAll().where('id', 'in', ids).execute();
-        } catch {
-          return; // the database is closing; nothing is listening any more
+        const batch = this.pending.splice(0, 500);
+        const ids = batch.filter((p): p is number => typeof p === 'number');
+        const loaded = new Map<number, DeliveredEvent>();
+        if (ids.length > 0) {
+          try {
+            for (const row of await this.database.db.selectFrom('event_outbox').selectAll().where('id', 'in', ids).execute()) {
+              loaded.set(Number(row.id), {
+                id: row.id, target: row.name as HubEventName, payload: JSON.parse(row.payload_json), warehouseId: row.warehouse_id, customerId: row.customer_id,
+              });
+            }
+          } catch {
+            return; // the database is closing; nothing is listening any more
+          }
         }
-        const byId = new Map(rows.map((r) => [Number(r.id), r]));
-        for (const id of ids) {
-          const row = byId.get(id);
-          if (!row) continue;
-          this.lastDelivered = Math.max(this.lastDelivered, id);
-          this.emitter.emit('event', {
-            id: row.id,
-            target: row.name as HubEventName,
-            payload: JSON.parse(row.payload_json),
-            warehouseId: row.warehouse_id,
-            customerId: row.customer_id,
-          });
+        for (const p of batch) {
+          const event = typeof p === 'number' ? loaded.get(p) : p;
+          if (!event) continue;
+          this.lastDelivered = Math.max(this.lastDelivered, Number(event.id));
+          this.emitter.emit('event', event);
         }
       }
     } finally {

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ApiErrorBody } from '@bolx/contracts';
 import { AppError } from '../platform/errors.js';
-import { classifyDbError } from '../db/dialect.js';
+import { classifyDbError, SQL_CONFLICT } from '../db/dialect.js';
 
 /**
  * The one error mapper: every failure leaves as {status, message, details, code, requestId}. Never a stack
@@ -51,6 +51,8 @@ export function toApiError(err: FastifyError, requestId: string): ApiErrorBody {
       return { status: 422, message: 'The change would break a data rule', code: ERROR_CODES.UNPROCESSABLE, requestId };
     case 'bad_value':
       return { status: 400, message: 'A value is out of range or holds characters that cannot be stored', code: ERROR_CODES.VALIDATION, requestId };
+    case 'conflict':
+      return { status: 409, message: String(err.message).slice(SQL_CONFLICT.length), code: ERROR_CODES.CONFLICT, requestId };
     case 'busy':
     case 'serialization':
       return { status: 503, message: 'The database is busy, please try again', code: ERROR_CODES.INTERNAL, requestId };

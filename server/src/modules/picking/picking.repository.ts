@@ -1,5 +1,6 @@
 import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
+import { sendAhead } from '../../db/pg-driver.js';
 import type { Executor } from '../../db/schema.js';
 import { lockJoinedRowsAsMutex, type Dialect } from '../../db/dialect.js';
 import type { PickTaskTable } from '../../db/tables/floor.js';
@@ -11,7 +12,7 @@ const n = (v: unknown) => Number(v ?? 0);
 export const FINISHED_JOB_STATUSES = ['Done', 'Short', 'Cancelled'] as const;
 
 /** One task of a stop, with what the picker scans against and what the stop shows: place, SKU, order (and its status), slot and tote. */
-export type StopTask = Awaited<ReturnType<typeof pickingRepository.stopTasks>>[number];
+export type StopTask = Awaited<ReturnType<typeof stopTasksOnce>>[number];
 
 /** A job as picking works on it: its row, its wave's number and status, who has it and how many orders it picks for. */
 export interface PickingJob {
@@ -48,6 +49,22 @@ const holdOwnOnce = compiledOnce((engine: Dialect['engine']) => engine, (_db, en
     ? sql<PickingJob>`select ${columns}, ${extras} from pick_job where ${mine} for no key update`
     : sql<PickingJob>`update pick_job set updated_at = ${at} where ${mine} returning ${columns}, ${extras}`;
 });
+
+/**
+ * PostgreSQL: holdOwnOnce's hold and a stop's tasks (stopTasks, its orders taken) in one statement: every pick
+ * reads both, one round trip fewer. The stop is read only once the job's row is held (a lateral join on it, so the
+ * job's row is always taken before the orders', as in two statements); no row when the job is not held.
+ */
+const holdWithStopOnce = compiledOnce(() => 'postgres', (db, _s: null, jobId: number, userId: number, seq: number) => {
+  const extras = sql.join(Object.entries(jobExtras).map(([name, expr]) => sql`${expr} as ${sql.ref(name)}`));
+  const held = sql.raw(JOB_FIELDS.map((c) => `j.${c} as j_${c}`).join(', '));
+  const stop = stopQuery(db).where(sql<boolean>`t.job_id = j.id`).where('t.seq', '=', seq).orderBy('t.id').forNoKeyUpdate('o');
+  return sql<Record<string, unknown>>`with j as materialized (
+      select ${sql.raw(JOB_COLUMNS.join(', '))}, ${extras} from pick_job where id = ${jobId} and status = 'In Progress' and assigned_to = ${userId} for no key update)
+    select ${held}, s.* from j left join lateral (${stop}) s on true`;
+});
+/** Every field of a PickingJob, as holdWithStopOnce answers them (prefixed j_). */
+const JOB_FIELDS = [...JOB_COLUMNS, ...Object.keys(jobExtras)];
 
 /** `CASE id WHEN … THEN … END` over rows keyed by id: one statement changes each row by its own amount. */
 function byId(rows: { id: number; value: number }[]): RawBuilder<number> {
@@ -149,6 +166,22 @@ export const pickingRepository = {
   },
 
   /**
+   * holdOwn and, once held, stopTasks(…, lock) in one round trip where the engine can (PostgreSQL); elsewhere the
+   * two statements. `tasks` is undefined when the job was not held (nothing read).
+   */
+  async holdOwnWithStop(tx: Executor, dialect: Dialect, jobId: number, userId: number, seq: number, at: string): Promise<{ job?: PickingJob; tasks?: StopTask[] }> {
+    if (dialect.engine !== 'postgres') {
+      const job = await pickingRepository.holdOwn(tx, dialect, jobId, userId, at);
+      return job ? { job, tasks: await pickingRepository.stopTasks(tx, dialect, jobId, seq, true) } : {};
+    }
+    const rows = await holdWithStopOnce(tx, null, jobId, userId, seq);
+    if (rows.length === 0) return {};
+    const job = Object.fromEntries(JOB_FIELDS.map((c) => [c, rows[0][`j_${c}`]])) as unknown as PickingJob;
+    const tasks = rows.filter((r) => r.id !== null).map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('j_')))) as unknown as StopTask[];
+    return { job, tasks };
+  },
+
+  /**
    * The tasks of one stop (one seq of a job), in task order. When `lock`, their orders' rows are taken until commit
    * (PostgreSQL; SQLite runs one transaction at a time): an order whose tasks lie in several jobs (zone picking) is
    * then settled by one picker at a time, each counting what the other left open after it committed.
@@ -232,19 +265,26 @@ export const pickingRepository = {
    * PostgreSQL: addPicked, addLinesPicked, progress and the step's floor events (`events`, an insert answering their
    * ids) in one statement (data-modifying WITHs), compiled once per shape (how many tasks, lines, orders and events).
    * Its reads see the tasks as they were before the statement (PostgreSQL's rule for WITH), so they read each taken
-   * task as the update leaves it: the same expressions. Answers the tasks taken (fewer than asked: one changed
-   * meanwhile), the lines as they now are and the progress after the step.
+   * task as the update leaves it: the same expressions. Sent with the transaction's next statement (sendAhead):
+   * `result()`, read after that, answers the tasks taken (fewer than asked: one changed meanwhile), the lines as they
+   * now are and the progress after the step.
    */
   async pickAndProgress(tx: Executor, takes: { taskId: number; quantity: number }[], deltas: { lineId: number; delta: number }[], jobId: number, orderIds: number[],
     events: FloorEventValues) {
     const shape = { takes: takes.length, deltas: deltas.length, orders: orderIds.length, events: events.count, withUser: events.withUser };
-    const rows = await pickAndProgressOnce(tx, shape, jobId, ...takes.flatMap((t) => [t.taskId, t.quantity]), ...deltas.flatMap((d) => [d.lineId, d.delta]),
-      ...orderIds, ...events.values);
+    // Nothing in the step's next statement (the stock engine's) depends on it: the two go in one round trip.
+    const sent = await sendAhead(tx, pickAndProgressOnce.compiled(tx, shape, jobId, ...takes.flatMap((t) => [t.taskId, t.quantity]),
+      ...deltas.flatMap((d) => [d.lineId, d.delta]), ...orderIds, ...events.values));
     return {
-      taken: rows.filter((x) => x.kind === 'task').length,
-      lines: rows.filter((x) => x.kind === 'line').map((x): LineRow => ({ id: n(x.id), order_id: n(x.order_id), quantity: n(x.quantity), allocated_qty: n(x.allocated_qty), picked_qty: n(x.picked_qty) })),
-      progress: progressOf(rows.filter((x) => x.kind === 'progress')),
-      eventIds: rows.filter((x) => x.kind === 'event').map((x) => n(x.id)).sort((a, b) => a - b),
+      async result() {
+        const rows = await sent.rows();
+        return {
+          taken: rows.filter((x) => x.kind === 'task').length,
+          lines: rows.filter((x) => x.kind === 'line').map((x): LineRow => ({ id: n(x.id), order_id: n(x.order_id), quantity: n(x.quantity), allocated_qty: n(x.allocated_qty), picked_qty: n(x.picked_qty) })),
+          progress: progressOf(rows.filter((x) => x.kind === 'progress')),
+          eventIds: rows.filter((x) => x.kind === 'event').map((x) => n(x.id)).sort((a, b) => a - b),
+        };
+      },
     };
   },
 

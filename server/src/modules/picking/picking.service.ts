@@ -58,6 +58,8 @@ interface Step {
    */
   startsWave?: boolean;
   finishesWave?: boolean;
+  /** The step's stop, when it was read with the job's hold (the caller's own job In Progress): see inJob. */
+  stopTasks?: StopTask[];
 }
 /** What a step answers beside the job's progress and the orders (see pickResult). */
 interface Outcome { message: string; stops: PickResult['stops']; lines: LineRow[]; lastPick: PickResult['lastPick'] }
@@ -101,7 +103,7 @@ export class PickingService {
   /** Confirms a stop's pick: the scans checked again, the quantity shared over its open tasks in task order. */
   async confirmPick(principal: Principal, input: StopScans & { jobId: number; stopSeq: number; quantity: number }, actor: Actor) {
     return this.inJob(principal, input.jobId, actor, async (step) => {
-      const tasks = await this.stop(step.uow.tx, step.job.id, input.stopSeq, true);
+      const tasks = await this.stop(step.uow.tx, step.job.id, input.stopSeq, true, step.stopTasks);
       await this.assertScans(step.uow.tx, step.job, tasks, input, true);
       const need = tasks.filter((t) => t.status === 'Open').reduce((s, t) => s + remainingOf(t), 0);
       if (input.quantity > need) {
@@ -111,17 +113,19 @@ export class PickingService {
       const takes = this.share(tasks, input.quantity);
       const at = new Date();
       const picks = takes.map((t) => this.floorEvent('pick', step.job, t.task, t.quantity));
-      const { lines, progress, eventIds } = await this.take(step, takes, { events: picks, at });
-      // Settled before the stock moves, so the job's and orders' changes are written in the engine's statements.
-      await this.settle(step, takes.map((t) => t.task), 'pick', message, progress);
+      const taken = await this.take(step, takes, { events: picks, at });
+      // On PostgreSQL the pick's statement goes with the stock engine's first (one round trip); its answer is read
+      // after, and a refusal then still rolls the whole step back. The job's and orders' changes follow the move.
       await this.movePicked(step, takes);
+      const { lines, progress, eventIds } = await taken.result();
+      await this.settle(step, takes.map((t) => t.task), 'pick', message, progress);
       const events = eventIds ? recordedEvents(eventIds, picks, at) : await this.record(step, picks, at);
       const last = events.at(-1)!;
       return {
         message, stops: toStops(this.after(tasks, takes)), lines,
         lastPick: { eventId: last.id, taskId: n(last.taskId), quantity: last.quantity, at: last.at },
       };
-    });
+    }, { stopSeq: input.stopSeq });
   }
 
   /**
@@ -133,13 +137,13 @@ export class PickingService {
   async shortPick(principal: Principal, input: StopScans & { jobId: number; stopSeq: number; foundQuantity: number; reason?: string }, actor: Actor) {
     return this.inJob(principal, input.jobId, actor, async (step) => {
       const { uow, job } = step;
-      const tasks = await this.stop(uow.tx, job.id, input.stopSeq, true);
+      const tasks = await this.stop(uow.tx, job.id, input.stopSeq, true, step.stopTasks);
       await this.assertScans(uow.tx, job, tasks, input, input.foundQuantity > 0);
       const need = tasks.filter((t) => t.status === 'Open').reduce((s, t) => s + remainingOf(t), 0);
       if (need === 0) throw unprocessable('This stop is already picked', { foundQuantity: 'Nothing is left to pick here' });
       if (input.foundQuantity >= need) throw unprocessable(`This stop needs ${count(need, 'unit')}: confirm the pick instead`, { foundQuantity: `Fewer than ${need}` });
       const takes = input.foundQuantity > 0 ? this.share(tasks, input.foundQuantity) : [];
-      const { lines: picked } = await this.take(step, takes);
+      const { lines: picked } = await (await this.take(step, takes)).result();
       // The found units leave the bin before the spot count holds it.
       if (takes.length) await this.movePicked(step, takes);
       const shorts = (await repo.closeShort(uow.tx, job.id, input.stopSeq))
@@ -168,7 +172,7 @@ export class PickingService {
         repo.stops(uow.tx, job.id, [input.stopSeq, ...reallocated.seqs]), jobPickEvents(uow.tx, job.id, step.actor.userId ?? 0),
       ]);
       return { message, stops: toStops(stops), lines: latestLines([...picked, ...reallocated.lines]), lastPick: toLastPick(standingPick(picks)) };
-    });
+    }, { stopSeq: input.stopSeq });
   }
 
   /** Takes back the caller's last pick of the job (tote to bin), while the job is not finished. */
@@ -215,12 +219,13 @@ export class PickingService {
    * to the caller, on the first pick, starting the wave), refusing a finished job and one another user is picking.
    * Then the step, the changes it gathered, and the answer: what the step changed (pickResult).
    */
-  private async inJob(principal: Principal, jobId: number, actor: Actor, work: (step: Step) => Promise<Outcome>, opts: { undo?: boolean } = {}): Promise<PickResult> {
+  private async inJob(principal: Principal, jobId: number, actor: Actor, work: (step: Step) => Promise<Outcome>, opts: { undo?: boolean; stopSeq?: number } = {}): Promise<PickResult> {
     return inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      const held = await repo.holdOwn(uow.tx, this.dialect, jobId, principal.userId, at);
+      const { job: held, tasks } = opts.stopSeq === undefined ? { job: await repo.holdOwn(uow.tx, this.dialect, jobId, principal.userId, at), tasks: undefined }
+        : await repo.holdOwnWithStop(uow.tx, this.dialect, jobId, principal.userId, opts.stopSeq, at);
       if (held && !principal.scope.canSeeWarehouse(held.warehouse_id)) throw notFound('Pick job');
-      const step: Step = { uow, actor, job: held!, before: 'In Progress', changes: [], orders: [] };
+      const step: Step = { uow, actor, job: held!, before: 'In Progress', changes: [], orders: [], stopTasks: tasks };
       if (!held) await this.claim(step, principal, jobId, at, opts.undo ?? false);
       const outcome = await work(step);
       if (step.startsWave) await this.startWave(step);
@@ -266,9 +271,9 @@ export class PickingService {
     return job;
   }
 
-  /** A stop's tasks (its orders taken until commit when `lock`); 422 for a stop the job has not. */
-  private async stop(db: Executor, jobId: number, seq: number, lock = false) {
-    const tasks = await repo.stopTasks(db, this.dialect, jobId, seq, lock);
+  /** A stop's tasks (its orders taken until commit when `lock`), or those `known` (read with the job's hold); 422 for a stop the job has not. */
+  private async stop(db: Executor, jobId: number, seq: number, lock = false, known?: StopTask[]) {
+    const tasks = known ?? await repo.stopTasks(db, this.dialect, jobId, seq, lock);
     if (tasks.length === 0) throw unprocessable(`This job has no stop ${seq}`, { stopSeq: 'No such stop in this job' });
     return tasks;
   }
@@ -305,10 +310,11 @@ export class PickingService {
 
   /**
    * The tasks picked (one conditional statement; 409 when one changed meanwhile) and their lines' picked units (one
-   * more). With `recording` on PostgreSQL: both, the progress settle reads and the step's floor events, in one statement.
+   * more). With `recording` on PostgreSQL: both, the progress settle reads and the step's floor events, in one statement,
+   * sent with the step's next one: `result()`, read after that, answers them (or the 409).
    */
-  private async take(step: Step, takes: Take[], recording?: { events: FloorEvent[]; at: Date }): Promise<{ lines: LineRow[]; progress?: PickProgress; eventIds?: number[] }> {
-    if (takes.length === 0) return { lines: [] };
+  private async take(step: Step, takes: Take[], recording?: { events: FloorEvent[]; at: Date }): Promise<{ result(): Promise<{ lines: LineRow[]; progress?: PickProgress; eventIds?: number[] }> }> {
+    if (takes.length === 0) return { result: async () => ({ lines: [] }) };
     const orders = new Map(takes.map((t) => [t.task.order_id, t.task]));
     for (const task of orders.values()) {
       if (!['Released', 'Picking'].includes(task.order_status)) throw conflict(`Order ${task.so_number} is ${task.order_status}; it cannot be picked`);
@@ -319,12 +325,18 @@ export class PickingService {
     const deltas = [...byLine].map(([lineId, delta]) => ({ lineId, delta }));
     if (recording && this.dialect.engine === 'postgres') {
       const events = await this.parts.floorEvents.values(step.uow, step.actor, recording.events, recording.at);
-      const done = await repo.pickAndProgress(step.uow.tx, picks, deltas, step.job.id, touchedOrders(takes.map((t) => t.task)).map((o) => o.id), events);
-      if (done.taken !== takes.length) throw conflict('This stop was picked meanwhile; reload the job');
-      return { lines: done.lines, progress: done.progress, eventIds: done.eventIds };
+      const sent = await repo.pickAndProgress(step.uow.tx, picks, deltas, step.job.id, touchedOrders(takes.map((t) => t.task)).map((o) => o.id), events);
+      return {
+        async result() {
+          const done = await sent.result();
+          if (done.taken !== takes.length) throw conflict('This stop was picked meanwhile; reload the job');
+          return { lines: done.lines, progress: done.progress, eventIds: done.eventIds };
+        },
+      };
     }
     if ((await repo.addPicked(step.uow.tx, picks)) !== takes.length) throw conflict('This stop was picked meanwhile; reload the job');
-    return { lines: await repo.addLinesPicked(step.uow.tx, deltas) };
+    const lines = await repo.addLinesPicked(step.uow.tx, deltas);
+    return { result: async () => ({ lines }) };
   }
 
   /** The picked units bin → each slot's tote, with their reservation (one engine call), carrying the changes settled so far. */

@@ -107,15 +107,16 @@ describe('jobs', () => {
     const runs: string[] = [];
     const slow = (node: string): JobHandler<object> => ({
       payload: z.object({}),
-      run: async () => { runs.push(node); await new Promise((r) => setTimeout(r, 900)); return null; },
+      // Three lock lengths long; the lock is long enough that a loaded CI machine's event-loop stalls do not outlast it.
+      run: async () => { runs.push(node); await new Promise((r) => setTimeout(r, 1800)); return null; },
     });
     const [a, b] = [await anotherApp(), await anotherApp()];
     a.services.jobs.register('test.slow', slow('a'));
     b.services.jobs.register('test.slow', slow('b'));
     const job = await a.services.jobs.enqueue(t.database.db, 'test.slow', {});
-    await a.services.jobs.start({ pollMs: 10, lockMs: 150, concurrency: 1 });
+    await a.services.jobs.start({ pollMs: 10, lockMs: 600, concurrency: 1 });
     await until(async () => runs.length === 1);
-    await b.services.jobs.start({ pollMs: 10, lockMs: 150, concurrency: 1 });
+    await b.services.jobs.start({ pollMs: 10, lockMs: 600, concurrency: 1 });
     expect(await finished(job.jobId)).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(runs).toEqual(['a']);
     await a.close();

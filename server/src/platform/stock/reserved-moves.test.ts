@@ -5,6 +5,8 @@ import { isHubDelivery, statementCounter } from '../../../test/statements.js';
 import { systemActor } from '../actor.js';
 import { inTransaction } from '../unit-of-work.js';
 import type { ReservationOwner } from './stock-engine.js';
+import { stockRepository } from './stock.repository.js';
+import { classifyDbError } from '../../db/dialect.js';
 
 let t: TestApp;
 let wh: number, cust: number;
@@ -28,15 +30,15 @@ const reservedFor = (owner: ReservationOwner) => db().selectFrom('stock_reservat
   .where('r.quantity', '>', 0).orderBy('b.location_id').execute();
 
 /** A SKU with `qty` units (lot L1, expiring) in a bin, `reserve` of them allocated to a fresh order line. */
-async function reservedInBin(qty: number, reserve: number) {
-  const sku = await makeSku(t.database, cust);
+async function reservedInBin(qty: number, reserve: number, sku?: number, lot = { lot: 'L1', expiryDate: '2030-01-01', receivedAt: '2026-01-05T08:00:00.000Z' }) {
+  sku ??= await makeSku(t.database, cust);
   const bin = await makeLocation(t.database, wh);
   await inTransaction(db(), (uow) => stock().post(uow, {
     documentType: 'ADJUSTMENT', reason: 'test', record: { after: {} },
-    legs: [{ place: place(sku, bin, 'L1'), qty, txnType: 'adjust', expiryDate: '2030-01-01' }],
+    legs: [{ place: place(sku, bin, lot.lot), qty, txnType: 'adjust', expiryDate: lot.expiryDate, receivedAt: lot.receivedAt }],
   }, actor));
   const owner = { documentType: 'SO', documentId: `${900000 + ++seq}`, documentLine: '1' };
-  const r = await inTransaction(db(), (uow) => stock().allocate(uow, { owner, warehouseId: wh, customerId: cust, skuId: sku, quantity: reserve, today: '2026-01-01' }));
+  const r = await inTransaction(db(), (uow) => stock().allocate(uow, { owner, warehouseId: wh, customerId: cust, skuId: sku, quantity: reserve, today: '2026-01-01', lot: lot.lot }));
   expect(r.allocated).toBe(reserve);
   return { sku, bin, owner };
 }
@@ -57,6 +59,27 @@ describe('reserved moves (pick, pack, ship)', () => {
     expect((await stock().reconcile(Scope.everything, { warehouseId: wh, customerId: cust })).balanced).toBe(true);
   });
 
+  it('each unit moved keeps its own lot\'s expiry and receipt time, where one move takes two lots of a SKU to one place', async () => {
+    const l1 = await reservedInBin(5, 5);
+    const l2 = await reservedInBin(5, 5, l1.sku, { lot: 'L2', expiryDate: '2031-06-01', receivedAt: '2026-03-09T10:30:00.000Z' });
+    const station = await makeLocation(t.database, wh, undefined, 'staging');
+    await inTransaction(db(), (uow) => stock().moveReserved(uow, {
+      documentType: 'PACK', documentId: 'CTN-T5', reason: null, outType: 'pack_out', inType: 'pack_in', record: { after: {} },
+      moves: [{ owner: l1.owner, from: place(l1.sku, l1.bin, 'L1'), to: station, quantity: 5 }, { owner: l2.owner, from: place(l1.sku, l2.bin, 'L2'), to: station, quantity: 5 }],
+    }, actor));
+    const arrived = await db().selectFrom('inventory_balance').select(['lot', 'expiry_date', 'received_at', 'on_hand', 'allocated'])
+      .where('sku_id', '=', l1.sku).where('location_id', '=', station).orderBy('lot').execute();
+    expect(arrived.map((b) => ({ ...b, received_at: new Date(b.received_at!).toISOString() }))).toEqual([
+      { lot: 'L1', expiry_date: '2030-01-01', received_at: '2026-01-05T08:00:00.000Z', on_hand: 5, allocated: 5 },
+      { lot: 'L2', expiry_date: '2031-06-01', received_at: '2026-03-09T10:30:00.000Z', on_hand: 5, allocated: 5 },
+    ]);
+    // The ledger's arrival rows say so too (what a rebuild of the balances reads).
+    const rows = await db().selectFrom('inventory_txn').select(['lot', 'expiry_date', 'received_at']).where('document_id', '=', 'CTN-T5').where('qty_change', '>', 0).orderBy('lot').execute();
+    expect(rows.map((r) => [r.lot, r.expiry_date, new Date(r.received_at!).toISOString()])).toEqual([
+      ['L1', '2030-01-01', '2026-01-05T08:00:00.000Z'], ['L2', '2031-06-01', '2026-03-09T10:30:00.000Z']]);
+    expect((await stock().reconcile(Scope.everything, { warehouseId: wh, customerId: cust })).balanced).toBe(true);
+  });
+
   it('ships reserved units out of the building (to null): on hand and reservation gone, nothing else touched', async () => {
     const { sku, bin, owner } = await reservedInBin(10, 5);
     await inTransaction(db(), (uow) => stock().moveReserved(uow, {
@@ -73,15 +96,34 @@ describe('reserved moves (pick, pack, ship)', () => {
     const tote = await makeLocation(t.database, wh, undefined, 'tote');
     const other = { ...owner, documentLine: '2' };
     // The refusal says how many units are reserved there (PostgreSQL finds out only once its one statement fell short).
-    for (const { said, ...move } of [{ owner, quantity: 4, said: 'Only 3 units reserved here for this line; 4 asked' }, { owner: other, quantity: 1, said: 'Only 0 units reserved here for this line; 1 asked' }]) {
+    const one = await reservedInBin(2, 1);
+    for (const { said, from, ...move } of [
+      { owner, quantity: 4, said: 'Only 3 units reserved here for this line; 4 asked' },
+      { owner: other, quantity: 1, said: 'Only 0 units reserved here for this line; 1 asked' },
+      { owner: one.owner, quantity: 2, from: place(one.sku, one.bin, 'L1'), said: 'Only 1 unit reserved here for this line; 2 asked' },
+    ]) {
       await expect(inTransaction(db(), (uow) => stock().moveReserved(uow, {
         documentType: 'PICK', documentId: 'JOB-T3', reason: null, outType: 'pick_out', inType: 'pick_in', record: { after: {} },
-        moves: [{ ...move, from: place(sku, bin, 'L1'), to: tote }],
+        moves: [{ ...move, from: from ?? place(sku, bin, 'L1'), to: tote }],
       }, actor))).rejects.toMatchObject({ status: 409, message: said });
     }
     expect(await balance(sku, bin)).toMatchObject({ on_hand: 10, allocated: 3 });
     expect(await balance(sku, tote)).toBeUndefined();
     expect(await reservedFor(owner)).toEqual([{ location_id: bin, quantity: 3 }]);
+  });
+
+  it('refuses (409) a move whose balance has less allocated than its reservation gives back, and changes nothing', async () => {
+    const { sku, bin, owner } = await reservedInBin(10, 3);
+    const tote = await makeLocation(t.database, wh, undefined, 'tote');
+    // Books out of step (never written so by the engine): the bin's balance holds 1 allocated under a reservation of 3.
+    await db().updateTable('inventory_balance').set({ allocated: 1 }).where('sku_id', '=', sku).where('location_id', '=', bin).execute();
+    await expect(inTransaction(db(), (uow) => stock().moveReserved(uow, {
+      documentType: 'PICK', documentId: 'JOB-T3B', reason: null, outType: 'pick_out', inType: 'pick_in', record: { after: {} },
+      moves: [{ owner, from: place(sku, bin, 'L1'), to: tote, quantity: 2 }],
+    }, actor))).rejects.toMatchObject({ status: 409, message: 'Less stock is reserved here than is being moved' });
+    expect(await balance(sku, bin)).toMatchObject({ on_hand: 10, allocated: 1 });
+    expect(await reservedFor(owner)).toEqual([{ location_id: bin, quantity: 3 }]);
+    await db().updateTable('inventory_balance').set({ allocated: 3 }).where('sku_id', '=', sku).where('location_id', '=', bin).execute();
   });
 
   it('moves many lines at once in the same number of statements as few', async () => {
@@ -145,5 +187,27 @@ describe('reserved moves (pick, pack, ship)', () => {
     const rows = await db().selectFrom('inventory_balance').select(['location_id', 'pallet', 'on_hand', 'allocated']).where('sku_id', '=', sku).where('on_hand', '>', 0).execute();
     expect(rows).toEqual([{ location_id: bin, pallet: 'PAL-1', on_hand: 5, allocated: 5 }]);
     expect((await stock().reconcile(Scope.everything, { warehouseId: wh, customerId: cust })).balanced).toBe(true);
+  });
+
+  it('on PostgreSQL the reservation where moved units arrive checks itself (it is sent with the next statement): none found fails the whole transaction with a 409', async () => {
+    if (t.database.dialect.engine !== 'postgres') return; // SQLite reserves there in statements answered at once
+    const { sku, bin } = await reservedInBin(10, 0);
+    const tote = await makeLocation(t.database, wh, undefined, 'tote');
+    const owner = { documentType: 'SO', documentId: `${900000 + ++seq}`, documentLine: '1' };
+    const err = await inTransaction(db(), async (uow) => {
+      // A move that does land (the bin's units to the tote) and, in the same transaction, a reservation of units at a
+      // place where none arrived: the tote's balance of another lot.
+      await stock().post(uow, { documentType: 'ADJUSTMENT', reason: 'test', record: { after: {} }, legs: [
+        { place: place(sku, bin, 'L1'), qty: -3, txnType: 'move_out' }, { place: place(sku, tote, 'L1'), qty: 3, txnType: 'move_in' }] }, actor);
+      await stockRepository.allocateArrivedAndReserve(uow.tx, [{ place: place(sku, tote, 'NO-SUCH-LOT'), quantity: 3 }],
+        [{ owner, place: place(sku, tote, 'NO-SUCH-LOT'), quantity: 3 }], new Date().toISOString());
+    }).then(() => null, (e: unknown) => e);
+    expect(err).not.toBeNull();
+    expect(classifyDbError(err)).toBe('conflict');
+    expect(String((err as Error).message)).toBe('conflict:The stock moved could not be reserved where it arrived');
+    // Nothing of the transaction stayed: the bin keeps its 10, the tote has none.
+    expect(await balance(sku, bin)).toMatchObject({ on_hand: 10, allocated: 0 });
+    expect((await balance(sku, tote))?.on_hand ?? 0).toBe(0);
+    expect(await reservedFor(owner)).toEqual([]);
   });
 });

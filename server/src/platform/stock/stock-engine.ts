@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SHORT_REASON_TEXT, type HubEventMap, type ShortReason, type StockDocumentType, type StockHoldType, type StockTxnType } from '@bolx/contracts';
 import type { Db, Executor } from '../../db/schema.js';
-import type { Dialect } from '../../db/dialect.js';
+import { SQL_CONFLICT, type Dialect } from '../../db/dialect.js';
 import type { Actor } from '../actor.js';
 import type { WarehouseTimeZones } from '../business-day.js';
 import type { Change, ChangeRecorder } from '../change-recorder.js';
@@ -12,7 +12,7 @@ import type { Scope } from '../scope.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { checkReferences, type ReferenceRequest } from './references.js';
 import { planTakes } from './allocation-plan.js';
-import { ALLOCATION_CANDIDATES, stockRepository as repo, type AllocationFilter, type AllocationLocations, type Place, type ReservationOwner } from './stock.repository.js';
+import { ALLOCATION_CANDIDATES, stockRepository as repo, type AllocationFilter, type AllocationLocations, type LedgerRow, type Place, type ReservationOwner } from './stock.repository.js';
 
 export type { AllocationLocations, Place, ReservationOwner };
 export type StockChangeKind = HubEventMap['ReceiveInventoryData']['subEvent'];
@@ -28,6 +28,8 @@ export interface Leg {
   receivedAt?: string | null;
   /** The document line of this leg, when the document's legs belong to different lines. */
   documentLine?: string;
+  /** PostgreSQL, stock arriving by a reserved move: the place it left, whose expiry and receipt time it carries (read as it is written). */
+  carriedFrom?: Place;
 }
 
 /** The audit row and hub event the engine writes for a posting. */
@@ -102,17 +104,20 @@ export class StockEngine {
     const at = new Date().toISOString();
     const document = posting.documentId ?? randomUUID();
     const days = new Map<number, string>();
-    for (const id of new Set(posting.legs.map((l) => l.place.warehouseId))) days.set(id, await this.timeZones.dayOf(id, at, uow.tx));
-    const rows = this.insertionOrder(posting.legs).map((i) => {
-      const leg = posting.legs[i];
-      return {
-        index: i, place: leg.place, qtyChange: leg.qty, txnType: leg.txnType, reason: posting.reason, documentType: posting.documentType, documentId: document,
-        documentLine: leg.documentLine ?? posting.documentLine ?? null, businessDay: days.get(leg.place.warehouseId)!,
-        expiryDate: leg.qty > 0 ? leg.expiryDate ?? null : null, receivedAt: leg.qty > 0 ? leg.receivedAt ?? null : null, userId: actor.userId, at,
-      };
-    });
+    let rows: (LedgerRow & { index: number })[] = [];
     const entries: Awaited<ReturnType<typeof repo.insertLedger>> = [];
+    // From the first statement on: one sent ahead of it that refused itself fails with it (takeReservedAtOnce's).
     try {
+      for (const id of new Set(posting.legs.map((l) => l.place.warehouseId))) days.set(id, await this.timeZones.dayOf(id, at, uow.tx));
+      rows = this.insertionOrder(posting.legs).map((i) => {
+        const leg = posting.legs[i];
+        return {
+          index: i, place: leg.place, qtyChange: leg.qty, txnType: leg.txnType, reason: posting.reason, documentType: posting.documentType, documentId: document,
+          documentLine: leg.documentLine ?? posting.documentLine ?? null, businessDay: days.get(leg.place.warehouseId)!,
+          expiryDate: leg.qty > 0 ? leg.expiryDate ?? null : null, receivedAt: leg.qty > 0 ? leg.receivedAt ?? null : null,
+          carriedFrom: leg.qty > 0 ? leg.carriedFrom ?? null : null, userId: actor.userId, at,
+        };
+      });
       for (let i = 0; i < rows.length; i += BATCH) {
         const batch = rows.slice(i, i + BATCH);
         const written = await repo.insertLedger(uow.tx, batch, this.dialect, i === 0 ? posting.references : undefined);
@@ -155,7 +160,8 @@ export class StockEngine {
 
   /**
    * A take the ledger trigger refused: more than is free (422 naming the field and the free figure, so the user
-   * sees what can be taken — never clamped to it, moving less than asked is a silent error), or a held place (409).
+   * sees what can be taken — never clamped to it, moving less than asked is a silent error), or a held place (409);
+   * or a statement sent with the rows that refused itself (409).
    */
   private refusal(err: unknown, field: string) {
     const message = err instanceof Error ? err.message : '';
@@ -166,6 +172,7 @@ export class StockEngine {
     }
     const held = /stock_held:([A-Z_]+):(.*):([^:]*)$/m.exec(message);
     if (held) return heldConflict(held[1], held[2], held[3]);
+    if (message.startsWith(SQL_CONFLICT)) return conflict(message.slice(SQL_CONFLICT.length));
     return undefined;
   }
 
@@ -495,9 +502,8 @@ export class StockEngine {
           if (seen) seen.quantity += a.quantity;
           else owners.set(key, { ...a });
         }
-        if (await repo.allocateArrivedAndReserve(uow.tx, [...take.values()], [...owners.values()], at) !== take.size) {
-          throw conflict('The stock moved could not be reserved where it arrived');
-        }
+        // Sent with the transaction's next statement; it fails the transaction (409) when it cannot reserve them all.
+        await repo.allocateArrivedAndReserve(uow.tx, [...take.values()], [...owners.values()], at);
         return posted;
       }
       const allocated = await repo.allocateArrivedAt(uow.tx, this.dialect, [...take.values()], at);
@@ -529,12 +535,16 @@ export class StockEngine {
     const shrunk = await repo.shrinkReservations(uow.tx, this.dialect, [...shrink].map(([id, quantity]) => ({ id, quantity })), at);
     const freed = await repo.deallocateMany(uow.tx, this.dialect, [...give].map(([id, quantity]) => ({ id, quantity })), at);
     if (shrunk.length !== shrink.size || freed.length !== give.size) throw conflict('Less stock is reserved here than is being moved');
-    return legsOf(req, (m) => reservationAt(reserved, m.owner, pick(m.from))!);
+    return legsOf(req, (m) => {
+      const row = reservationAt(reserved, m.owner, pick(m.from))!;
+      return { expiryDate: row.expiry_date, receivedAt: row.received_at };
+    });
   }
 
   /**
-   * PostgreSQL: takeReserved in one statement (repo.takeReserved) — two round trips fewer on every pick, undo and
-   * ship. A refusal reads the reservations again, to say how many units are reserved where too few are.
+   * PostgreSQL: takeReserved in one statement (repo.takeReserved), sent with the move's ledger rows — two round trips
+   * fewer on every pick, undo and ship than reading, shrinking and freeing. It refuses itself (409, saying how much
+   * is reserved where too little is), and the arrivals carry their sources' expiry and receipt time as they are written.
    */
   private async takeReservedAtOnce(uow: UnitOfWork, req: ReservedMovePosting, places: Place[], at: string) {
     const takes = new Map<string, { owner: ReservationOwner; place: Place; quantity: number }>();
@@ -545,16 +555,8 @@ export class StockEngine {
       if (seen) seen.quantity += m.quantity;
       else takes.set(key, { owner: m.owner, place: from, quantity: m.quantity });
     }
-    const { shrunk, freed } = await repo.takeReserved(uow.tx, places, [...takes.values()], at);
-    if (shrunk.length !== takes.size) {
-      const reserved = await repo.reservationsOf(uow.tx, this.dialect, req.moves[0].owner.documentType, [...new Set(req.moves.map((m) => m.owner.documentId))]);
-      const short = [...takes.values()].find((t) => !shrunk.some((r) => r.document_id === t.owner.documentId && r.document_line === (t.owner.documentLine ?? '')
-        && r.location_id === t.place.locationId && r.sku_id === t.place.skuId && r.customer_id === t.place.customerId && r.lot === t.place.lot && r.pallet === t.place.pallet));
-      const left = short ? reservationAt(reserved, short.owner, short.place)?.quantity ?? 0 : 0;
-      throw conflict(`Only ${count(Math.max(0, left), 'unit')} reserved here for this line; ${short?.quantity ?? 0} asked`);
-    }
-    if (freed !== new Set(shrunk.map((r) => r.balance_id)).size) throw conflict('Less stock is reserved here than is being moved');
-    return legsOf(req, (m) => reservationAt(shrunk, m.owner, pick(m.from))!);
+    await repo.takeReserved(uow.tx, places, [...takes.values()], at);
+    return legsOf(req, (m) => ({ carriedFrom: pick(m.from) }));
   }
 
   /**
@@ -741,18 +743,17 @@ function heldConflict(holdType: string, documentId: string, locationCode: string
 
 /**
  * A reserved move's ledger legs, in the order of its moves (out at the source, then in at `to`, carrying the source's
- * expiry and receipt time from its reservation's balance), and the arrivals to reserve where they land.
+ * expiry and receipt time: `carried`), and the arrivals to reserve where they land.
  */
-function legsOf(req: ReservedMovePosting, reservationOf: (m: ReservedMove) => { expiry_date: string | null; received_at: string | null }) {
+function legsOf(req: ReservedMovePosting, carried: (m: ReservedMove) => Pick<Leg, 'expiryDate' | 'receivedAt' | 'carriedFrom'>) {
   const legs: Leg[] = [];
   const arrivals: { place: Place; owner: ReservationOwner; quantity: number }[] = [];
   for (const m of req.moves) {
     const from = pick(m.from);
     legs.push({ place: from, qty: -m.quantity, txnType: req.outType, documentLine: m.documentLine });
     if (m.to !== null) {
-      const row = reservationOf(m);
       const place = { ...from, locationId: m.to, pallet: m.toPallet ?? '' };
-      legs.push({ place, qty: m.quantity, txnType: req.inType ?? req.outType, documentLine: m.documentLine, expiryDate: row.expiry_date, receivedAt: row.received_at });
+      legs.push({ place, qty: m.quantity, txnType: req.inType ?? req.outType, documentLine: m.documentLine, ...carried(m) });
       arrivals.push({ place, owner: m.owner, quantity: m.quantity });
     }
   }

@@ -5,7 +5,8 @@ import type { DB, Executor, InventoryTxnTable } from '../../db/schema.js';
 import type { StockReservationTable } from '../../db/tables/stock.js';
 import type { Scope } from '../scope.js';
 import type { ReferenceRequest } from './references.js';
-import { lockRowAsMutex, lockRows, type Dialect } from '../../db/dialect.js';
+import { lockRowAsMutex, lockRows, SQL_CONFLICT, type Dialect } from '../../db/dialect.js';
+import { writeBehind } from '../../db/pg-driver.js';
 
 /** The balance key: where a quantity sits. */
 export interface Place {
@@ -28,6 +29,11 @@ export interface LedgerRow {
   businessDay: string;
   expiryDate: string | null;
   receivedAt: string | null;
+  /**
+   * PostgreSQL, an arrival of a reserved move: the place its units left (same warehouse, client, SKU and lot), whose
+   * balance's expiry and receipt time it takes as it is written, where `expiryDate`/`receivedAt` are null.
+   */
+  carriedFrom?: { locationId: number; pallet: string } | null;
   userId: number | null;
   at: string;
 }
@@ -36,7 +42,7 @@ export interface ReservationOwner { documentType: string; documentId: string; do
 
 const PG_TYPES: Record<string, string> = {
   at: 'timestamptz', received_at: 'timestamptz', warehouse_id: 'integer', customer_id: 'integer', sku_id: 'integer', location_id: 'integer',
-  qty_change: 'integer', user_id: 'integer',
+  qty_change: 'integer', user_id: 'integer', carried_location_id: 'integer',
 };
 
 /** The reference check as one condition (references.ts says the same in words, for the refusal). */
@@ -253,15 +259,23 @@ function ledgerInsert(tx: Executor, values: LedgerValues[], references?: Referen
  * move (the trigger, at the statement's end) are locked first, by id; the `references` hold or nothing is written.
  */
 function ledgerInsertPg(columns: unknown[], references?: ReferenceRequest) {
-  const arrays = sql.join(LEDGER_COLUMNS.map((c, i) => sql`cast(${columns[i]} as ${sql.raw(PG_TYPES[c] ?? 'text')}[])`));
+  const arrays = sql.join([...LEDGER_COLUMNS, ...CARRIED_COLUMNS].map((c, i) => sql`cast(${columns[i]} as ${sql.raw(PG_TYPES[c] ?? 'text')}[])`));
   const names = sql.join(LEDGER_COLUMNS.map((c) => sql.ref(c)));
   const conditions = [...(references ? [referencesHold(references)] : []), LOCKED_FIRST];
+  // A carried arrival's expiry and receipt time: its source balance's, read before any row of the statement moves it
+  // (the trigger runs after the insert's rows are all chosen; a take changes no expiry or receipt time anyway).
+  const carried = (c: 'expiry_date' | 'received_at') => sql`CASE WHEN v.carried_location_id IS NULL THEN v.${sql.ref(c)} ELSE (SELECT b.${sql.ref(c)}
+    FROM inventory_balance b WHERE b.warehouse_id = v.warehouse_id AND b.customer_id = v.customer_id AND b.sku_id = v.sku_id
+      AND b.location_id = v.carried_location_id AND b.lot = coalesce(v.lot, '') AND b.pallet = v.carried_pallet) END`;
+  const selected = sql.join(LEDGER_COLUMNS.map((c) => (c === 'expiry_date' || c === 'received_at' ? carried(c) : sql`v.${sql.ref(c)}`)));
   return sql<Pick<Selectable<InventoryTxnTable>, (typeof LEDGER_RETURNED)[number]>>`
-    WITH v AS (SELECT * FROM unnest(${arrays}) AS v(${names}))${balancesLocked(sql`(warehouse_id, customer_id, sku_id, location_id, lot, pallet)
+    WITH v AS (SELECT * FROM unnest(${arrays}) AS v(${names}, ${sql.join(CARRIED_COLUMNS.map((c) => sql.ref(c)))}))${balancesLocked(sql`(warehouse_id, customer_id, sku_id, location_id, lot, pallet)
       IN (SELECT warehouse_id, customer_id, sku_id, location_id, coalesce(lot, ''), coalesce(pallet, '') FROM v)`)}
-    INSERT INTO inventory_txn (${names}) SELECT * FROM v WHERE ${sql.join(conditions, sql` AND `)}
+    INSERT INTO inventory_txn (${names}) SELECT ${selected} FROM v WHERE ${sql.join(conditions, sql` AND `)}
     RETURNING ${sql.join(LEDGER_RETURNED.map((c) => sql.ref(c)))}`;
 }
+/** ledgerInsertPg's columns after the ledger's own: where a carried arrival's units left (LedgerRow.carriedFrom). */
+const CARRIED_COLUMNS = ['carried_location_id', 'carried_pallet'] as const;
 
 /** ledgerInsertPg without references: one statement for any number of rows, compiled once. */
 const ledgerInsertPgOnce = compiledOnce(() => 'pg', (_db, _s: null, ...columns: unknown[]) => ledgerInsertPg(columns));
@@ -282,33 +296,44 @@ const placeAt = (v: unknown[], k: number): Place =>
  */
 const FEW_ROWS = 16;
 
-/** stockRepository.takeReserved's statement. `v`: the places' values, then each take's owner, place and quantity. */
+/**
+ * stockRepository.takeReserved's statement. `v`: the places' values, then each take's owner, place and quantity.
+ * It checks itself (it is sent without waiting for its answer): a take whose owner holds less at its place than it
+ * takes fails it with "Only N units reserved here for this line; M asked" (what the reservation held before), the
+ * first such take in order; a balance allocated less than its reservations gave, with "Less stock is reserved…".
+ */
 const takeReservedStatement = (_db: Executor, s: { places: number; takes: number }, at: string, ...v: unknown[]) => {
   const places = Array.from({ length: s.places }, (_, i) => placeAt(v, 6 * i));
   const takes = Array.from({ length: s.takes }, (_, i) => {
     const k = 6 * s.places + 10 * i;
     return { owner: { documentType: v[k] as string, documentId: v[k + 1] as string, documentLine: v[k + 2] as string }, place: placeAt(v, k + 3), quantity: v[k + 9] as number };
   });
-  const values = sql.join(takes.map(({ owner: o, place: p, quantity }) => sql`(cast(${o.documentType} as text), cast(${o.documentId} as text), cast(${o.documentLine} as text),
+  const values = sql.join(takes.map(({ owner: o, place: p, quantity }, i) => sql`(${sql.lit(i)}, cast(${o.documentType} as text), cast(${o.documentId} as text), cast(${o.documentLine} as text),
     cast(${p.warehouseId} as integer), cast(${p.customerId} as integer), cast(${p.skuId} as integer), cast(${p.locationId} as integer), cast(${p.lot} as text), cast(${p.pallet} as text),
     cast(${quantity} as integer))`));
-  return sql<{ kind: 'shrunk' | 'freed'; id: number; balance_id: number | null; document_id: string | null; document_line: string | null;
-    customer_id: number | null; sku_id: number | null; location_id: number | null; lot: string | null; pallet: string | null; expiry_date: string | null; received_at: string | null }>`
+  const ownerAt = (r: string, b: string) => sql.raw(`${b}.id = ${r}.balance_id AND ${b}.warehouse_id = m.warehouse_id AND ${b}.customer_id = m.customer_id
+    AND ${b}.sku_id = m.sku_id AND ${b}.location_id = m.location_id AND ${b}.lot = m.lot AND ${b}.pallet = m.pallet
+    AND ${r}.document_type = m.document_type AND ${r}.document_id = m.document_id AND ${r}.document_line = m.document_line`);
+  // The reservation a short take found, as it was before this statement (a statement does not see its own writes).
+  const held = sql`greatest(coalesce((SELECT r.quantity FROM stock_reservation r, inventory_balance b WHERE ${ownerAt('r', 'b')}), 0), 0)`;
+  return sql<{ taken: number }>`
     WITH balances_locked AS MATERIALIZED (${lockInIdOrder(atPlaces(places))}),
-    m(document_type, document_id, document_line, warehouse_id, customer_id, sku_id, location_id, lot, pallet, quantity) AS (VALUES ${values}),
+    m(ord, document_type, document_id, document_line, warehouse_id, customer_id, sku_id, location_id, lot, pallet, quantity) AS (VALUES ${values}),
     shrunk AS (UPDATE stock_reservation r SET quantity = r.quantity - m.quantity, updated_at = ${at}
       FROM m, inventory_balance b
-      WHERE b.id = r.balance_id AND b.warehouse_id = m.warehouse_id AND b.customer_id = m.customer_id AND b.sku_id = m.sku_id
-        AND b.location_id = m.location_id AND b.lot = m.lot AND b.pallet = m.pallet
-        AND r.document_type = m.document_type AND r.document_id = m.document_id AND r.document_line = m.document_line
-        AND r.quantity >= m.quantity AND ${LOCKED_FIRST}
-      RETURNING r.id, r.balance_id, m.quantity, r.document_id, r.document_line, b.customer_id, b.sku_id, b.location_id, b.lot, b.pallet, b.expiry_date, b.received_at),
+      WHERE ${ownerAt('r', 'b')} AND r.quantity >= m.quantity AND ${LOCKED_FIRST}
+      RETURNING r.balance_id, m.ord, m.quantity),
     freed AS (UPDATE inventory_balance SET allocated = inventory_balance.allocated - g.quantity, updated_at = ${at}
       FROM (SELECT balance_id, sum(quantity) AS quantity FROM shrunk GROUP BY balance_id) g
       WHERE inventory_balance.id = g.balance_id AND inventory_balance.allocated >= g.quantity
       RETURNING inventory_balance.id)
-    SELECT 'shrunk' AS kind, id, balance_id, document_id, document_line, customer_id, sku_id, location_id, lot, pallet, expiry_date, received_at FROM shrunk
-    UNION ALL SELECT 'freed', id, null, null, null, null, null, null, null, null, null, null FROM freed`;
+    SELECT CASE
+      WHEN (SELECT count(*) FROM shrunk) < ${sql.lit(s.takes)} THEN bolx_refuse((SELECT ${SQL_CONFLICT} || 'Only ' || ${held}
+        || CASE WHEN ${held} = 1 THEN ' unit' ELSE ' units' END || ' reserved here for this line; ' || m.quantity || ' asked'
+        FROM m WHERE m.ord NOT IN (SELECT ord FROM shrunk) ORDER BY m.ord LIMIT 1))
+      WHEN (SELECT count(*) FROM freed) < (SELECT count(DISTINCT balance_id) FROM shrunk)
+        THEN bolx_refuse(${sql.lit(`${SQL_CONFLICT}Less stock is reserved here than is being moved`)})
+      ELSE 1 END AS taken`;
 };
 const takeReservedOnce = compiledOnce((s: { places: number; takes: number }) => `${s.places}|${s.takes}`, takeReservedStatement);
 
@@ -324,7 +349,7 @@ const allocateArrivedStatement = (_db: Executor, s: { rows: number; owners: numb
   const reserving = sql.join(owners.map((o) => sql`(${place(o.place)}, cast(${o.owner.documentType} as text), cast(${o.owner.documentId} as text),
     cast(${o.owner.documentLine} as text), cast(${o.quantity} as integer))`));
   const samePlace = (a: string, b: string) => sql.raw(`${a}.customer_id = ${b}.customer_id AND ${a}.sku_id = ${b}.sku_id AND ${a}.location_id = ${b}.location_id AND ${a}.lot = ${b}.lot AND ${a}.pallet = ${b}.pallet`);
-  return sql<{ allocated: number }>`
+  return sql<{ reserved: number }>`
     WITH take(customer_id, sku_id, location_id, lot, pallet, quantity) AS (VALUES ${takes}),
     allocated AS (UPDATE inventory_balance SET allocated = inventory_balance.allocated + take.quantity, updated_at = ${at}
       FROM take WHERE inventory_balance.warehouse_id = ${rows[0].place.warehouseId} AND ${samePlace('inventory_balance', 'take')}
@@ -337,7 +362,8 @@ const allocateArrivedStatement = (_db: Executor, s: { rows: number; owners: numb
       FROM owner o JOIN allocated a ON ${samePlace('a', 'o')}
       ON CONFLICT (document_type, document_id, document_line, balance_id) DO UPDATE SET quantity = stock_reservation.quantity + excluded.quantity, updated_at = excluded.updated_at
       RETURNING id)
-    SELECT (SELECT count(*) FROM allocated) AS allocated, (SELECT count(*) FROM reserved) AS reserved`;
+    SELECT CASE WHEN (SELECT count(*) FROM allocated) = ${sql.lit(s.rows)} AND (SELECT count(*) FROM reserved) = ${sql.lit(s.owners)} THEN 1
+      ELSE bolx_refuse(${sql.lit(`${SQL_CONFLICT}The stock moved could not be reserved where it arrived`)}) END AS reserved`;
 };
 const allocateArrivedOnce = compiledOnce((s: { rows: number; owners: number }) => `${s.rows}|${s.owners}`, allocateArrivedStatement);
 
@@ -355,9 +381,11 @@ export const stockRepository = {
       document_line: r.documentLine, business_day: r.businessDay, expiry_date: r.expiryDate, received_at: r.receivedAt,
     }));
     if (dialect?.engine === 'postgres') {
-      const columns = LEDGER_COLUMNS.map((c) => values.map((v) => v[c]));
+      const columns = [...LEDGER_COLUMNS.map((c) => values.map((v) => v[c])),
+        rows.map((r) => r.carriedFrom?.locationId ?? null), rows.map((r) => r.carriedFrom?.pallet ?? null)];
       return references ? (await ledgerInsertPg(columns, references).execute(tx)).rows : ledgerInsertPgOnce(tx, null, ...columns);
     }
+    if (rows.some((r) => r.carriedFrom)) throw new Error('A carried arrival is written on PostgreSQL only');
     if (references || values.length > FEW_ROWS) return ledgerInsert(tx, values, references).execute();
     return ledgerInsertOnce(tx, values.length, ...values.flatMap((v) => LEDGER_COLUMNS.map((c) => v[c])));
   },
@@ -545,31 +573,29 @@ export const stockRepository = {
    * PostgreSQL: a reserved move's whole giving up at its sources in one statement — every balance at `places` locked
    * in id order first (as reservationsOf does), then each owner's reservation at each place shrunk by its quantity
    * only if it holds that much, and each balance's allocated lowered by what its reservations gave. `takes`: each
-   * owner and place at most once. Answers the reservations shrunk (with their balances' expiry and receipt time, for
-   * the arrivals) and how many balances were freed; fewer than asked: less was reserved (nothing to keep: roll back).
+   * owner and place at most once. Nothing waits for its answer: it goes with the transaction's next statement (the
+   * move's ledger rows, whose arrivals carry their sources' expiry and receipt time), and checks itself — less
+   * reserved than taken fails the transaction with a 409 saying how much was.
    */
   async takeReserved(tx: Executor, places: Place[], takes: { owner: ReservationOwner; place: Place; quantity: number }[], at: string) {
     const shape = { places: places.length, takes: takes.length };
     const values = [...places.flatMap(placeValues), ...takes.flatMap((t) => [t.owner.documentType, t.owner.documentId, t.owner.documentLine ?? '', ...placeValues(t.place), t.quantity])];
-    const rows = takes.length <= FEW_ROWS ? await takeReservedOnce(tx, shape, at, ...values) : (await takeReservedStatement(tx, shape, at, ...values).execute(tx)).rows;
-    const shrunk = rows.filter((x) => x.kind === 'shrunk').map((x) => ({
-      id: x.id, balance_id: x.balance_id!, document_id: x.document_id!, document_line: x.document_line!, customer_id: x.customer_id!, sku_id: x.sku_id!,
-      location_id: x.location_id!, lot: x.lot!, pallet: x.pallet!, expiry_date: x.expiry_date, received_at: x.received_at,
-    }));
-    return { shrunk, freed: rows.filter((x) => x.kind === 'freed').length };
+    const query = takes.length <= FEW_ROWS ? takeReservedOnce.compiled(tx, shape, at, ...values) : takeReservedStatement(tx, shape, at, ...values).compile(tx);
+    await writeBehind(tx, query, () => undefined);
   },
 
   /**
    * PostgreSQL: allocateArrivedAt and the owners' reservations of the balances it finds (reserveMany) in one
    * statement — a round trip fewer on every pick. `owners`: each owner and place at most once, every place among
-   * `rows`. Answers how many balances were allocated (fewer than `rows`: not free where they arrived).
+   * `rows`. Nothing waits for its answer: it goes with the transaction's next statement (writeBehind), and checks
+   * itself — a place not free, or an owner not reserved, fails the transaction with a 409.
    */
   async allocateArrivedAndReserve(tx: Executor, rows: { place: Place; quantity: number }[], owners: { owner: ReservationOwner; place: Place; quantity: number }[], at: string) {
     const shape = { rows: rows.length, owners: owners.length };
     const values = [...rows.flatMap((r) => [...placeValues(r.place), r.quantity]),
       ...owners.flatMap((o) => [...placeValues(o.place), o.owner.documentType, o.owner.documentId, o.owner.documentLine ?? '', o.quantity])];
-    const r = owners.length <= FEW_ROWS ? await allocateArrivedOnce(tx, shape, at, ...values) : (await allocateArrivedStatement(tx, shape, at, ...values).execute(tx)).rows;
-    return Number(r[0].allocated);
+    const query = owners.length <= FEW_ROWS ? allocateArrivedOnce.compiled(tx, shape, at, ...values) : allocateArrivedStatement(tx, shape, at, ...values).compile(tx);
+    await writeBehind(tx, query, () => undefined);
   },
 
   /**

@@ -235,12 +235,12 @@ export function ReceivePanel({ order }: { order: ReceivingOrderDetail }) {
 
 /**
  * The values to reset after a receipt, leaving alone any field the user has changed since that scan (the next
- * code, or the next carton's lot, typed while the receipt was posting).
+ * carton's lot, typed while the receipt was posting).
  */
 function untouchedSince<T extends Partial<Record<keyof ScanValues, unknown>>>(reset: T, scanned: ScanValues, now: ScanValues): Partial<T> {
   return Object.fromEntries(Object.entries(reset).filter(([field]) => {
     const key = field as keyof ScanValues;
-    return (now[key] ?? '') === (scanned[key] ?? '') || (key === 'scanCode' && String(now.scanCode ?? '').trim() === '');
+    return (now[key] ?? '') === (scanned[key] ?? '');
   })) as Partial<T>;
 }
 

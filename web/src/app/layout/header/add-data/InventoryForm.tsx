@@ -34,13 +34,13 @@ export function InventoryForm({ onStarted }: { onStarted: () => void }) {
   return (
     <Form form={form} layout="vertical" onFinish={submit} initialValues={{ countDate: dayjs() }} className="bolx-add-data-form">
       <ScopeNote needsCustomer />
-      <Form.Item name="inventoryType" label={t('addData.fields.inventoryType')} required extra={t('addData.hints.inventory')}>
+      <Form.Item name="inventoryType" label={t('addData.fields.inventoryType')} rules={[{ required: true, message: t('addData.validation.inventoryType') }]} extra={t('addData.hints.inventory')}>
         <Select {...selectProps} options={[
           { value: 'Opening Stock', label: t('addData.inventoryTypes.opening') },
           { value: 'Stock Count', label: t('addData.inventoryTypes.count') },
         ]} />
       </Form.Item>
-      <Form.Item name="locationId" label={t('addData.fields.location')} required>
+      <Form.Item name="locationId" label={t('addData.fields.location')} rules={[{ required: true, message: t('addData.validation.location') }]}>
         <Select
           {...selectProps}
           showSearch
@@ -50,7 +50,7 @@ export function InventoryForm({ onStarted }: { onStarted: () => void }) {
           options={(locations?.items ?? []).map((l) => ({ value: l.locationId, label: l.locationCode }))}
         />
       </Form.Item>
-      <Form.Item name="countDate" label={t('addData.fields.countDate')} required>
+      <Form.Item name="countDate" label={t('addData.fields.countDate')} rules={[{ required: true, message: t('addData.validation.countDate') }]}>
         <DatePicker style={{ width: '100%' }} format="YYYY-MM-DD" />
       </Form.Item>
       <Form.Item name="files" label={t('addData.fields.countSheet')}>

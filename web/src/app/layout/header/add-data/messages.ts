@@ -1,3 +1,4 @@
+import { MSG_INVENTORY_UPLOAD } from '@bolx/contracts';
 import { addMessages } from '../../../../lib/i18n/catalog';
 
 /** The Add Data panel's English texts, added when its lazy chunk loads (the card titles stay in en-US.ts). */
@@ -55,6 +56,9 @@ addMessages({
   'addData.hints.sku': 'Every SKU of the file is created with this category, for the client selected in the header.',
   'addData.hints.pallet': 'With a file, every pallet of the file is registered (any bad row or a duplicate id: none is) and the fields above are not used; without one, this pallet is registered.',
   'addData.hints.inventory': 'Opening Stock adds each row’s quantity; Stock Count sets the location’s stock to it.',
+  'addData.validation.inventoryType': MSG_INVENTORY_UPLOAD.inventoryType,
+  'addData.validation.location': MSG_INVENTORY_UPLOAD.location,
+  'addData.validation.countDate': MSG_INVENTORY_UPLOAD.countDate,
   'addData.inventoryTypes.opening': 'Opening Stock',
   'addData.inventoryTypes.count': 'Stock Count',
   'addData.orderTypes.Sales': 'Sales',
