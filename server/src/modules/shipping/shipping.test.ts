@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import type { RateQuote, RateTableDefinition } from '@bolx/contracts';
 import { as, buildTestApp, login, makeCustomer, makeLocation, makeSku, makeUser, makeWarehouse, postStock, ADMIN, type TestApp } from '../../../test/helpers.js';
@@ -176,6 +176,16 @@ describe('rate shopping', () => {
   });
 
   it('takes the cheapest that ships by the requested ship date, or the order’s requested service', async () => {
+    // On a weekend both services ship the coming Monday, so the day is fixed: a Wednesday, noon UTC.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-18T12:00:00Z') });
+    try {
+      await shipsByRequestedDate();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  async function shipsByRequestedDate() {
     const probe = await staff.post(`${S}/RateShop`, { orderId: (await packed()).orderId });
     const groundDay = probe.json().quotes.find((q: RateQuote) => q.serviceCode === 'GROUND').shipDate;
     const econDay = probe.json().quotes.find((q: RateQuote) => q.serviceCode === 'ECON').shipDate;
@@ -186,7 +196,7 @@ describe('rate shopping', () => {
     const asked = await staff.post(`${S}/RateShop`, { orderId: (await packed({ service: 'Express' })).orderId });
     expect(asked.json().chosen.serviceCode).toBe('EXPRESS');
     expect(asked.json().reason).toMatch(/^The order asks for Express/);
-  });
+  }
 
   it('refuses an unpacked order (409) and a carton without weight (422), writing nothing', async () => {
     const s = await makeSku(t.database, cust, `SPU-${++seq}`);
