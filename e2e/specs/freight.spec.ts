@@ -137,7 +137,8 @@ describe('LTL freight on /FreightShipment', () => {
     await chooser.setFiles({ name: 'pod.png', mimeType: 'image/png', buffer: png });
     await toast(/Proof of delivery kept/);
     await pane().getByTestId('pod-kept').waitFor();
-    expect(await pane().locator('.ant-tag[data-status="Delivered"]').count()).toBe(1);
+    // The shipment's status comes with its next read, after the POD's answer.
+    await expect.poll(() => pane().locator('.ant-tag[data-status="Delivered"]').count()).toBe(1);
     await shot(page, 'freight-delivered-1440');
 
     // Editing another shipment would replace this edit tab; closing the active tab activates its neighbour.

@@ -45,6 +45,8 @@ async function stockAt(location: string, sku: string) {
   await search('Search SKU, description, location, lot or pallet', location);
   const found = rows().filter({ hasText: location }).filter({ hasText: sku });
   await found.first().waitFor();
+  // The search's answer, not the first page it replaces (which may hold some of the location's rows, not all).
+  await expect.poll(async () => (await rows().allInnerTexts()).every((r) => r.includes(location))).toBe(true);
   let sum = 0;
   for (const r of await found.all()) sum += Number((await cellTexts(r))[7]);
   return sum;
