@@ -32,7 +32,12 @@ async function choose(page: Page, label: string, option: string) {
 }
 
 describe('warehouses', () => {
+  let attempt = 0;
   it('creates a warehouse, finds it by search, edits it and downloads the list', async () => {
+    // A warehouse of its own per attempt: CI's retry runs on the same database, where the first attempt's code is
+    // taken (refused) and a search would find both.
+    const code = `SEA${++attempt}`;
+    const name = `Seattle Overflow ${attempt}`;
     const page = await demo.newPage({ acceptDownloads: true });
     await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/Warehouse');
@@ -48,8 +53,8 @@ describe('warehouses', () => {
     await settle(page);
     await shot(page, 'admin-warehouse-drawer-errors');
 
-    await drawer(page).getByLabel('Code', { exact: true }).fill('SEA1');
-    await drawer(page).getByLabel('Warehouse Name').fill('Seattle Overflow');
+    await drawer(page).getByLabel('Code', { exact: true }).fill(code);
+    await drawer(page).getByLabel('Warehouse Name').fill(name);
     await drawer(page).getByLabel('Address Line 1').fill('100 Harbor Way');
     await choose(page, 'State', 'Washington (WA)');
     await drawer(page).getByLabel('City', { exact: true }).fill('Seattle');
@@ -67,12 +72,12 @@ describe('warehouses', () => {
     await page.locator('.Toastify__toast--success').first().waitFor();
     await drawer(page).waitFor({ state: 'hidden' });
 
-    await page.getByPlaceholder('Search Warehouse').fill('Seattle');
+    await page.getByPlaceholder('Search Warehouse').fill(name);
     await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(1);
-    await page.getByRole('cell', { name: 'Seattle Overflow', exact: true }).waitFor();
+    await page.getByRole('cell', { name, exact: true }).waitFor();
 
-    await page.getByRole('button', { name: 'Edit Seattle Overflow' }).click();
-    await expect.poll(() => drawer(page).getByLabel('Warehouse Name').inputValue()).toBe('Seattle Overflow');
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    await expect.poll(() => drawer(page).getByLabel('Warehouse Name').inputValue()).toBe(name);
     await drawer(page).getByLabel('Capacity').fill('240');
     await page.getByRole('button', { name: 'Save' }).click();
     await drawer(page).waitFor({ state: 'hidden' });
@@ -90,7 +95,10 @@ describe('warehouses', () => {
 });
 
 describe('users', () => {
+  let attempt = 0;
   it('filters users by type, creates one who then shows in the list, edits them and resets their password', async () => {
+    // A user of their own per attempt: CI's retry runs on the same database, where the first attempt's username is taken.
+    const username = `rosa.picker${++attempt}`;
     const page = await demo.newPage();
     await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/User');
@@ -109,8 +117,8 @@ describe('users', () => {
     await drawer(page).getByLabel('First Name').waitFor();
     await drawer(page).getByLabel('First Name').fill('Rosa');
     await drawer(page).getByLabel('Last Name').fill('Picker');
-    await drawer(page).getByLabel('Username').fill('rosa.picker');
-    await drawer(page).getByLabel('Email Address').fill('rosa.picker@example.com');
+    await drawer(page).getByLabel('Username').fill(username);
+    await drawer(page).getByLabel('Email Address').fill(`${username}@example.com`);
     await drawer(page).getByLabel('Password', { exact: true }).fill('picker-pass-1');
     await drawer(page).getByLabel('Confirm Password').fill('picker-pass-2');
     await choose(page, 'User Type', 'Warehouse Staff');
@@ -130,14 +138,14 @@ describe('users', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('.Toastify__toast--success').first().waitFor();
 
-    await page.getByPlaceholder('Search User').fill('rosa');
+    await page.getByPlaceholder('Search User').fill(username);
     await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(1);
-    await page.getByText('rosa.picker@example.com').waitFor();
+    await page.getByText(`${username}@example.com`).waitFor();
     await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').first().innerText()).toContain('Fjord Electronics');
     await shot(page, 'admin-user-created');
 
     // Edit: the form opens with the saved values, clients narrowed to the chosen warehouse.
-    await page.getByRole('button', { name: 'Edit rosa.picker' }).click();
+    await page.getByRole('button', { name: `Edit ${username}` }).click();
     await expect.poll(() => drawer(page).getByLabel('First Name').inputValue()).toBe('Rosa');
     await drawer(page).locator('.ant-select-selection-item', { hasText: 'Fjord Electronics' }).waitFor();
     await drawer(page).getByLabel('Last Name').fill('Packer');
@@ -146,7 +154,7 @@ describe('users', () => {
     await page.getByText('Rosa Packer').waitFor();
 
     // An administrator resets the password; the user signs in with the new one.
-    await page.getByRole('button', { name: 'Reset Password rosa.picker' }).click();
+    await page.getByRole('button', { name: `Reset Password ${username}` }).click();
     await drawer(page).getByLabel('New Password').fill('fresh-pass-99');
     await drawer(page).getByLabel('Confirm Password').fill('fresh-pass-99');
     await settle(page);
@@ -156,8 +164,8 @@ describe('users', () => {
     await page.context().close();
 
     const rosa = await demo.newPage();
-    await signInToDashboard(rosa, 'rosa.picker', 'fresh-pass-99');
-    await rosa.getByText('rosa.picker').first().waitFor();
+    await signInToDashboard(rosa, username, 'fresh-pass-99');
+    await rosa.getByText(username).first().waitFor();
     await rosa.context().close();
   });
 
@@ -172,7 +180,12 @@ describe('users', () => {
 });
 
 describe('customers', () => {
+  let attempt = 0;
   it('creates a customer, adds a carrier account whose secret shows masked, uploads and downloads a document', async () => {
+    // A customer of its own per attempt: CI's retry runs on the same database, where the first attempt's code is
+    // taken (refused) and a search would find both.
+    const code = `NOVA${++attempt}`;
+    const name = `Nova Outfitters ${attempt}`;
     const page = await demo.newPage({ acceptDownloads: true });
     await signInToDashboard(page, 'admin', 'bolx-demo-admin');
     await open(page, '/Customer');
@@ -181,8 +194,8 @@ describe('customers', () => {
 
     await page.getByRole('button', { name: 'Add Client' }).click();
     await drawer(page).getByLabel('Client Name').waitFor();
-    await drawer(page).getByLabel('Code', { exact: true }).fill('NOVA');
-    await drawer(page).getByLabel('Client Name').fill('Nova Outfitters');
+    await drawer(page).getByLabel('Code', { exact: true }).fill(code);
+    await drawer(page).getByLabel('Client Name').fill(name);
     await drawer(page).getByLabel('Contact Person').fill('Nia Nova');
     await drawer(page).getByLabel('Phone Number').fill('+1 555 010 2000');
     await drawer(page).getByLabel('Email Address').fill('ops@nova.example.com');
@@ -196,10 +209,10 @@ describe('customers', () => {
     await page.locator('.Toastify__toast--success').first().waitFor();
     await drawer(page).waitFor({ state: 'hidden' });
 
-    await page.getByPlaceholder('Search Client').fill('Nova');
+    await page.getByPlaceholder('Search Client').fill(name);
     await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(1);
-    await page.getByRole('button', { name: 'View Nova Outfitters' }).click();
-    await page.getByRole('heading', { name: 'Nova Outfitters' }).waitFor();
+    await page.getByRole('button', { name: `View ${name}` }).click();
+    await page.getByRole('heading', { name }).waitFor();
     await shot(page, 'admin-customer-details');
 
     // Carrier account: the secret is sent once and only ever shown masked.

@@ -18,8 +18,11 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 interface Wave { warehouseName: string; jobNumber: string; soNumbers: string[]; stops: { locationCode: string; skuCode: string }[] }
 
-/** Two Fjord Electronics orders released as one cluster job through the API (as the administrator): what the floor would print. */
-async function releasedWave(page: Page): Promise<Wave> {
+/**
+ * Two Fjord Electronics orders released as one cluster job through the API (as the administrator): what the floor
+ * would print. Their references are `${reference}-1` and `-2`.
+ */
+async function releasedWave(page: Page, reference: string): Promise<Wave> {
   const login = await page.request.post('/Common/Auth/login', { data: { username: DEMO.admin[0], password: DEMO.admin[1] } });
   const headers = { authorization: `Bearer ${(await login.json()).accesstoken}` };
   const post = async (url: string, data: unknown) => {
@@ -36,7 +39,7 @@ async function releasedWave(page: Page): Promise<Wave> {
   const orders: { orderId: number; soNumber: string }[] = [];
   for (const [i, lines] of [[{ skuId: skus[0].skuId, quantity: 1 }, { skuId: skus[1].skuId, quantity: 1 }], [{ skuId: skus[0].skuId, quantity: 1 }]].entries()) {
     const made = await post('/Warehouse/Order/CreateOrder', {
-      warehouseId, customerId, orderType: 'Sales', referenceNumber: `PO-E2E-PRINT-${i + 1}`, orderDate: '2026-11-20',
+      warehouseId, customerId, orderType: 'Sales', referenceNumber: `${reference}-${i + 1}`, orderDate: '2026-11-20',
       shipToName: `Print Receiver ${i + 1}`, shipToCity: 'Bergen', shipToCountry: 'NO', lines,
     });
     orders.push(made.data);
@@ -71,9 +74,13 @@ async function search(page: Page, placeholder: string, text: string, list: strin
 }
 
 describe('batch print', () => {
+  let attempt = 0;
   it('prints a wave’s pick list and a packing slip from /BatchPrint; their barcodes decode; the screen fits 1440 and 390 px', async () => {
+    // References of their own per attempt: a reference already used answers its order (nothing new), and CI's retry
+    // on the same server would try to release the first attempt's orders again.
+    const reference = `PO-E2E-PRINT-${++attempt}`;
     const page = await demo.newPage({ viewport: { width: 1440, height: 900 } });
-    const wave = await releasedWave(page);
+    const wave = await releasedWave(page, reference);
     await signIn(page, ...DEMO.admin);
     await landOnDashboard(page, { warehouse: wave.warehouseName });
 
@@ -101,7 +108,7 @@ describe('batch print', () => {
     const [slip] = await Promise.all([page.waitForEvent('download'), orderRow.getByRole('button', { name: 'Print' }).click()]);
     const read = await readPdf(slip, 'slip');
     expect(read.text).toContain('Print Receiver 1');
-    expect(read.text).toContain('PO-E2E-PRINT-1');
+    expect(read.text).toContain(`${reference}-1`);
     expect(read.codes).toEqual([wave.soNumbers[0]]);
 
     // The handheld width: the same screen, the table scrolling sideways inside its card.

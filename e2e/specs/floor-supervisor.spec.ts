@@ -42,9 +42,12 @@ async function allocatedOrders(request: APIRequestContext, count: number, prefix
 const modal = (page: Page) => page.locator('.ant-modal-content:visible').last();
 
 describe('the floor supervisor: /BatchAllocation, /BatchJob and the order drawer', () => {
+  let attempt = 0;
   it('releases allocated orders as a cluster wave, sees the wave and its job live, assigns the job (another screen follows), and cancels it', async () => {
     const page = await demo.newPage({ viewport: { width: 1440, height: 900 } });
-    await allocatedOrders(page.request, 4, 'E2E-FLOOR');
+    // References of their own per attempt: a reference already used answers its order (nothing new), so CI's retry
+    // on the same server would allocate none.
+    await allocatedOrders(page.request, 4, `E2E-FLOOR-${++attempt}`);
     await signIn(page, ...DEMO.manager);
     await landOnDashboard(page, { warehouse: WAREHOUSE });
 

@@ -24,7 +24,12 @@ async function choose(page: Page, label: string, search: string) {
 }
 
 describe('inbound: receiving orders, receipts at the dock, putaway and the RO reports', () => {
+  // Names of their own per attempt: CI's retry runs on the same server, where the first attempt's are taken (a
+  // pallet, a username, a SKU code) or found twice (a supplier, a reference).
+  const attempts = { admin: 0, receiver: 0, expired: 0 };
   it('an admin creates an RO, receives it with a pallet at the dock (a lot is refused for a SKU that tracks none), puts it away where suggested, finalizes, and the reports show it', async () => {
+    const run = ++attempts.admin;
+    const [uploader, pallet] = [`E2E Upload Co ${run}`, `PLT-E2E-${run}`];
     const page = await demo.newPage();
     // Every stock-moving call carries its own Idempotency-Key, so a double submit never posts twice.
     const keys: string[] = [];
@@ -46,7 +51,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await choose(page, 'Warehouse', 'Ontario West Coast DC');
     await choose(page, 'Client', 'Fjord Electronics');
     const file = drawer(page).locator('input[type=file]');
-    const csv = (sku: string) => Buffer.from(`Supplier,Expected Delivery Date,Reference Number,SKU,Expected Quantity\nE2E Upload Co,2026-12-20,PO-UP-1,FJE-1002,5\nE2E Upload Co,2026-12-20,PO-UP-1,${sku},3\n`);
+    const csv = (sku: string) => Buffer.from(`Supplier,Expected Delivery Date,Reference Number,SKU,Expected Quantity\n${uploader},2026-12-20,PO-UP-${run},FJE-1002,5\n${uploader},2026-12-20,PO-UP-${run},${sku},3\n`);
     await file.setInputFiles({ name: 'ro.csv', mimeType: 'text/csv', buffer: csv('NOPE-1') });
     await drawer(page).getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByTestId('upload-errors').filter({ hasText: "No SKU of this client matches 'NOPE-1'" }).waitFor();
@@ -56,7 +61,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await drawer(page).getByRole('button', { name: 'Upload', exact: true }).click();
     await toast(page, /uploaded successfully/).waitFor();
     await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
-    await rows(page).filter({ hasText: 'E2E Upload Co' }).waitFor();
+    await rows(page).filter({ hasText: uploader }).waitFor();
 
     // Create: warehouse, client, supplier, expected delivery date, reference and one SKU line.
     await page.getByRole('button', { name: 'New Receiving Order' }).click();
@@ -67,7 +72,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await drawer(page).getByLabel('Expected Delivery Date', { exact: true }).click();
     await page.keyboard.type('2026-12-15');
     await page.keyboard.press('Enter');
-    await drawer(page).getByLabel('Reference Number', { exact: true }).fill('PO-E2E-1');
+    await drawer(page).getByLabel('Reference Number', { exact: true }).fill(`PO-E2E-${run}`);
     await choose(page, 'SKU', 'FJE-1001');
     await drawer(page).getByLabel('Expected Quantity', { exact: true }).fill('12');
     await shot(page, 'inbound-create');
@@ -99,7 +104,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await page.getByLabel('Lot', { exact: true }).fill('');
 
     // Receive 12 good units on a pallet into the dock; Enter in the scan box posts it.
-    await page.getByLabel('Pallet', { exact: true }).fill('PLT-E2E-1');
+    await page.getByLabel('Pallet', { exact: true }).fill(pallet);
     await scan.fill('FJE-1001');
     await scan.press('Enter');
     await page.getByTestId('receive-feedback').locator('.ant-alert-success').filter({ hasText: 'Received 12 good of FJE-1001 into DOCK-01' }).waitFor();
@@ -115,7 +120,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     const suggestion = page.getByTestId('putaway-suggestion').first();
     await suggestion.waitFor();
     const target = (await suggestion.locator('strong').innerText()).trim();
-    expect(await page.locator('.bolx-ro-putaway').innerText()).toContain('PLT-E2E-1');
+    expect(await page.locator('.bolx-ro-putaway').innerText()).toContain(pallet);
     await shot(page, 'inbound-putaway');
     await page.locator('.bolx-ro-putaway').getByRole('button', { name: 'Put Away' }).click();
     await page.getByTestId('putaway-feedback').locator('.ant-alert-success').filter({ hasText: `Put away 12 units of FJE-1001 to ${target}` }).waitFor();
@@ -148,7 +153,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await shot(page, 'inbound-ro-report-details');
 
     await page.goto('/ROInward');
-    await rows(page).filter({ hasText: 'PLT-E2E-1' }).first().waitFor();
+    await rows(page).filter({ hasText: pallet }).first().waitFor();
     await shot(page, 'inbound-ro-inward');
 
     // /InboundReports on the report pattern: the orders per status now (this one finalized among them), the lists below.
@@ -170,7 +175,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await landOnDashboard(page);
     await page.goto('/InBound');
     await listed(page);
-    // Not the uploaded order: the receiver's journey below receives that one as expected.
+    // Not an uploaded order: the first journey's.
     await rows(page).filter({ has: page.locator('[data-status="Open"]'), hasNotText: 'E2E Upload Co' }).first().locator('a').first().click();
     await page.locator('.bolx-ro-detail').waitFor();
     const lineRows = page.locator('.bolx-ro-detail__lines tr.ant-table-row');
@@ -329,11 +334,14 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
   });
 
   it('a receiver without the Location module still picks a dock and receives', async () => {
-    // The admin makes a Warehouse Staff user holding InBound (write) and Dashboard only: no Location module.
+    const run = ++attempts.receiver;
+    const [username, supplier] = [`receiver${run}`, `E2E Receiver Co ${run}`];
+    // The admin makes a Warehouse Staff user holding InBound (write) and Dashboard only: no Location module; and an
+    // RO of two Fjord Electronics lines for them to receive (8 units).
     const admin = await demo.newPage();
     await signIn(admin, ...DEMO.admin);
     await landOnDashboard(admin);
-    const created = await admin.evaluate(async () => {
+    const created = await admin.evaluate(async ({ username, supplier }) => {
       const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}`, 'content-type': 'application/json' };
       const { warehouseData, customerData } = await (await fetch('/Common/UserModule/GetWarehouseClient', { headers })).json();
       const warehouseId = warehouseData.find((w: { warehouseName: string }) => w.warehouseName === 'Ontario West Coast DC').warehouseId;
@@ -345,21 +353,28 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
       const id = (key: string) => wms.find((m) => m.moduleKey === key)!.moduleId;
       const res = await fetch('/Warehouse/User/CreateUser', {
         method: 'POST', headers,
-        body: JSON.stringify({ username: 'receiver', email: 'receiver@example.com', firstName: 'Rae', lastName: 'Receiver', usertype: 'Warehouse Staff',
+        body: JSON.stringify({ username, email: `${username}@example.com`, firstName: 'Rae', lastName: 'Receiver', usertype: 'Warehouse Staff',
           warehouses: [warehouseId], customers: [customerId], modules: [{ moduleId: id('InBound'), permission: 'write' }, { moduleId: id('Dashboard'), permission: 'read' }],
           password: 'receiver-pass-1', confirmPassword: 'receiver-pass-1' }),
       });
-      return res.status;
-    });
-    expect(created).toBe(200);
+      const skus = await (await fetch('/warehouse/Sku/GetAllSkus', { method: 'POST', headers, body: JSON.stringify({ filters: { customerId }, searchQuery: 'FJE-100', pageNumber: 1, pageSize: 50 }) })).json();
+      const skuId = (code: string) => skus.items.find((x: { skuCode: string }) => x.skuCode === code).skuId;
+      const ro = await fetch('/Warehouse/Receiving/CreateReceivingOrder', {
+        method: 'POST', headers,
+        body: JSON.stringify({ warehouseId, customerId, supplier, expectedDeliveryDate: '2026-12-20',
+          lines: [{ skuId: skuId('FJE-1002'), expectedQuantity: 5 }, { skuId: skuId('FJE-1003'), expectedQuantity: 3 }] }),
+      });
+      return [res.status, ro.status];
+    }, { username, supplier });
+    expect(created).toEqual([200, 200]);
     await admin.context().close();
 
     const page = await demo.newPage();
-    await signIn(page, 'receiver', 'receiver-pass-1');
+    await signIn(page, username, 'receiver-pass-1');
     await landOnDashboard(page);
     await page.goto('/InBound');
     await listed(page);
-    await rows(page).filter({ hasText: 'E2E Upload Co' }).locator('a').first().click();
+    await rows(page).filter({ hasText: supplier }).locator('a').first().click();
     await page.locator('.bolx-ro-detail').waitFor();
     // The docks come from the receiving module's own read; the Location module's list is closed to this user.
     await expect.poll(() => page.locator('.bolx-ro-receive .ant-select-selection-item').first().innerText()).toContain('DOCK-01');
@@ -398,18 +413,19 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
   });
 
   it('an expired lot asks for confirmation at the scan, and only quarantine is offered for its putaway', async () => {
+    const skuCode = `CPS-LOT-${++attempts.expired}`;
     const page = await demo.newPage();
     await signIn(page, ...DEMO.admin);
     await landOnDashboard(page);
     // A SKU that tracks lots and expiry (Cascade Pet Supply, Ontario) and an RO for it, made through the API.
-    const roNumber = await page.evaluate(async () => {
+    const roNumber = await page.evaluate(async (skuCode) => {
       const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}`, 'content-type': 'application/json' };
       const { warehouseData, customerData } = await (await fetch('/Common/UserModule/GetWarehouseClient', { headers })).json();
       const warehouseId = warehouseData.find((w: { warehouseName: string }) => w.warehouseName === 'Ontario West Coast DC').warehouseId;
       const customerId = customerData.find((c: { customerName: string; warehouseId: number }) => c.customerName === 'Cascade Pet Supply' && c.warehouseId === warehouseId).customerId;
       const added = await fetch('/warehouse/Sku/AddNewSku', {
         method: 'POST', headers,
-        body: JSON.stringify({ customerId, skuCode: 'CPS-LOT-1', description: 'Salmon Treats 200g (lot-tracked)', isLotTracked: true, isExpiryTracked: true }),
+        body: JSON.stringify({ customerId, skuCode, description: 'Salmon Treats 200g (lot-tracked)', isLotTracked: true, isExpiryTracked: true }),
       });
       const skuId = (await added.json()).data.skuId;
       const res = await fetch('/Warehouse/Receiving/CreateReceivingOrder', {
@@ -417,7 +433,7 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
         body: JSON.stringify({ warehouseId, customerId, supplier: 'E2E Expired Goods', expectedDeliveryDate: '2026-12-30', lines: [{ skuId, expectedQuantity: 4 }] }),
       });
       return (await res.json()).data.roNumber as string;
-    });
+    }, skuCode);
     await page.goto('/InBound');
     await listed(page);
     await rows(page).filter({ hasText: roNumber }).locator('a').first().click();
@@ -426,15 +442,15 @@ describe('inbound: receiving orders, receipts at the dock, putaway and the RO re
     await page.getByLabel('Good Quantity', { exact: true }).fill('4');
     await page.getByLabel('Lot', { exact: true }).fill('L-OLD-1');
     await page.getByLabel('Expiry Date', { exact: true }).fill('2020-01-31');
-    await scan.fill('CPS-LOT-1');
+    await scan.fill(skuCode);
     await scan.press('Enter');
     const confirm = page.locator('.ant-modal-confirm:visible');
-    await confirm.filter({ hasText: 'Lot L-OLD-1 of CPS-LOT-1 expired on 2020-01-31' }).waitFor();
+    await confirm.filter({ hasText: `Lot L-OLD-1 of ${skuCode} expired on 2020-01-31` }).waitFor();
     expect(await page.locator('.bolx-ro-detail__titlebar [data-status]').innerText()).toBe('Open');
     await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
     await shot(page, 'inbound-expired-confirm');
     await confirm.getByRole('button', { name: 'Receive for quarantine' }).click();
-    await page.getByTestId('receive-feedback').locator('.ant-alert-success').filter({ hasText: 'Received 4 good of CPS-LOT-1 into DOCK-01' }).waitFor();
+    await page.getByTestId('receive-feedback').locator('.ant-alert-success').filter({ hasText: `Received 4 good of ${skuCode} into DOCK-01` }).waitFor();
     await page.getByRole('tab', { name: 'Put Away' }).click();
     const suggestion = page.getByTestId('putaway-suggestion').first();
     await suggestion.waitFor();

@@ -106,7 +106,14 @@ describe('orders: the Order Dashboard', () => {
     await shot(client, 'orders-dashboard-client-390');
   });
 
+  let bkoAttempt = 0;
+  /** The orders an attempt made (cancelled by the next attempt, if any). */
+  const taken: number[] = [];
   it('allocates an order from the dashboard; what is short waits on /BKO and is filled when stock arrives', async () => {
+    // References of their own per attempt: a reference already used answers its order (nothing new), so CI's retry on
+    // the same server would probe with the cancelled probe and find the filled backorder.
+    const probeReference = `PO-E2E-PROBE-${++bkoAttempt}`;
+    const bko = `PO-E2E-BKO-${bkoAttempt}`;
     const page = await demo.newPage({ viewport: { width: 1440, height: 900 } });
     await signIn(page, ...DEMO.staff);
     await landOnDashboard(page);
@@ -122,12 +129,19 @@ describe('orders: the Order Dashboard', () => {
     // The warehouse that serves the client and holds the SKU's stock (the first the staff account has for it).
     const { customerData } = await (await page.request.get('/Common/UserModule/GetWarehouseClient', { headers })).json();
     const warehouseId = (customerData as { customerId: number; warehouseId: number }[]).find((c) => c.customerId === sku.customerId)!.warehouseId;
-    const order = (referenceNumber: string, quantity: number) => api('/Warehouse/Order/CreateOrder', {
-      warehouseId, customerId: sku.customerId, orderType: 'Sales', referenceNumber, orderDate: '2026-11-20', lines: [{ skuId: sku.skuId, quantity }],
-    });
+    const order = async (referenceNumber: string, quantity: number) => {
+      const made = await api('/Warehouse/Order/CreateOrder', {
+        warehouseId, customerId: sku.customerId, orderType: 'Sales', referenceNumber, orderDate: '2026-11-20', lines: [{ skuId: sku.skuId, quantity }],
+      });
+      taken.push(made.data.orderId);
+      return made;
+    };
+    // What an earlier attempt's orders hold of the SKU (CI's retry runs on the same server: the backorder filled
+    // there holds every unit that was free) is given back first, so this attempt finds it free again.
+    for (const orderId of taken.splice(0)) await page.request.post('/Warehouse/Order/CancelOrder', { headers, data: { orderId } });
 
     // What is free of the SKU, and where: a probe order takes it all, is read and cancelled (giving it back).
-    const probe = (await order('PO-E2E-PROBE', 90000)).data;
+    const probe = (await order(probeReference, 90000)).data;
     await api('/Warehouse/Order/AllocateOrders', { orderIds: [probe.orderId] });
     const probed = await (await page.request.get(`/Warehouse/Order/GetOrder?orderId=${probe.orderId}`, { headers })).json();
     const free = probed.lines[0].allocatedQuantity as number;
@@ -135,10 +149,10 @@ describe('orders: the Order Dashboard', () => {
     await api('/Warehouse/Order/CancelOrder', { orderId: probe.orderId });
 
     // An order for three more than is free, allocated from the dashboard's bulk action: Backordered.
-    const wanted = (await order('PO-E2E-BKO', free + 3)).data;
+    const wanted = (await order(bko, free + 3)).data;
     await page.goto('/OrderDashboard');
     await listed(page);
-    const row = rows(page).filter({ hasText: 'PO-E2E-BKO' });
+    const row = rows(page).filter({ hasText: bko });
     await row.locator('.ant-checkbox-input').check();
     await page.locator('.bolx-table__batch').getByRole('button', { name: /^Allocate/ }).click();
     await page.locator('.ant-modal-content').waitFor();
@@ -149,7 +163,7 @@ describe('orders: the Order Dashboard', () => {
     // /BKO lists the line, three short.
     await page.goto('/BKO');
     await listed(page);
-    const waiting = rows(page).filter({ hasText: 'PO-E2E-BKO' });
+    const waiting = rows(page).filter({ hasText: bko });
     await waiting.waitFor();
     await shot(page, 'backorders-1440');
     await page.setViewportSize({ width: 390, height: 844 });
@@ -160,7 +174,7 @@ describe('orders: the Order Dashboard', () => {
     await expect.poll(async () => (await (await page.request.get(`/Warehouse/Order/GetOrder?orderId=${wanted.orderId}`, { headers })).json()).status, { timeout: 20_000 }).toBe('Allocated');
     await page.reload();
     await listed(page).catch(() => undefined);
-    expect(await rows(page).filter({ hasText: 'PO-E2E-BKO' }).count()).toBe(0);
+    expect(await rows(page).filter({ hasText: bko }).count()).toBe(0);
   });
 });
 

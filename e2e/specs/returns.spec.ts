@@ -100,7 +100,11 @@ const pickHeader = async (nth: number, name: string) => {
 };
 
 describe('the returns journey', () => {
+  let attempt = 0;
   it('an RMA for a shipped order, received at the desk: one damaged unit to quarantine, one restocked; /Return shows both; then manual shipping from /RMA', async () => {
+    // The replacement's receiver and tracking number, its own per attempt: CI's retry runs on the same server, where
+    // the first attempt's replacement may be listed too.
+    const replacement = { name: `Return Sender ${++attempt}`, tracking: `COURIER-E2E-${attempt}` };
     const api = await apiAs(page, DEMO.admin);
     const o = await shippedOrder(api);
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -241,17 +245,17 @@ describe('the returns journey', () => {
     await page.getByTestId('manual-stock-search').press('Enter');
     await page.getByRole('button', { name: new RegExp(`^add ${o.sku.skuCode} `) }).first().click();
     await rows(page.getByTestId('manual-lines')).first().waitFor();
-    await page.getByLabel('Name').fill('Return Sender');
+    await page.getByLabel('Name').fill(replacement.name);
     await page.getByLabel('Address', { exact: true }).fill('5 Elm St');
     await page.getByLabel('City').fill('Boston');
     await page.getByLabel('Postal Code').fill('02110');
-    await page.getByTestId('tracking-number').fill('COURIER-E2E-1');
+    await page.getByTestId('tracking-number').fill(replacement.tracking);
     await shot(page, 'rma-manual-1440');
     await page.getByTestId('manual-ship').click();
     await page.locator('.Toastify__toast--success', { hasText: 'shipped: 1 unit' }).waitFor();
-    await rows(page.getByTestId('manual-shipments')).filter({ hasText: 'Return Sender' }).waitFor();
+    await rows(page.getByTestId('manual-shipments')).filter({ hasText: replacement.name }).waitFor();
     const shipments = await api('/Warehouse/RMA/GetManualShipments', { filters: { customerId: o.customerId }, searchQuery: '', pageNumber: 1, pageSize: 5 });
-    expect(shipments.items[0]).toMatchObject({ kind: 'manual', status: 'Shipped', shipToName: 'Return Sender' });
+    expect(shipments.items[0]).toMatchObject({ kind: 'manual', status: 'Shipped', shipToName: replacement.name });
     await shot(page, 'rma-manual-shipped-1440');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(400);

@@ -1,9 +1,28 @@
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { apiAs } from '../support/api.js';
 import { shot } from '../support/browser.js';
 import { useDemoServer } from '../support/demo.js';
-import { landOnDashboard, signIn } from '../support/session.js';
+import { DEMO, landOnDashboard, signIn } from '../support/session.js';
 
 const demo = useDemoServer();
+
+/**
+ * An administrator made as the demo admin is (every warehouse, every app, no default service), through the API as
+ * the demo admin.
+ */
+async function administrator(page: Page, username: string, password: string) {
+  const api = await apiAs(page, DEMO.admin);
+  const { warehouseData } = await api('/Common/UserModule/GetWarehouseClient') as { warehouseData: { warehouseId: number }[] };
+  type Node = { moduleId: number; childModules: Node[] };
+  const flatten = (nodes: Node[]): number[] => nodes.flatMap((n) => [n.moduleId, ...flatten(n.childModules)]);
+  const options = await api('/Warehouse/User/GetModuleWarehouseUsers') as { modules: { modules: Node[] }[] };
+  const modules = options.modules.flatMap((app) => flatten(app.modules)).map((moduleId) => ({ moduleId, permission: 'read' }));
+  await api('/Warehouse/User/CreateUser', {
+    username, email: `${username}@example.com`, firstName: 'Ada', lastName: 'Admin', usertype: 'Administrator',
+    warehouses: warehouseData.map((w) => w.warehouseId), modules, password, confirmPassword: password,
+  });
+}
 
 describe('public screens', () => {
   it('shows the sign-in page with the spec texts, and field messages on an empty submit', async () => {
@@ -44,9 +63,15 @@ describe('public screens', () => {
 });
 
 describe('redirects after login', () => {
+  let attempt = 0;
   it('takes an administrator without a default service to ServiceSelection, then to the dashboard of all warehouses', async () => {
     const page = await demo.newPage();
-    await signIn(page, 'admin', 'bolx-demo-admin');
+    // Choosing a service saves it as the user's default (SetDefaultApp), which nothing takes back: once this has run,
+    // the demo admin has a default service, and CI's retry on the same database would land on the dashboard. An
+    // administrator of its own per attempt, made as the demo admin is.
+    const username = `svcadmin${++attempt}`;
+    await administrator(page, username, 'svc-admin-pass');
+    await signIn(page, username, 'svc-admin-pass');
     await page.waitForURL('**/ServiceSelection');
     await shot(page, 'shell-service-selection');
     await page.getByText('Warehouse Management').first().click();
@@ -84,11 +109,14 @@ describe('redirects after login', () => {
     await page.context().close();
   });
 
+  let oneAdminAttempt = 0;
   it('takes an administrator with one warehouse to that warehouse, not to all', async () => {
+    // A username of its own per attempt: CI's retry runs on the same database, where the first attempt's is taken.
+    const username = `oneadmin${++oneAdminAttempt}`;
     const page = await demo.newPage();
     await signIn(page, 'admin', 'bolx-demo-admin');
     await landOnDashboard(page);
-    const created = await page.evaluate(async () => {
+    const created = await page.evaluate(async (username) => {
       const headers = { authorization: `Bearer ${sessionStorage.getItem('authtoken') ?? localStorage.getItem('authtoken')}`, 'content-type': 'application/json' };
       const { warehouseData } = await (await fetch('/Common/UserModule/GetWarehouseClient', { headers })).json();
       type Node = { moduleId: number; childModules: Node[] };
@@ -98,16 +126,16 @@ describe('redirects after login', () => {
       const modules = flatten(wms.modules).map((moduleId) => ({ moduleId, permission: 'read' }));
       const res = await fetch('/Warehouse/User/CreateUser', {
         method: 'POST', headers,
-        body: JSON.stringify({ username: 'oneadmin', email: 'oneadmin@example.com', firstName: 'One', lastName: 'Admin', usertype: 'Administrator',
+        body: JSON.stringify({ username, email: `${username}@example.com`, firstName: 'One', lastName: 'Admin', usertype: 'Administrator',
           warehouses: [warehouseData[0].warehouseId], modules, password: 'one-admin-pass', confirmPassword: 'one-admin-pass' }),
       });
       return { status: res.status, warehouseId: warehouseData[0].warehouseId as number };
-    });
+    }, username);
     expect(created.status).toBe(200);
     await page.context().close();
 
     const other = await demo.newPage();
-    await signIn(other, 'oneadmin', 'one-admin-pass');
+    await signIn(other, username, 'one-admin-pass');
     await landOnDashboard(other);
     expect(await other.evaluate(() => sessionStorage.getItem('selectedWarehouse') ?? localStorage.getItem('selectedWarehouse'))).toBe(String(created.warehouseId));
     await other.context().close();
