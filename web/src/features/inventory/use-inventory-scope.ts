@@ -15,13 +15,10 @@ export function useInventoryScope(moduleUrl: string) {
   const role = roleFromLabel(usertype ?? '');
   const canWrite = useCanWrite(moduleUrl);
   const warehouses = data?.warehouseData ?? [];
-  const customers = (data?.customerData ?? []).filter((c, i, all) =>
-    (warehouseId === 0 || c.warehouseId === warehouseId) && all.findIndex((x) => x.customerId === c.customerId) === i);
   return {
     warehouseId,
     customerId,
     warehouses,
-    customers,
     canWrite,
     canApprove: canWrite && role !== undefined && APPROVER_ROLES.includes(role),
   };

@@ -143,7 +143,7 @@ function CustomerField() {
   const { customers } = useBillingScope();
   return (
     <Form.Item name="customerId" label={t('billing.col.client')} rules={[{ required: true, message: t('billing.form.clientRequired') }]}>
-      <Select showSearch optionFilterProp="label" options={customers.map((c) => ({ value: c.customerId, label: c.customerName }))} data-testid="billing-customer" />
+      <Select showSearch optionFilterProp="label" options={customers} data-testid="billing-customer" />
     </Form.Item>
   );
 }

@@ -18,10 +18,10 @@ const change = (now: number, before: number) => (before === 0 ? '—' : `${now >
 export default function BillingSummaryPage() {
   const t = useT();
   const { customers, customerId: headerCustomer, warehouseId } = useBillingScope();
-  const [customerId, setCustomerId] = useState<number | undefined>(headerCustomer || customers[0]?.customerId);
+  const [customerId, setCustomerId] = useState<number | undefined>(headerCustomer || customers[0]?.value);
   const today = useWarehouseDay();
   const [range, setRange] = useState(() => monthRange(today));
-  const chosen = customerId ?? customers[0]?.customerId;
+  const chosen = customerId ?? customers[0]?.value;
   const { data, isFetching } = useGetBillingSummaryQuery({ customerId: chosen ?? 0, warehouseId: warehouseId || undefined, ...range }, { skip: !chosen });
   const types = useMemo(() => [...new Set((data?.months ?? []).flatMap((m) => m.byType.map((b) => b.chargeType)))] as ChargeType[], [data]);
   const x = useMemo(() => (data?.months ?? []).map((m) => m.month), [data]);
@@ -39,7 +39,7 @@ export default function BillingSummaryPage() {
       <Space wrap style={{ justifyContent: 'space-between', width: '100%', marginBottom: 12 }}>
         <Typography.Title level={4} style={{ margin: 0 }}>{t('billing.summary.title')}</Typography.Title>
         <Space wrap>
-          <Select style={{ minWidth: 200 }} value={chosen} onChange={setCustomerId} placeholder={t('billing.col.client')} options={customers.map((c) => ({ value: c.customerId, label: c.customerName }))} data-testid="summary-customer" />
+          <Select style={{ minWidth: 200 }} value={chosen} onChange={setCustomerId} placeholder={t('billing.col.client')} options={customers} data-testid="summary-customer" />
           <Input type="date" value={range.periodFrom} onChange={(e) => setRange((r) => ({ ...r, periodFrom: e.target.value }))} aria-label={t('billing.form.from')} />
           <Input type="date" value={range.periodTo} onChange={(e) => setRange((r) => ({ ...r, periodTo: e.target.value }))} aria-label={t('billing.form.to')} />
         </Space>

@@ -15,6 +15,7 @@ import { SavedRules } from '../components/SavedRules';
 import { useAllocationRun } from '../components/use-allocation-run';
 import { criteriaKey, criteriaOf, formValuesOf, jobOfAnswer, type RuleFormValues } from '../floor-model';
 import { useDebounced } from '../../../lib/use-debounced';
+import { useClientOptions } from '../../../lib/use-client-options';
 import { useMayAllocate } from '../use-floor-actor';
 import '../messages';
 import '../floor.css';
@@ -28,13 +29,7 @@ export default function BatchAllocationPage() {
   const mayAllocate = useMayAllocate();
   const warehouseId = useAppSelector(selectWarehouseId) ?? 0;
   const headerCustomer = useAppSelector(selectCustomerId) || 0;
-  const headerCustomers = useAppSelector((s) => s.header.data?.customerData ?? []);
-  const customers = useMemo(() => {
-    const seen = new Set<number>();
-    return headerCustomers
-      .filter((c) => (!warehouseId || c.warehouseId === warehouseId) && !seen.has(c.customerId) && seen.add(c.customerId))
-      .map((c) => ({ label: c.customerName, value: c.customerId }));
-  }, [headerCustomers, warehouseId]);
+  const customers = useClientOptions(warehouseId);
   const customerName = (id: number) => customers.find((c) => c.value === id)?.label;
 
   const [form] = Form.useForm<RuleFields>();

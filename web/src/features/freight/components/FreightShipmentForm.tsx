@@ -21,6 +21,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import { selectCustomerId, selectWarehouseId } from '../../../lib/state/selectors';
 import { notifyError, notifySuccess } from '../../../lib/toast';
 import { useCanWrite } from '../../../lib/use-can-write';
+import { useClientOptions } from '../../../lib/use-client-options';
 import {
   FREIGHT_PATHS, useCreateFreightShipmentMutation, useGetFreightShipmentQuery, useGetPackedOrdersQuery, useSetFreightShipmentStatusMutation,
   useSuggestHandlingUnitsMutation, useUpdateFreightShipmentMutation, type FreightShipmentDetail,
@@ -78,10 +79,10 @@ export function FreightShipmentForm({ shipmentId, onCreated }: { shipmentId?: nu
   const [form] = Form.useForm<Values>();
   const headerWarehouse = useAppSelector(selectWarehouseId) ?? 0;
   const headerCustomer = useAppSelector(selectCustomerId) || 0;
-  const customers = useAppSelector((s) => s.header.data?.customerData ?? []);
   const canWrite = useCanWrite('FreightShipment');
   const { data: saved, isLoading } = useGetFreightShipmentQuery(shipmentId ?? 0, { skip: !shipmentId });
   const warehouseId = saved?.warehouseId ?? headerWarehouse;
+  const clientOptions = useClientOptions(warehouseId);
   const customerId = (Form.useWatch('customerId', form) as number | undefined) ?? saved?.customerId;
   const { data: packed = [] } = useGetPackedOrdersQuery({ warehouseId, customerId: customerId ?? 0 }, { skip: !warehouseId || !customerId || !canWrite });
   const [suggest, { isLoading: suggesting }] = useSuggestHandlingUnitsMutation();
@@ -101,8 +102,6 @@ export function FreightShipmentForm({ shipmentId, onCreated }: { shipmentId?: nu
 
   if (shipmentId && (isLoading || !saved)) return <Skeleton active paragraph={{ rows: 10 }} />;
 
-  const clientOptions = customers.filter((c, i, all) => (warehouseId === 0 || c.warehouseId === warehouseId) && all.findIndex((x) => x.customerId === c.customerId) === i)
-    .map((c) => ({ value: c.customerId, label: c.customerName }));
   // The orders offered: the client's packed ones, plus those the shipment already carries (shipped ones included).
   const orderOptions = [
     ...(saved?.orders ?? []).map((o) => ({ value: o.orderId, label: `${o.soNumber} · ${o.referenceNumber}` })),

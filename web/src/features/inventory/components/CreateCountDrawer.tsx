@@ -7,6 +7,7 @@ import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
 import { useStockAction } from '../action-key';
 import { useCreateCycleCountMutation } from '../inventory-api';
+import { useClientOptions } from '../../../lib/use-client-options';
 import { useInventoryScope } from '../use-inventory-scope';
 import { SkuSelect } from '../../../components/sku-select/SkuSelect';
 
@@ -20,10 +21,11 @@ export function CreateCountDrawer({ open, onClose, onCreated }: { open: boolean;
   const t = useT();
   const r = rules(t);
   const [form] = Form.useForm<CountValues>();
-  const { warehouseId, customerId, warehouses, customers } = useInventoryScope('CycleCount');
+  const { warehouseId, customerId, warehouses } = useInventoryScope('CycleCount');
   const [create] = useCreateCycleCountMutation();
   const act = useStockAction();
   const chosenWarehouse = Form.useWatch('warehouseId', form);
+  const customers = useClientOptions(chosenWarehouse || warehouseId);
   const chosenCustomer = Form.useWatch('customerId', form);
   const selection = Form.useWatch('selection', form);
 
@@ -62,7 +64,7 @@ export function CreateCountDrawer({ open, onClose, onCreated }: { open: boolean;
         <Col xs={24} md={12}>
           <Form.Item name="customerId" label={t('inventory.fields.customer')} rules={[rules(t).required('customer')]}>
             <Select {...selectProps} onChange={() => form.setFieldsValue({ skuId: undefined })}
-              options={customers.filter((c) => !chosenWarehouse || c.warehouseId === chosenWarehouse).map((c) => ({ value: c.customerId, label: c.customerName }))} />
+              options={customers} />
           </Form.Item>
         </Col>
       </Row>

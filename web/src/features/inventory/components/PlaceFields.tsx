@@ -3,6 +3,7 @@ import type { FormInstance } from 'antd';
 import { selectProps } from '../../../components/form/select-props';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
+import { useClientOptions } from '../../../lib/use-client-options';
 import { useInventoryScope } from '../use-inventory-scope';
 import { SkuSelect } from '../../../components/sku-select/SkuSelect';
 import type { Sku } from '@bolx/contracts';
@@ -24,10 +25,10 @@ export function PlaceFields({ form, lotAndPallet = true, skuLabel, tracksLot = t
 }) {
   const t = useT();
   const r = rules(t);
-  const { warehouses, customers: allCustomers } = useInventoryScope('Adjustment');
+  const { warehouses, warehouseId: headerWarehouse } = useInventoryScope('Adjustment');
   const warehouseId = Form.useWatch('warehouseId', form) as number | undefined;
   const customerId = Form.useWatch('customerId', form) as number | undefined;
-  const customers = allCustomers.filter((c) => !warehouseId || c.warehouseId === warehouseId);
+  const customers = useClientOptions(warehouseId || headerWarehouse);
   return (
     <>
       <Row gutter={16}>
@@ -39,7 +40,7 @@ export function PlaceFields({ form, lotAndPallet = true, skuLabel, tracksLot = t
         </Col>
         <Col xs={24} md={12}>
           <Form.Item name="customerId" label={t('inventory.fields.customer')} rules={[rules(t).required('customer')]}>
-            <Select {...selectProps} options={customers.map((c) => ({ value: c.customerId, label: c.customerName }))}
+            <Select {...selectProps} options={customers}
               onChange={() => form.setFieldsValue({ skuId: undefined })} />
           </Form.Item>
         </Col>

@@ -57,7 +57,7 @@ export function WorkOrderDrawer({ open, preset, onClose }: { open: boolean; pres
         <Radio.Group optionType="button" options={WORK_ORDER_TYPES.map((w) => ({ value: w, label: t(`kits.type.${w}`) }))} />
       </Form.Item>
       <Form.Item name="customerId" label={t('kits.fields.customer')} rules={[{ required: true, message: t('kits.selectCustomer') }]}>
-        <Select {...selectProps} options={customers.map((c) => ({ value: c.customerId, label: c.customerName }))} />
+        <Select {...selectProps} options={customers} />
       </Form.Item>
       <Row gutter={16}>
         <Col xs={24} md={16}>

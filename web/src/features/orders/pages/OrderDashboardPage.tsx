@@ -14,6 +14,7 @@ import { StatusTag } from '../../../components/StatusTag';
 import { useAppSelector } from '../../../lib/hooks';
 import { selectCustomerId, selectWarehouseId } from '../../../lib/state/selectors';
 import { useT } from '../../../lib/i18n/use-t';
+import { useClientOptions } from '../../../lib/use-client-options';
 import { OrderDrawer } from '../components/OrderDrawer';
 import { OrderFormDrawer } from '../components/OrderFormDrawer';
 import { StatusCounts } from '../components/StatusCounts';
@@ -37,15 +38,10 @@ export default function OrderDashboardPage() {
   const moves = useOrderMoves();
   const headerWarehouse = useAppSelector(selectWarehouseId);
   const headerCustomer = useAppSelector(selectCustomerId);
-  const customers = useAppSelector((s) => s.header.data?.customerData ?? []);
   const [carrierCustomer, setCarrierCustomer] = useState<number>();
   const { data: carriers = [] } = useGetCarrierAccountsQuery(carrierCustomer ?? 0, { skip: !carrierCustomer });
 
-  const customerOptions = useMemo(() => {
-    const seen = new Set<number>();
-    return customers.filter((c) => (!headerWarehouse || c.warehouseId === headerWarehouse) && !seen.has(c.customerId) && seen.add(c.customerId))
-      .map((c) => ({ label: c.customerName, value: c.customerId }));
-  }, [customers, headerWarehouse]);
+  const customerOptions = useClientOptions(headerWarehouse);
 
   /** The filter bar; the carrier filter lists the carriers of the client chosen (in the header or the filter). */
   const filters = (values: FilterValues): FilterLabel[] => {

@@ -67,7 +67,7 @@ export default function ManualReturnsPage() {
             <Space wrap align="end">
               <Form.Item label={t('returns.manual.client')}>
                 <Select style={{ width: 200 }} allowClear value={sku?.customerId ?? client} onChange={(v) => { setClient(v); setSku(null); }}
-                  options={customers.map((c) => ({ value: c.customerId, label: c.customerName }))} />
+                  options={customers} />
               </Form.Item>
               <Form.Item label={t('returns.manual.findSku')}>
                 <Space.Compact>
