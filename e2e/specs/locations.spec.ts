@@ -71,6 +71,27 @@ function decode(files: string[], symbology: 'code128' | 'qrcode'): string[] {
   return out.split('\n').filter(Boolean).sort();
 }
 
+/**
+ * The QR codes of an A4 sheet PDF (3 × 10 labels, 14 × 21 pt margins), each label rendered and read alone, as a
+ * scanner reads one label: zbarimg misses a few of thirty QR codes in one image (its finder confuses aligned ones),
+ * while every label alone decodes.
+ */
+function decodeSheetQrCodes(pdf: string, pages: number, dir: string): string[] {
+  const dpi = 200;
+  const pt = (v: number) => Math.round((v * dpi) / 72);
+  const [cellW, cellH] = [(595.28 - 28) / 3, (841.89 - 42) / 10];
+  const cells: string[] = [];
+  for (let p = 1; p <= pages; p++) {
+    for (let i = 0; i < 30; i++) {
+      const file = join(dir, `cell-${p}-${i}`);
+      execFileSync('pdftoppm', ['-r', String(dpi), '-f', String(p), '-l', String(p), '-singlefile', '-png',
+        '-x', String(pt(14 + (i % 3) * cellW)), '-y', String(pt(21 + Math.floor(i / 3) * cellH)), '-W', String(pt(cellW)), '-H', String(pt(cellH)), pdf, file]);
+      cells.push(`${file}.png`);
+    }
+  }
+  return decode(cells, 'qrcode');
+}
+
 describe('locations as admin', () => {
   it('bulk-creates 100 locations by pattern with a live preview, then finds them in the list', async () => {
     ZONE = `E2E${++attempts.pattern}`;
@@ -170,7 +191,7 @@ describe('locations as admin', () => {
     const pages = readdirSync(tmp).filter((f) => f.startsWith('label') && f.endsWith('.png')).map((f) => join(tmp, f));
     expect(pages).toHaveLength(4); // 100 labels, 30 a sheet
     expect(decode(pages, 'code128')).toEqual(patternCodes(ZONE));
-    expect(decode(pages, 'qrcode')).toEqual(patternCodes(ZONE));
+    expect(decodeSheetQrCodes(pdf, pages.length, mkdtempSync(join(tmp, 'cells-')))).toEqual(patternCodes(ZONE));
   });
 
   it('prints labels for rows picked on the list', async () => {

@@ -157,11 +157,12 @@ describe('redirects after login', () => {
     const page = await demo.newPage();
     await signIn(page, 'client', 'bolx-demo-client');
     await landOnDashboard(page);
-    // The live dashboard re-renders under the open menu; on a busy CI run a click on Logout once chose nothing.
+    // The live dashboard re-renders under the open menu; on a busy CI run a click on Logout once chose nothing, and
+    // once the menu closed under the click (Logout no longer visible): the menu is opened again.
     for (let attempt = 1; ; attempt++) {
-      await page.locator('.ant-avatar').first().click();
-      await page.getByText('Logout').click();
       try {
+        await page.locator('.ant-avatar').first().click({ timeout: 5_000 });
+        await page.locator('.ant-dropdown:visible').getByText('Logout').click({ timeout: 5_000 });
         await page.waitForURL((u) => u.pathname === '/', { timeout: 10_000 });
         break;
       } catch (error) {

@@ -169,10 +169,12 @@ export function recordEvents(app: FastifyInstance) {
   const stop = app.services.events.subscribe((e) => (known === undefined ? heard.push(e) : e.id > known && seen.push(e)));
   return {
     seen,
-    async until(count: number, ms = 3000): Promise<DeliveredEvent[]> {
+    /** The events seen once there are `enough` (a count, or a test of them), or when `ms` have passed. */
+    async until(enough: number | ((events: DeliveredEvent[]) => boolean), ms = 3000): Promise<DeliveredEvent[]> {
       await floor;
       const deadline = Date.now() + ms;
-      while (seen.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const done = typeof enough === 'number' ? () => seen.length >= enough : () => enough(seen);
+      while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       stop();
       return seen;
     },

@@ -2,6 +2,8 @@ import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
 import { LABEL_SIZES, SYMBOLOGIES } from '@bolx/contracts';
 import { badRequest } from '../../platform/errors.js';
+import { Code128Cache, QUIET_MODULES, drawCode128 } from '../../platform/pdf/code128.js';
+import { drawQr, qrSymbol } from '../../platform/pdf/qr.js';
 
 export type LabelSize = (typeof LABEL_SIZES)[number];
 export type Symbology = (typeof SYMBOLOGIES)[number];
@@ -23,20 +25,11 @@ const STOCK: Record<LabelSize, { page: [number, number]; columns: number; rows: 
 };
 
 const CODE128_SCALE = 3;
-/** Narrowest bar we print, in points (about 7 mil): narrower bars blur into each other on a 200–300 dpi printer. */
+/**
+ * Narrowest bar a label prints, in points (about 7 mil): narrower bars blur into each other on a 200–300 dpi printer.
+ * Below the pick list's 13 mil (platform/pdf/code128.ts): a sheet of 30 labels with both symbols has little width.
+ */
 const MIN_MODULE_PT = 0.5;
-/** Code 128 needs ten bar widths of white on either side. */
-const QUIET_MODULES = 10;
-
-/** Code 128 as a PNG: no human-readable line (the label prints the code large itself). */
-export function code128Png(text: string): Promise<Buffer> {
-  return bwipjs.toBuffer({ bcid: 'code128', text, scale: CODE128_SCALE, height: 10, includetext: false });
-}
-
-/** A PNG's pixel width (IHDR), to know how many bar modules a rendered symbol has. */
-function pngWidth(png: Buffer): number {
-  return png.readUInt32BE(16);
-}
 
 /** A QR code's white border: four modules (bwip-js draws a module 2 units wide), which scanners need to find it. */
 const QR_QUIET = { padding: 8, backgroundcolor: 'FFFFFF' };
@@ -102,7 +95,7 @@ function barcodeBoxes(area: Box, symbology: Symbology): { linear?: Box; qr?: Box
   return { linear: { ...area, h: linearH }, qr: square(area.x + (area.w - side) / 2, area.y + linearH + gap, side) };
 }
 
-async function drawLabel(doc: PDFKit.PDFDocument, cell: Box, label: LabelData, symbology: Symbology): Promise<void> {
+function drawLabel(doc: PDFKit.PDFDocument, cell: Box, label: LabelData, symbology: Symbology): void {
   const pad = Math.max(4, Math.min(cell.w, cell.h) * 0.06);
   const inner: Box = { x: cell.x + pad, y: cell.y + pad, w: cell.w - 2 * pad, h: cell.h - 2 * pad };
 
@@ -115,19 +108,20 @@ async function drawLabel(doc: PDFKit.PDFDocument, cell: Box, label: LabelData, s
 
   const top = codeY + codeSize * 1.15;
   const boxes = barcodeBoxes({ x: inner.x, y: top, w: inner.w, h: inner.y + inner.h - top }, symbology);
-  if (boxes.linear) await drawCode128(doc, boxes.linear, label.code);
-  if (boxes.qr) doc.image(await qrPng(label.code), boxes.qr.x, boxes.qr.y, { width: boxes.qr.w, height: boxes.qr.h });
+  if (boxes.linear) drawLinear(doc, boxes.linear, label.code);
+  if (boxes.qr) drawQr(doc, qrSymbol(label.code), boxes.qr.x, boxes.qr.y, boxes.qr.w);
 }
 
-/** Code 128 across the box with its quiet zones; refuses a code too long to scan at this width. */
-async function drawCode128(doc: PDFKit.PDFDocument, box: Box, code: string): Promise<void> {
-  const png = await code128Png(code);
-  const modules = pngWidth(png) / CODE128_SCALE;
-  const x = box.w / (modules + 2 * QUIET_MODULES);
-  if (x < MIN_MODULE_PT) {
+const bars = new Code128Cache();
+
+/** Code 128 across the box with its quiet zones (vector bars); refuses a code too long to scan at this width. */
+function drawLinear(doc: PDFKit.PDFDocument, box: Box, code: string): void {
+  const symbol = bars.get(code);
+  const x = symbol ? box.w / (symbol.modules + 2 * QUIET_MODULES) : 0;
+  if (!symbol || x < MIN_MODULE_PT) {
     throw badRequest(`Location code ${code} is too long for a readable Code 128 on this label; choose a larger label or one symbology`);
   }
-  doc.image(png, box.x + QUIET_MODULES * x, box.y, { width: modules * x, height: box.h });
+  drawCode128(doc, symbol, box.x, box.y, x, box.h);
 }
 
 /** Location labels as one PDF: the code large, the warehouse name, and the code as Code 128 and/or QR. */
@@ -141,7 +135,7 @@ export async function labelsPdf(labels: LabelData[], size: LabelSize, symbology:
   for (const [i, label] of labels.entries()) {
     const slot = i % cells.length;
     if (slot === 0) doc.addPage({ size: stock.page, margin: 0 });
-    await drawLabel(doc, cells[slot], label, symbology);
+    drawLabel(doc, cells[slot], label, symbology);
   }
   doc.end();
   await finished;
