@@ -135,6 +135,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(accessPlugin, {
     resolve: (token: string) => services.auth.principalFromToken(token),
     resolveApiKey: (key: string, ip: string | null) => services.apiKeys.principalFromKey(key, ip),
+    deferred: { claims: (token) => services.auth.tokenClaims(token), sendCheck: (db, claims) => services.auth.sendSessionCheck(db, claims) },
   });
   await app.register(idempotencyPlugin, { db: database.db, dialect: database.dialect, waitMs: opts.idempotencyWaitMs });
   // Uploads (documents, location and SKU sheets): bounded so a request cannot exhaust memory or disk.

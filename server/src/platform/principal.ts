@@ -1,5 +1,6 @@
 import { holdsModule, type Permission, type Role } from '@bolx/contracts';
 import { Scope } from './scope.js';
+import type { Executor } from '../db/schema.js';
 
 /** The signed-in caller, loaded fresh on every request so a disabled user or revoked session stops at once. */
 export interface Principal {
@@ -25,3 +26,23 @@ export interface Principal {
 export function hasModule(p: Principal, key: string, need: Permission): boolean {
   return holdsModule(p.modules, key, need);
 }
+
+/**
+ * The caller of a route whose session check travels with its transaction's first statement (RoutePolicy
+ * `deferSession`): the signed token's user id at once, the principal once the check has answered.
+ */
+export interface Caller {
+  /** From the access token, whose signature was checked: it may key what the first statement reads or locks. */
+  readonly userId: number;
+  /**
+   * Sends the session's check on `db` with the next statement there (PostgreSQL, in a transaction: one round trip;
+   * elsewhere it runs now). `principal()` once that statement ran: the caller, or a 401/403 to roll back on.
+   */
+  check(db: Executor): Promise<{ principal(): Promise<Principal> }>;
+}
+
+/** A caller already checked (a request without the deferral, the demo seed). */
+export const knownCaller = (principal: Principal): Caller => ({
+  userId: principal.userId,
+  check: async () => ({ principal: async () => principal }),
+});

@@ -2,8 +2,10 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { mayAccess, type Permission, type Role } from '@bolx/contracts';
 import { forbidden, unauthenticated } from '../platform/errors.js';
-import type { Principal } from '../platform/principal.js';
+import { knownCaller, type Caller, type Principal } from '../platform/principal.js';
 import type { Actor } from '../platform/actor.js';
+import type { AccessClaims } from '../platform/tokens.js';
+import type { Executor } from '../db/schema.js';
 
 /**
  * How a route's data is held to the caller's warehouses and customers:
@@ -22,6 +24,14 @@ export type RoutePolicy =
      * route without it, whatever its role and modules would let through: keys reach only what is meant for them.
      */
     apiKey?: true;
+    /**
+     * The session's check goes with the handler's first transaction statement instead of a round trip of its own
+     * (a pick on the floor: one of four). The handler must take its caller through `callerOf` and check it in that
+     * transaction before it writes (`caller.check(tx)`, then `principal()` after its first statement); `principalOf`
+     * refuses such a request. Bearer tokens only, without an Idempotency-Key (whose claim needs the caller first);
+     * other requests are checked up front as usual.
+     */
+    deferSession?: true;
   };
 
 export const PUBLIC: RoutePolicy = { access: 'public' };
@@ -33,6 +43,10 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** A deferSession route's caller, until its check has answered (then `principal` too). */
+    deferredCaller: Caller | null;
+    /** The actor handed out before a deferred check answered: named by the check (audit rows come after it). */
+    deferredActor: Actor | null;
   }
   interface FastifyInstance {
     /** Every route registered, for the policy walk and the docs. */
@@ -52,6 +66,11 @@ export function declareFileRoutes(app: FastifyInstance): void {
 
 /** Reads the bearer token into a Principal. */
 export type PrincipalResolver = (token: string) => Promise<Principal | null>;
+/** For deferSession routes: a token's claims without its session, and the session's check sent with a statement. */
+export interface DeferredSessions {
+  claims(token: string): Promise<AccessClaims | null>;
+  sendCheck(db: Executor, claims: AccessClaims): Promise<{ principal(): Promise<Principal | null> }>;
+}
 /**
  * Reads an `X-Api-Key` into its key's Principal; throws 401 for an unknown, malformed or revoked key (each
  * counted against the caller's address) and 429 while the address is blocked for guessing.
@@ -75,6 +94,10 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 export function actorOf(request: FastifyRequest): Actor {
+  if (!request.principal && request.deferredCaller) {
+    request.deferredActor ??= { userId: request.deferredCaller.userId, username: null, ip: request.ip ?? null, requestId: request.id };
+    return request.deferredActor;
+  }
   const key = request.principal?.apiKey;
   return {
     userId: request.principal?.userId ?? null,
@@ -83,6 +106,11 @@ export function actorOf(request: FastifyRequest): Actor {
     ip: request.ip ?? null,
     requestId: request.id,
   };
+}
+
+/** The caller of a route, checked already or (deferSession) to be checked in the handler's transaction. */
+export function callerOf(request: FastifyRequest): Caller {
+  return request.deferredCaller ?? knownCaller(principalOf(request));
 }
 
 /** The caller of an authenticated route (the policy hook has already refused anonymous calls). */
@@ -116,11 +144,41 @@ async function authenticate(request: FastifyRequest, opts: { resolve: PrincipalR
 }
 
 /**
- * The one place access is enforced: every route's `config.policy` is checked before its body is even read.
- * A route without a policy fails closed.
+ * A deferSession request's caller: its token's signature and expiry checked now, its session (revoked, user
+ * disabled) and the policy's roles and module by `check` in the handler's transaction. Null: check it up front.
  */
-export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: PrincipalResolver; resolveApiKey?: ApiKeyResolver }) => {
+async function deferredCaller(request: FastifyRequest, policy: RoutePolicy, sessions: DeferredSessions): Promise<Caller | null> {
+  const token = bearerToken(request);
+  if (!token || request.headers['idempotency-key'] !== undefined) return null;
+  const claims = await sessions.claims(token);
+  if (!claims) throw unauthenticated('Session expired or invalid token');
+  return {
+    userId: claims.userId,
+    check: async (db) => {
+      const sent = await sessions.sendCheck(db, claims);
+      return {
+        principal: async () => {
+          const principal = await sent.principal();
+          if (!principal) throw unauthenticated('Session expired or invalid token');
+          if (!admits(policy, principal)) throw forbidden();
+          request.principal = principal;
+          if (request.deferredActor) request.deferredActor.username = principal.username;
+          return principal;
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The one place access is enforced: every route's `config.policy` is checked before its body is even read (a
+ * deferSession route's session and roles in the handler's transaction, before it writes). A route without a
+ * policy fails closed.
+ */
+export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: PrincipalResolver; resolveApiKey?: ApiKeyResolver; deferred?: DeferredSessions }) => {
   app.decorateRequest('principal', null);
+  app.decorateRequest('deferredCaller', null);
+  app.decorateRequest('deferredActor', null);
   app.decorate('routeTable', [] as RouteOptions[]);
   app.addHook('onRoute', (route) => {
     app.routeTable.push(route);
@@ -130,6 +188,10 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: Pri
     if (request.is404) return;
     if (!policy) throw forbidden('This route has no access policy');
     if (policy.access === 'public') return;
+    if (policy.deferSession && opts.deferred) {
+      request.deferredCaller = await deferredCaller(request, policy, opts.deferred);
+      if (request.deferredCaller) return;
+    }
     const principal = await authenticate(request, opts);
     request.principal = principal;
     if (!admits(policy, principal)) throw forbidden(principal.apiKey && !policy.apiKey ? 'This route is not open to API keys' : undefined);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { closeCartonInput, confirmPickInput, confirmShipmentInput, createOrderInput, createWaveInput, orderBatchInput, packItemInput, pickJobListRequest, type OrderStatus } from '@bolx/contracts';
 import type { Database } from '../database.js';
 import type { Services } from '../../services.js';
-import type { Principal } from '../../platform/principal.js';
+import { knownCaller, type Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import type { Actor } from '../../platform/actor.js';
 import { addDays, businessDay } from '../../platform/business-day.js';
@@ -120,7 +120,7 @@ export async function seedDemoOrders(database: Database, services: Services): Pr
       await services.pickJobs.assignTotes(principal, { jobId, totes: [{ slot: 1, toteCode: tote(pair.warehouseId, plan.status === 'Picked') }] }, actor);
       const job = await services.pickJobs.get(principal, jobId);
       for (const stop of job.stops) {
-        await services.picking.confirmPick(principal, confirmPickInput.parse({
+        await services.picking.confirmPick(knownCaller(principal), confirmPickInput.parse({
           jobId, stopSeq: stop.seq, locationCode: stop.locationCode, itemCode: stop.skuCode, lot: stop.tracksLot ? stop.lot : undefined, quantity: stop.quantity,
         }), actor);
       }

@@ -101,6 +101,11 @@ export const authRepository = {
     return sessionPrincipalOnce(db, null, sessionId, userId);
   },
 
+  /** sessionPrincipalRows' statement, not run: for a caller that sends it with another (db/pg-driver.ts sendAhead). */
+  sessionPrincipalQuery(db: Executor, sessionId: string, userId: number) {
+    return sessionPrincipalOnce.compiled(db, null, sessionId, userId);
+  },
+
   /** A user's warehouses, customers and modules in one round trip. */
   accessRows(db: Executor, userId: number, clientCustomerId: number | null) {
     const warehouses = clientCustomerId == null

@@ -3,6 +3,9 @@ import { ADMIN_ROLES, MSG, PIN_LENGTH, ROLE_LABELS, roleSchema, type Permission,
 import type { Actor } from '../../platform/actor.js';
 import { AppError, badRequest, forbidden, notFound, unauthenticated, unprocessable } from '../../platform/errors.js';
 import { inTransaction } from '../../platform/unit-of-work.js';
+import type { AccessClaims } from '../../platform/tokens.js';
+import { sendAhead } from '../../db/pg-driver.js';
+import type { Executor } from '../../db/schema.js';
 import type { Principal } from '../../platform/principal.js';
 import { Scope } from '../../platform/scope.js';
 import {
@@ -286,7 +289,25 @@ export class AuthService {
     const claims = await this.deps.tokens.verify(token);
     if (!claims) return null;
     // One statement: the session's user and its access rows together (see sessionPrincipalRows).
-    const rows = await repo.sessionPrincipalRows(this.db, claims.sessionId, claims.userId);
+    return this.principalOfSession(await repo.sessionPrincipalRows(this.db, claims.sessionId, claims.userId), claims);
+  }
+
+  /** A token's claims when its signature and expiry are good: the session behind it is not checked yet. */
+  tokenClaims(token: string): Promise<AccessClaims | null> {
+    return this.deps.tokens.verify(token);
+  }
+
+  /**
+   * The session check of principalFromToken for verified claims, sent on `db` with its next statement (on PostgreSQL
+   * in a transaction: one round trip for both, db/pg-driver.ts sendAhead); `principal()` once that statement ran.
+   */
+  async sendSessionCheck(db: Executor, claims: AccessClaims): Promise<{ principal(): Promise<Principal | null> }> {
+    const answer = await sendAhead(db, repo.sessionPrincipalQuery(db, claims.sessionId, claims.userId));
+    return { principal: async () => this.principalOfSession(await answer.rows(), claims) };
+  }
+
+  /** The caller from sessionPrincipalRows' rows; null when the session is revoked or the user disabled. */
+  private principalOfSession(rows: Awaited<ReturnType<typeof repo.sessionPrincipalRows>>, claims: AccessClaims): Principal | null {
     const user = rows[0];
     if (!user) return null;
     const role = roleSchema.safeParse(user.role);

@@ -8,7 +8,7 @@ import type { Change, ChangeRecorder } from '../../platform/change-recorder.js';
 import { conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { jobPickEvents, standingPick, type FloorEvent, type FloorEvents } from '../../platform/floor-events.js';
 import { count } from '../../platform/plural.js';
-import type { Principal } from '../../platform/principal.js';
+import type { Caller, Principal } from '../../platform/principal.js';
 import type { ServiceDeps } from '../../platform/service-deps.js';
 import { StatusMachine } from '../../platform/status-machine.js';
 import type { ReservedMove, StockEngine } from '../../platform/stock/stock-engine.js';
@@ -101,8 +101,8 @@ export class PickingService {
   }
 
   /** Confirms a stop's pick: the scans checked again, the quantity shared over its open tasks in task order. */
-  async confirmPick(principal: Principal, input: StopScans & { jobId: number; stopSeq: number; quantity: number }, actor: Actor) {
-    return this.inJob(principal, input.jobId, actor, async (step) => {
+  async confirmPick(caller: Caller, input: StopScans & { jobId: number; stopSeq: number; quantity: number }, actor: Actor) {
+    return this.inJob(caller, input.jobId, actor, async (step) => {
       const tasks = await this.stop(step.uow.tx, step.job.id, input.stopSeq, true, step.stopTasks);
       await this.assertScans(step.uow.tx, step.job, tasks, input, true);
       const need = tasks.filter((t) => t.status === 'Open').reduce((s, t) => s + remainingOf(t), 0);
@@ -134,8 +134,8 @@ export class PickingService {
    * (pickable, not this bin) — the new places appended to this job as stops at the end of its path — or, when
    * nothing is free, the line holds fewer units and says why.
    */
-  async shortPick(principal: Principal, input: StopScans & { jobId: number; stopSeq: number; foundQuantity: number; reason?: string }, actor: Actor) {
-    return this.inJob(principal, input.jobId, actor, async (step) => {
+  async shortPick(caller: Caller, input: StopScans & { jobId: number; stopSeq: number; foundQuantity: number; reason?: string }, actor: Actor) {
+    return this.inJob(caller, input.jobId, actor, async (step) => {
       const { uow, job } = step;
       const tasks = await this.stop(uow.tx, job.id, input.stopSeq, true, step.stopTasks);
       await this.assertScans(uow.tx, job, tasks, input, input.foundQuantity > 0);
@@ -176,10 +176,10 @@ export class PickingService {
   }
 
   /** Takes back the caller's last pick of the job (tote to bin), while the job is not finished. */
-  async undoPick(principal: Principal, input: { jobId: number }, actor: Actor) {
-    return this.inJob(principal, input.jobId, actor, async (step) => {
+  async undoPick(caller: Caller, input: { jobId: number }, actor: Actor) {
+    return this.inJob(caller, input.jobId, actor, async (step) => {
       const { uow, job } = step;
-      const picks = await jobPickEvents(uow.tx, job.id, principal.userId);
+      const picks = await jobPickEvents(uow.tx, job.id, caller.userId);
       const last = standingPick(picks);
       if (!last) throw conflict('You have no pick of this job to undo');
       const tasks = await repo.stopOfTask(uow.tx, this.dialect, job.id, n(last.task_id));
@@ -219,11 +219,14 @@ export class PickingService {
    * to the caller, on the first pick, starting the wave), refusing a finished job and one another user is picking.
    * Then the step, the changes it gathered, and the answer: what the step changed (pickResult).
    */
-  private async inJob(principal: Principal, jobId: number, actor: Actor, work: (step: Step) => Promise<Outcome>, opts: { undo?: boolean; stopSeq?: number } = {}): Promise<PickResult> {
+  private async inJob(caller: Caller, jobId: number, actor: Actor, work: (step: Step) => Promise<Outcome>, opts: { undo?: boolean; stopSeq?: number } = {}): Promise<PickResult> {
     return inTransaction(this.db, async (uow) => {
       const at = new Date().toISOString();
-      const { job: held, tasks } = opts.stopSeq === undefined ? { job: await repo.holdOwn(uow.tx, this.dialect, jobId, principal.userId, at), tasks: undefined }
-        : await repo.holdOwnWithStop(uow.tx, this.dialect, jobId, principal.userId, opts.stopSeq, at);
+      // The caller's session is checked with the job's hold (PostgreSQL: one round trip); a refusal rolls back the hold.
+      const session = await caller.check(uow.tx);
+      const { job: held, tasks } = opts.stopSeq === undefined ? { job: await repo.holdOwn(uow.tx, this.dialect, jobId, caller.userId, at), tasks: undefined }
+        : await repo.holdOwnWithStop(uow.tx, this.dialect, jobId, caller.userId, opts.stopSeq, at);
+      const principal = await session.principal();
       if (held && !principal.scope.canSeeWarehouse(held.warehouse_id)) throw notFound('Pick job');
       const step: Step = { uow, actor, job: held!, before: 'In Progress', changes: [], orders: [], stopTasks: tasks };
       if (!held) await this.claim(step, principal, jobId, at, opts.undo ?? false);
