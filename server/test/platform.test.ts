@@ -6,7 +6,7 @@ import { ADMIN, as, buildTestApp, login, makeUser, recordEvents, type TestApp } 
 import { loadConfig, ConfigError } from '../src/config.js';
 import Fastify from 'fastify';
 import { inTransaction } from '../src/platform/unit-of-work.js';
-import { accessPlugin } from '../src/plugins/access.js';
+import { accessPlugin, callerOf } from '../src/plugins/access.js';
 import { errorHandlerPlugin } from '../src/plugins/error-handler.js';
 
 let t: TestApp;
@@ -34,6 +34,24 @@ describe('route table', () => {
     const res = await bare.inject({ method: 'GET', url: '/forgot-to-declare' });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('This route has no access policy');
+    await bare.close();
+  });
+
+  it('fails closed on a deferSession route whose handler never checks its caller', async () => {
+    const bare = Fastify({ logger: false });
+    await bare.register(errorHandlerPlugin);
+    const refused = async () => ({ principal: async () => null });
+    await bare.register(accessPlugin, { resolve: async () => null, deferred: { claims: async () => ({ userId: 1, sessionId: 's' }), sendCheck: refused } });
+    bare.post('/forgot-to-check', { config: { policy: { access: 'authenticated', scope: 'none', deferSession: true } } }, async () => ({ done: true }));
+    bare.post('/checks', { config: { policy: { access: 'authenticated', scope: 'none', deferSession: true } } }, async (req) => {
+      await (await callerOf(req).check(t.database.db)).principal();
+      return { done: true };
+    });
+    const headers = { authorization: 'Bearer any' };
+    const unchecked = await bare.inject({ method: 'POST', url: '/forgot-to-check', headers, payload: {} });
+    expect(unchecked.statusCode).toBe(500);
+    expect(unchecked.body).not.toMatch(/done/);
+    expect((await bare.inject({ method: 'POST', url: '/checks', headers, payload: {} })).statusCode).toBe(401);
     await bare.close();
   });
 

@@ -196,4 +196,11 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { resolve: Pri
     request.principal = principal;
     if (!admits(policy, principal)) throw forbidden(principal.apiKey && !policy.apiKey ? 'This route is not open to API keys' : undefined);
   });
+  // A deferSession handler that answered without checking its caller is a defect: never let it read as a success.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.deferredCaller && !request.principal && reply.statusCode < 400) {
+      throw new Error(`${request.routeOptions.url} answered without checking its caller's session (deferSession)`);
+    }
+    return payload;
+  });
 });
