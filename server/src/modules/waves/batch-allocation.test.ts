@@ -151,8 +151,12 @@ describe('RunBatchAllocation', () => {
     expect(why[whole.orderId]).toBeUndefined();
     expect(await f.status(whole.orderId)).toBe('Allocated');
 
-    // Each allocation raises its order's events too: wait for the job's last one, not for a number of events.
-    const ended = (e: DeliveredEvent) => (e.payload as { subEvent: string }).subEvent === 'JobSucceeded';
+    // Each allocation raises its order's events too, and the saved-rule test's queued job runs first on this worker:
+    // wait for this job's own last event, not for a number of events or any job's.
+    const ended = (e: DeliveredEvent) => {
+      const p = e.payload as { subEvent: string; payload: { jobId: number } };
+      return p.subEvent === 'JobSucceeded' && p.payload.jobId === job.jobId;
+    };
     const heard = await events.until((seen) => seen.some(ended), 10_000);
     const progress = heard.filter((e) => e.target === 'ReceiveJobData' && (e.payload as { subEvent: string }).subEvent === 'JobProgress')
       .map((e) => (e.payload as { payload: { jobId: number; progress: { done: number; total: number } } }).payload)
