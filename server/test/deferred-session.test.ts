@@ -117,15 +117,37 @@ describe('pick routes check the session with their transaction', () => {
     expect(await written(p.jobId)).toEqual(before);
   });
 
-  it('checks a request with an Idempotency-Key up front, and answers its repeat from the key', async () => {
+  it('defers a request with an Idempotency-Key too: one effect for the key, even sent twice at once', async () => {
     const p = await pickerWithJob();
     const headers = { 'idempotency-key': `deferred-${process.pid}-${++seq}` };
-    const first = await p.confirm(p.stops[0], headers);
-    expect(first.statusCode, first.body).toBe(200);
+    const before = await written(p.jobId);
+    const [first, second] = await Promise.all([p.confirm(p.stops[0], headers), p.confirm(p.stops[0], headers)]);
+    expect([first.statusCode, second.statusCode], first.body + second.body).toEqual([200, 200]);
+    expect([first.headers['idempotent-replay'], second.headers['idempotent-replay']].filter(Boolean)).toEqual(['true']);
+    expect(second.json()).toEqual(first.json());
     const after = await written(p.jobId);
+    expect(after.picked).toBe(before.picked + p.stops[0].quantity);
     const again = await p.confirm(p.stops[0], headers);
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replay']).toBe('true');
+    expect(await written(p.jobId)).toEqual(after);
+    const key = await db().selectFrom('idempotency_key').select(['user_id', 'status_code']).where('key', '=', headers['idempotency-key']).execute();
+    expect(key).toEqual([{ user_id: p.user.id, status_code: 200 }]);
+  });
+
+  it('never answers a refused caller from a key: a revoked session repeating a used key gets 401', async () => {
+    const p = await pickerWithJob();
+    const headers = { 'idempotency-key': `deferred-${process.pid}-${++seq}` };
+    expect((await p.confirm(p.stops[0], headers)).statusCode).toBe(200);
+    const after = await written(p.jobId);
+    await db().updateTable('auth_session').set({ revoked_at: new Date().toISOString(), revoked_reason: 'test' }).where('user_id', '=', p.user.id).execute();
+    const again = await p.confirm(p.stops[0], headers);
+    expect(again.statusCode, again.body).toBe(401);
+    expect(again.headers['idempotent-replay']).toBeUndefined();
+    // A new key of the refused caller is not kept either.
+    const fresh = { 'idempotency-key': `deferred-${process.pid}-${++seq}` };
+    expect((await p.confirm(p.stops[1], fresh)).statusCode).toBe(401);
+    expect(await db().selectFrom('idempotency_key').select('key').where('key', '=', fresh['idempotency-key']).execute()).toEqual([]);
     expect(await written(p.jobId)).toEqual(after);
   });
 });

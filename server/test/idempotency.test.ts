@@ -118,32 +118,28 @@ describe('a slow first request', () => {
   });
 
   it.runIf(engine === 'postgres')('a duplicate that finds the key held uncommitted longer than the bound gets 409; the first answer stands', async () => {
-    // The first has written its key and not yet committed (held there): the duplicate's key write waits for it at
-    // most the bound. A list, so that the duplicate meets no business row the first holds (those it would wait for).
-    const key = newKey();
-    const list = () => admin.post('/Warehouse/Inventory/GetStockOnHand', { filters: { skuId: sku } }, key);
-    let release!: () => void;
-    const released = new Promise<void>((r) => { release = r; });
-    let entered!: () => void;
-    const inside = new Promise<void>((r) => { entered = r; });
-    const remember = idempotencyKeys.remember.bind(idempotencyKeys);
-    vi.spyOn(idempotencyKeys, 'remember').mockImplementationOnce(async (...args) => {
-      await remember(...args);
-      entered();
-      await released;
-    });
-    const first = list();
-    await inside;
-    const started = Date.now();
-    const duplicate = await list();
-    expect(duplicate.statusCode, duplicate.body).toBe(409);
-    expect(duplicate.json().message).toBe('A request with this Idempotency-Key is still in progress');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(WAIT_MS - 100);
-    release();
-    const answered = await first;
+    // The key goes with its request's COMMIT, so a first request holds it uncommitted only while that commit runs (a
+    // slow disk, a synchronous standby). Here a transaction of the test's own holds it so: the first request's key row,
+    // with its answer, written and not committed. A list, so that the duplicate meets no business row (those it would
+    // wait for as usual), only the key.
+    const list = (key: Record<string, string>) => admin.post('/Warehouse/Inventory/GetStockOnHand', { filters: { skuId: sku } }, key);
+    const model = newKey();
+    const answered = await list(model);
     expect(answered.statusCode).toBe(200);
-    expect(answered.headers['idempotent-replay']).toBeUndefined();
-    const retry = await list();
+    const kept = await t.database.db.selectFrom('idempotency_key').selectAll().where('key', '=', model['idempotency-key']).executeTakeFirstOrThrow();
+    const key = newKey();
+    const held = await t.database.db.startTransaction().execute();
+    await held.insertInto('idempotency_key').values({ ...kept, key: key['idempotency-key'] }).execute();
+    try {
+      const started = Date.now();
+      const duplicate = await list(key);
+      expect(duplicate.statusCode, duplicate.body).toBe(409);
+      expect(duplicate.json().message).toBe('A request with this Idempotency-Key is still in progress');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(WAIT_MS - 100);
+    } finally {
+      await held.commit().execute();
+    }
+    const retry = await list(key);
     expect(retry.headers['idempotent-replay']).toBe('true');
     expect(retry.json()).toEqual(answered.json());
   });

@@ -2,6 +2,7 @@ import { sql, type ColumnDefinitionBuilder, type Expression, type RawBuilder, ty
 import type SQLite from 'better-sqlite3';
 import type { DB, Executor } from './schema.js';
 import { businessDay, offsetSegments } from '../platform/business-day.js';
+import { writeBehind } from './pg-driver.js';
 
 /**
  * The few places where SQLite and PostgreSQL differ. Everything else is plain Kysely and runs on both.
@@ -177,8 +178,10 @@ export function lockJoinedRowsAsMutex<Q extends { forNoKeyUpdate(of: never): Q }
  * Inserts one row, waiting at most `waitMs` for another transaction that holds the same unique key uncommitted:
  * when that one commits this fails as 'unique', when it is still running after the wait as 'lock_timeout'. On
  * PostgreSQL the bound (lock_timeout) is set inside the statement and restored by it, so it costs no statement of
- * its own and the rest of the transaction waits as usual. SQLite needs none: its one connection runs one
- * transaction at a time, so the other has ended before this one begins.
+ * its own and the rest of the transaction waits as usual; and the insert goes with the transaction's next
+ * statement (db/pg-driver.ts writeBehind: for a last write, its COMMIT), so its failure is that statement's.
+ * SQLite needs no bound: its one connection runs one transaction at a time, so the other has ended before this
+ * one begins.
  */
 export async function insertWaitingAtMost<T extends keyof DB & string>(
   d: Dialect, tx: Executor, table: T, row: { [C in keyof DB[T] & string]?: string | number | null }, waitMs: number,
@@ -190,8 +193,8 @@ export async function insertWaitingAtMost<T extends keyof DB & string>(
     await sql`insert into ${sql.table(table)} (${names}) values (${values})`.execute(tx);
     return;
   }
-  await sql`insert into ${sql.table(table)} (${names})
+  await writeBehind(tx, sql`insert into ${sql.table(table)} (${names})
     select ${values} from (select set_config('bolx.lock_timeout', current_setting('lock_timeout'), true),
                                   set_config('lock_timeout', ${`${Math.max(1, Math.round(waitMs))}ms`}, true)) as bounded
-    returning set_config('lock_timeout', current_setting('bolx.lock_timeout'), true)`.execute(tx);
+    returning set_config('lock_timeout', current_setting('bolx.lock_timeout'), true)`.compile(tx), () => undefined);
 }

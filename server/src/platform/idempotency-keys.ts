@@ -20,9 +20,10 @@ export interface TakenKey {
 /** The idempotency_key table's statements. */
 export const idempotencyKeys = {
   /**
-   * Writes the key with its answer as the last write of the transaction that did the request's work: one statement.
-   * Throws a unique violation when another request with the key has committed (its answer stands, this work must be
-   * rolled back), and a lock timeout when that request still holds the key uncommitted after `waitMs`.
+   * Writes the key with its answer as the last write of the transaction that did the request's work: one statement,
+   * on PostgreSQL sent with the COMMIT (no round trip of its own), so its failure is the commit's: a unique violation
+   * when another request with the key has committed (its answer stands, this work must be rolled back), and a lock
+   * timeout when that request still holds the key uncommitted after `waitMs`.
    */
   remember(tx: Executor, d: Dialect, c: KeyClaim, answer: { statusCode: number; body: string }, waitMs: number): Promise<void> {
     return insertWaitingAtMost(d, tx, 'idempotency_key', {

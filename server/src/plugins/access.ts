@@ -28,8 +28,8 @@ export type RoutePolicy =
      * The session's check goes with the handler's first transaction statement instead of a round trip of its own
      * (a pick on the floor: one of four). The handler must take its caller through `callerOf` and check it in that
      * transaction before it writes (`caller.check(tx)`, then `principal()` after its first statement); `principalOf`
-     * refuses such a request. Bearer tokens only, without an Idempotency-Key (whose claim needs the caller first);
-     * other requests are checked up front as usual.
+     * refuses such a request. Bearer tokens only (an API key is checked up front as usual); a keyed request's key
+     * belongs to the token's user, and a caller the check refuses never gets a key's answer (plugins/idempotency.ts).
      */
     deferSession?: true;
   };
@@ -149,7 +149,7 @@ async function authenticate(request: FastifyRequest, opts: { resolve: PrincipalR
  */
 async function deferredCaller(request: FastifyRequest, policy: RoutePolicy, sessions: DeferredSessions): Promise<Caller | null> {
   const token = bearerToken(request);
-  if (!token || request.headers['idempotency-key'] !== undefined) return null;
+  if (!token) return null;
   const claims = await sessions.claims(token);
   if (!claims) throw unauthenticated('Session expired or invalid token');
   return {

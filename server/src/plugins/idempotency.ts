@@ -55,6 +55,12 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { db: Db;
   app.addHook('onSend', async (request, reply, payload) => {
     const keyed = request.keyed;
     if (!keyed || keyed.isSettled) return payload;
+    // A deferred session check (RoutePolicy.deferSession) that refused the caller, or never ran: nothing is kept,
+    // and a key's answer is never given to a caller who was not let in.
+    if (!request.principal) {
+      await keyed.abort();
+      return payload;
+    }
     // An error answer keeps nothing and leaves its key free — unless the key was answered meanwhile: a replay
     // that failed because its first request took effect (the stock it wanted is gone) answers that request's answer.
     // A text (JSON) answer is kept with the key; a file (a download, which changes nothing) is not.
@@ -94,13 +100,14 @@ export function keyOwner(principal: Principal): number {
 /** The key's claim for a keyed authenticated mutation; null for any other request. */
 async function claimOf(request: FastifyRequest): Promise<KeyClaim | null> {
   const key = request.headers['idempotency-key'];
-  if (!MUTATING.has(request.method) || !request.principal || key === undefined) return null;
+  const owner = request.principal ? keyOwner(request.principal) : request.deferredCaller?.userId;
+  if (!MUTATING.has(request.method) || owner === undefined || key === undefined) return null;
   if (typeof key !== 'string' || !/^[\w.:-]{8,128}$/.test(key)) throw badRequest('Idempotency-Key must be 8–128 letters, digits or . _ : -');
   // A multipart body is still unread here: its parts are read now (the handler gets the same parts), so the
   // file is part of the fingerprint — a different file under the same key is refused like a different JSON body.
   const payload = request.isMultipart() ? partsFingerprint(await receiveParts(request, UPLOAD_MAX_BYTES, MAX_FILES_PER_REQUEST)) : request.body ?? null;
   return {
-    userId: keyOwner(request.principal), key, method: request.method, path: request.url.slice(0, 500),
+    userId: owner, key, method: request.method, path: request.url.slice(0, 500),
     requestHash: sha256(`${request.method} ${request.routeOptions.url} ${JSON.stringify(payload)}`),
   };
 }

@@ -87,8 +87,10 @@ async function job(lines: number) {
   const stops = (await f.staff.get(`/Warehouse/PickJob/GetJob?jobId=${jobId}`)).json().stops as Stop[];
   return { jobId, order, stops };
 }
-const confirm = (jobId: number, s: Stop) => () =>
-  f.staff.post('/Warehouse/PickJob/ConfirmPick', { jobId, stopSeq: s.seq, locationCode: s.locationCode, itemCode: s.skuCode, quantity: s.quantity });
+let keySeq = 0;
+const confirm = (jobId: number, s: Stop, keyed = false) => () =>
+  f.staff.post('/Warehouse/PickJob/ConfirmPick', { jobId, stopSeq: s.seq, locationCode: s.locationCode, itemCode: s.skuCode, quantity: s.quantity },
+    keyed ? { 'idempotency-key': `pick-${process.pid}-${++keySeq}` } : undefined);
 
 describe('statements of a floor scan, everything included', () => {
   it(`a mid-job ConfirmPick: at most ${BUDGET.confirmPick}, as many on a job of 40 stops as of 4; a PackItem: at most ${BUDGET.packItem}, as many on an order of 40 lines as of 4`, async () => {
@@ -121,11 +123,11 @@ describe('statements of a floor scan, everything included', () => {
     expect((await t.app.services.stock.reconcile(Scope.everything, { warehouseId: f.wh, customerId: f.cust })).balanced).toBe(true);
   }, 240_000);
 
-  it('on PostgreSQL a mid-job ConfirmPick is 3 round trips: statements nothing waits on go with the next one', async () => {
+  it.each([['', false], [' with an Idempotency-Key (the handheld\'s), its key written with the COMMIT', true]] as const)('on PostgreSQL a mid-job ConfirmPick%s is 3 round trips: statements nothing waits on go with the next one', async (_, keyed) => {
     if (t.database.dialect.engine !== 'postgres') return;
     const { jobId, stops } = await job(5);
     await confirm(jobId, stops[0])();
-    const trips = await roundTripsOf(stops.slice(1, 4).map((s) => confirm(jobId, s)));
+    const trips = await roundTripsOf(stops.slice(1, 4).map((s) => confirm(jobId, s, keyed)));
     const shown = trips.map((x) => x.map((q) => q.replace(/\s+/g, ' ').trim().slice(0, 40)).join(' + ')).join('\n');
     expect(trips.length, shown).toBe(3);
     // BEGIN with the session's check (deferSession), the job's hold and the stop's read; the pick's own rows, the
@@ -142,6 +144,7 @@ describe('statements of a floor scan, everything included', () => {
     expect(last.at(-1)).toBe('commit');
     expect(last.filter((q) => /insert into "audit_log"/.test(q)).length).toBe(1); // the move's and the job's changes, in one insert
     expect(last.some((q) => /^\s*WITH take\(/.test(q))).toBe(true);
+    expect(last.filter((q) => /^insert into "idempotency_key"/.test(q)).length).toBe(keyed ? 1 : 0);
   });
 
   it('on PostgreSQL a pick\'s changes (the move\'s, the job\'s) reach the hub in one announcement', async () => {
