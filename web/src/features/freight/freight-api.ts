@@ -3,6 +3,7 @@ import type {
   CreateFreightShipmentInput, UpdateFreightShipmentInput, freightClassesResponse, freightShipmentDetail, freightShipmentSummary, suggestedHandlingUnits,
 } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
+import { keyed, type Keyed } from '../../lib/api/keyed';
 import { reloadOn } from '../../lib/hub/live-list';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import './messages';
@@ -12,12 +13,8 @@ export type FreightShipmentDetail = z.infer<typeof freightShipmentDetail>;
 export type SuggestedUnit = z.infer<typeof suggestedHandlingUnits>[number];
 export interface PackedOrder { orderId: number; soNumber: string; referenceNumber: string; customerId: number; status: string }
 
-type Keyed<A> = A & { idempotencyKey: string };
 type Answer<T> = { message: string; data: T };
 const F = 'Freight/FreightShipment';
-const keyed = <A extends { idempotencyKey: string }>(url: string, { idempotencyKey, ...body }: A) => ({
-  url, method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey },
-});
 
 const api = baseApi.enhanceEndpoints({ addTagTypes: ['Freight'] });
 /** The dashboard and an open shipment follow every freight change over the hub. */

@@ -5,6 +5,7 @@ import type {
 } from '@bolx/contracts';
 import type { ListPage } from '../../components/data-table/list-args';
 import { baseApi } from '../../lib/api/base-api';
+import { keyed, type Keyed } from '../../lib/api/keyed';
 import type { ShortPickInput } from './pick-steps';
 import './messages';
 
@@ -18,7 +19,8 @@ type In<S extends z.ZodType> = z.input<S>;
 const CARTON_TYPES = { type: 'CartonType', id: 'LIST' } as const;
 
 /**
- * The picking screen's and the pack station's calls. A scan's answer carries what it changed (a pick: the stops,
+ * The picking screen's and the pack station's calls; those that move stock carry their scan's Idempotency-Key, so
+ * a scan sent again after the Wi-Fi lost its answer is answered from the first instead of picking or packing twice. A scan's answer carries what it changed (a pick: the stops,
  * the job's totals; a pack: the carton line and order line), which the screen merges into the job or order it read
  * once, so it shows what the server says after each scan without refetching; the station's other answers carry the
  * whole order. Nothing here is cached across screens except the carton types.
@@ -39,14 +41,14 @@ export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'
     checkPickScan: build.mutation<CheckPickScanResult, { jobId: number; stopSeq: number; step: 'location' | 'item' | 'lot' | 'tote'; code: string }>({
       query: (body) => ({ url: `${PJ}/CheckPickScan`, method: 'POST', body }),
     }),
-    confirmPick: build.mutation<PickResult, ConfirmPickInput>({
-      query: (body) => ({ url: `${PJ}/ConfirmPick`, method: 'POST', body }),
+    confirmPick: build.mutation<PickResult, Keyed<ConfirmPickInput>>({
+      query: (a) => keyed(`${PJ}/ConfirmPick`, a),
     }),
-    shortPick: build.mutation<PickResult, ShortPickInput>({
-      query: (body) => ({ url: `${PJ}/ShortPick`, method: 'POST', body }),
+    shortPick: build.mutation<PickResult, Keyed<ShortPickInput>>({
+      query: (a) => keyed(`${PJ}/ShortPick`, a),
     }),
-    undoPick: build.mutation<PickResult, { jobId: number }>({
-      query: (body) => ({ url: `${PJ}/UndoPick`, method: 'POST', body }),
+    undoPick: build.mutation<PickResult, Keyed<{ jobId: number }>>({
+      query: (a) => keyed(`${PJ}/UndoPick`, a),
     }),
     /** The warehouse's active staging and dock locations a pack station may stand at (the receiving list's). */
     getPackStationLocations: build.query<DockLocation[], number>({
@@ -75,14 +77,14 @@ export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'
     openCarton: build.mutation<PackResult, In<typeof openCartonInput>>({
       query: (body) => ({ url: `${PACK}/OpenCarton`, method: 'POST', body }),
     }),
-    packItem: build.mutation<PackItemResult, In<typeof packItemInput>>({
-      query: (body) => ({ url: `${PACK}/PackItem`, method: 'POST', body }),
+    packItem: build.mutation<PackItemResult, Keyed<In<typeof packItemInput>>>({
+      query: (a) => keyed(`${PACK}/PackItem`, a),
     }),
-    unpackItem: build.mutation<PackResult, In<typeof unpackItemInput>>({
-      query: (body) => ({ url: `${PACK}/UnpackItem`, method: 'POST', body }),
+    unpackItem: build.mutation<PackResult, Keyed<In<typeof unpackItemInput>>>({
+      query: (a) => keyed(`${PACK}/UnpackItem`, a),
     }),
-    closeCarton: build.mutation<PackResult, In<typeof closeCartonInput>>({
-      query: (body) => ({ url: `${PACK}/CloseCarton`, method: 'POST', body }),
+    closeCarton: build.mutation<PackResult, Keyed<In<typeof closeCartonInput>>>({
+      query: (a) => keyed(`${PACK}/CloseCarton`, a),
     }),
   }),
 });

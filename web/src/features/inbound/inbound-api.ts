@@ -6,6 +6,7 @@ import type {
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import { baseApi } from '../../lib/api/base-api';
+import { keyed } from '../../lib/api/keyed';
 import { liveList } from '../../lib/hub/live-list';
 import './messages';
 
@@ -124,12 +125,12 @@ export const inboundApi = baseApi.enhanceEndpoints({ addTagTypes: ['ReceivingOrd
     }),
     /** One scan at the dock. The key makes a double submit (Enter twice, a retry) post once. */
     receiveItem: build.mutation<Done<{ line: RoLine; matchedBy: string }>, ReceiveItemArgs>({
-      query: ({ idempotencyKey, ...body }) => ({ url: `${R}/ReceiveItem`, method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
+      query: (a) => keyed(`${R}/ReceiveItem`, a),
       invalidatesTags: (_r, _e, arg) => changed(arg.receivingOrderId),
     }),
     /** The whole order as expected, in one request (see the server's ReceiveAsExpected). */
     receiveAsExpected: build.mutation<Done<{ lineCount: number; quantity: number }>, ReceiveAsExpectedArgs>({
-      query: ({ idempotencyKey, ...body }) => ({ url: `${R}/ReceiveAsExpected`, method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
+      query: (a) => keyed(`${R}/ReceiveAsExpected`, a),
       invalidatesTags: (_r, _e, arg) => changed(arg.receivingOrderId),
     }),
     suggestPutaway: build.query<PutawaySuggestions, { receivingOrderId: number; lineId: number; quantity?: number; pallet?: string; lot?: string }>({
@@ -137,7 +138,7 @@ export const inboundApi = baseApi.enhanceEndpoints({ addTagTypes: ['ReceivingOrd
       providesTags: (_res, _err, arg) => [one(arg.receivingOrderId)],
     }),
     putaway: build.mutation<Done<{ line: RoLine }>, PutawayArgs>({
-      query: ({ idempotencyKey, ...body }) => ({ url: `${R}/Putaway`, method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
+      query: (a) => keyed(`${R}/Putaway`, a),
       invalidatesTags: (_r, _e, arg) => changed(arg.receivingOrderId),
     }),
     uploadReceivingOrder: build.mutation<Done<UploadReceivingOrderResult>, UploadRoArgs>({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionKeyFor, asksExpiredConfirmation, newIdempotencyKey, putawaySources, roActions, roFileProblem } from './inbound-model';
+import { asksExpiredConfirmation, putawaySources, roActions, roFileProblem } from './inbound-model';
 
 const receipt = (over: Partial<{ lineId: number; locationId: number; locationCode: string; lot: string; pallet: string; quantity: number }>) => ({
   receiptId: 1, lineId: 1, skuCode: 'A', locationId: 10, locationCode: 'DOCK-01', lot: '', expiryDate: null, pallet: '', carton: '', quantity: 0,
@@ -38,16 +38,6 @@ describe('roActions', () => {
 });
 
 describe('helpers', () => {
-  it('makes a new v4 UUID per action', () => {
-    const a = newIdempotencyKey();
-    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(newIdempotencyKey()).not.toBe(a);
-  });
-  it('keeps a pending action\'s key for the same body and makes a new one for another', () => {
-    const first = actionKeyFor(null, '{"q":1}');
-    expect(actionKeyFor(first, '{"q":1}')).toBe(first);
-    expect(actionKeyFor(first, '{"q":2}').key).not.toBe(first.key);
-  });
   it('accepts only CSV or XLSX files within the size limit', () => {
     expect(roFileProblem({ name: 'ro.CSV', size: 10 }, 100)).toBeNull();
     expect(roFileProblem({ name: 'ro.pdf', size: 10 }, 100)).toBe('type');

@@ -19,35 +19,8 @@ export function roActions(status: ReceivingStatus) {
   };
 }
 
-/**
- * A fresh Idempotency-Key for one user action: a double submit of the same action carries the same key, so the
- * server posts it once. randomUUID needs a secure context; plain http on a LAN address falls back to getRandomValues.
- */
-export function newIdempotencyKey(): string {
-  const c = globalThis.crypto;
-  if (typeof c?.randomUUID === 'function') return c.randomUUID();
-  const b = c.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
 /** One RO's detail on the /InBound screen (the screen keeps the spec's path; the RO is a query parameter). */
 export const roDetailPath = (receivingOrderId: number) => `/InBound?roid=${receivingOrderId}`;
-
-/** The Idempotency-Key of one user action and the body it was made for. */
-export interface ActionKey {
-  key: string;
-  body: string;
-}
-/**
- * The key for submitting `body`: the pending action's key when it is the same body again (a retry after no answer,
- * which the server then replays), else a fresh one. Once the server has answered, the caller forgets the action.
- */
-export function actionKeyFor(pending: ActionKey | null, body: string): ActionKey {
-  return pending && pending.body === body ? pending : { key: newIdempotencyKey(), body };
-}
 
 /** Good units of one line still at one dock place (location, lot, pallet), waiting to be put away. */
 export interface PutawaySource {

@@ -5,6 +5,7 @@ import type {
   stockMovementResult, stockRow, ADJUSTMENT_REASONS,
 } from '@bolx/contracts';
 import { baseApi } from '../../lib/api/base-api';
+import { keyed, type Keyed } from '../../lib/api/keyed';
 import { liveAll, reloadOn } from '../../lib/hub/live-list';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import './messages';
@@ -22,12 +23,7 @@ export type ExpiringLot = z.infer<typeof expiringLotRow>;
 export type Movement = z.infer<typeof stockMovementResult>;
 export type ReasonCode = (typeof ADJUSTMENT_REASONS)[number];
 
-/** Every stock-changing call carries the user action's Idempotency-Key, so a double submit posts once. */
-type Keyed<A> = A & { idempotencyKey: string };
 type Answer<T> = { message: string; data: T };
-export const keyed = <A extends { idempotencyKey: string }>(url: string, { idempotencyKey, ...body }: A) => ({
-  url, method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey },
-});
 
 export interface Place { warehouseId: number; customerId: number; skuId: number; locationId: number; lot?: string; pallet?: string }
 

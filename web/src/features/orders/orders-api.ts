@@ -5,6 +5,7 @@ import type {
 } from '@bolx/contracts';
 import type { ListPage, ListRequest } from '../../components/data-table/list-args';
 import { baseApi } from '../../lib/api/base-api';
+import { keyed } from '../../lib/api/keyed';
 import { liveList } from '../../lib/hub/live-list';
 import './messages';
 
@@ -96,7 +97,7 @@ export const ordersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Order', 'Kit'
     }),
     /** "Build kits" on an order's kit line: a Build work order for the kits it misses (the Kit Dashboard's route). */
     createWorkOrderForOrderLine: build.mutation<Done<{ workOrderId: number; woNumber: string }>, z.infer<typeof createWorkOrderForOrderLineInput> & { orderId: number; idempotencyKey: string }>({
-      query: ({ orderId: _orderId, idempotencyKey, ...body }) => ({ url: 'Warehouse/Kit/CreateWorkOrderForOrderLine', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
+      query: ({ orderId: _orderId, ...a }) => keyed('Warehouse/Kit/CreateWorkOrderForOrderLine', a),
       invalidatesTags: (_r, _e, arg) => [one(arg.orderId), 'Kit', 'Dashboard'],
     }),
     getBackorders: build.query<ListPage<BackorderLine>, ListRequest>({

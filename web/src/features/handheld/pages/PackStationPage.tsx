@@ -6,6 +6,7 @@ import { InboxOutlined, PlusOutlined, PrinterOutlined, SettingOutlined, SwapOutl
 import { APPROVER_ROLES, roleFromLabel, type Carton, type PackOrderView } from '@bolx/contracts';
 import { useDownload } from '../../../components/download/use-download';
 import { toApiError } from '../../../lib/api/api-error';
+import { useKeyedCall } from '../../../lib/action-key';
 import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
 import { selectWarehouseId } from '../../../lib/state/selectors';
@@ -76,6 +77,7 @@ export default function PackStationPage() {
   const [packItem] = usePackItemMutation();
   const [unpackItem] = useUnpackItemMutation();
   const [closeCarton] = useCloseCartonMutation();
+  const send = useKeyedCall();
   const [download, downloading] = useDownload();
 
   usePageTitle(order ? `${t('handheld.pack.title')} · ${order.soNumber}` : t('handheld.pack.title'));
@@ -120,7 +122,7 @@ export default function PackStationPage() {
       }
       case 'packItem': {
         // With no carton open the server opens one of the default type, only if it accepts the scan.
-        const answer = await call(() => packItem(plan.request).unwrap());
+        const answer = await call(() => send('pack', plan.request, packItem));
         if (!answer || !orderRef.current) return;
         setTimes(1);
         showOrder(applyPackItem(orderRef.current, answer), answer.message);
@@ -149,14 +151,14 @@ export default function PackStationPage() {
   const onClose = async (carton: Carton, weightKg: number) => {
     if (inFlightRef.current) return;
     // A refused weight keeps the dialog open with the server's words, for the packer to correct it.
-    const answer = await call(() => closeCarton({ cartonId: carton.cartonId, weightKg, ...(stationLocationId ? { locationId: stationLocationId } : {}) }).unwrap(), setDialogError);
+    const answer = await call(() => send('close', { cartonId: carton.cartonId, weightKg, ...(stationLocationId ? { locationId: stationLocationId } : {}) }, closeCarton), setDialogError);
     if (!answer) return;
     setClosing(undefined);
     showOrder(answer.order, answer.message);
   };
   const onUnpack = async (u: Unpacking, quantity: number) => {
     if (inFlightRef.current) return;
-    const answer = await call(() => unpackItem({ cartonId: u.carton.cartonId, orderLineId: u.orderLineId, lot: u.lot, quantity }).unwrap(), setDialogError);
+    const answer = await call(() => send('unpack', { cartonId: u.carton.cartonId, orderLineId: u.orderLineId, lot: u.lot, quantity }, unpackItem), setDialogError);
     if (!answer) return;
     setUnpacking(undefined);
     showOrder(answer.order, answer.message);

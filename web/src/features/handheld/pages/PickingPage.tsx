@@ -5,6 +5,7 @@ import { Alert, Button, Form, Input, InputNumber, Modal, Popconfirm, Progress, R
 import { ArrowLeftOutlined, CheckOutlined, RightOutlined, UndoOutlined, WarningOutlined } from '@ant-design/icons';
 import type { PickJobDetail, PickScanStep } from '@bolx/contracts';
 import { toApiError } from '../../../lib/api/api-error';
+import { useKeyedCall } from '../../../lib/action-key';
 import { useT } from '../../../lib/i18n/use-t';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ScanBox } from '../components/ScanBox';
@@ -52,6 +53,7 @@ export default function PickingPage() {
   const [confirmPick] = useConfirmPickMutation();
   const [shortPick] = useShortPickMutation();
   const [undoPick] = useUndoPickMutation();
+  const send = useKeyedCall();
   const [takeNext] = usePickerTakeNextJobMutation();
 
   usePageTitle(job ? t('handheld.pick.title', { job: job.jobNumber }) : t('handheld.pick.loading'));
@@ -125,7 +127,7 @@ export default function PickingPage() {
       }
       case 'confirm': {
         const scans = machine.current.scans;
-        const answer = await inFlight(() => confirmPick(plan.request).unwrap());
+        const answer = await inFlight(() => send('confirm', plan.request, confirmPick));
         if (!answer) return;
         accept(answer.message);
         // The same stop (a partial confirm) keeps its location and item scans; the next stop starts empty.
@@ -140,7 +142,7 @@ export default function PickingPage() {
   const onShort = async (foundQuantity: number, reason?: string) => {
     const scans = machine.current.scans;
     if (!job || !scans) return;
-    const answer = await inFlight(() => shortPick(shortRequest(job, scans, foundQuantity, reason)).unwrap());
+    const answer = await inFlight(() => send('short', shortRequest(job, scans, foundQuantity, reason), shortPick));
     setShortOpen(false);
     if (!answer) return;
     accept(answer.message);
@@ -149,7 +151,7 @@ export default function PickingPage() {
 
   const onUndo = async () => {
     if (!job) return;
-    const answer = await inFlight(() => undoPick({ jobId: job.jobId }).unwrap());
+    const answer = await inFlight(() => send('undo', { jobId: job.jobId }, undoPick));
     if (!answer) return;
     accept(answer.message);
     showJob(applied(answer), null);

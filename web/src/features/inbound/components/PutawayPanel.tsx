@@ -7,7 +7,7 @@ import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { usePutawayMutation, useSuggestPutawayQuery } from '../inbound-api';
 import { putawaySources } from '../inbound-model';
-import { useActionKey } from './use-action-key';
+import { useActionKey } from '../../../lib/action-key';
 
 /**
  * Put received goods away: pick a line and the dock place its goods wait at, the quantity, then one of the

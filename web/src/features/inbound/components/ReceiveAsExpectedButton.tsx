@@ -7,7 +7,7 @@ import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { useGetDockLocationsQuery, useReceiveAsExpectedMutation } from '../inbound-api';
 import { asksExpiredConfirmation } from '../inbound-model';
-import { useActionKey } from './use-action-key';
+import { useActionKey } from '../../../lib/action-key';
 
 /**
  * Receive the whole order as expected, in one request: every line's remaining quantity with the lot and expiry

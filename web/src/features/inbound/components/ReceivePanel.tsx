@@ -8,7 +8,7 @@ import { useT } from '../../../lib/i18n/use-t';
 import { useGetDockLocationsQuery, useReceiveItemMutation } from '../inbound-api';
 import { asksExpiredConfirmation } from '../inbound-model';
 import { NO_PINS, valuesAfterReceipt, type PinnableField, type ScanPins } from '../scan-pins';
-import { useActionKey } from './use-action-key';
+import { useActionKey } from '../../../lib/action-key';
 
 interface ScanValues {
   scanCode: string;

@@ -6,7 +6,7 @@ import { selectProps } from '../../../components/form/select-props';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
 import { notifyInfo, notifySuccess } from '../../../lib/toast';
-import { useStockAction } from '../action-key';
+import { useStockAction } from '../../../lib/action-key';
 import { useCreateAdjustmentMutation, useGetReasonCodesQuery, type ReasonCode } from '../inventory-api';
 import { useInventoryScope } from '../use-inventory-scope';
 import { PlaceFields, type PlaceValues } from './PlaceFields';
@@ -65,11 +65,11 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
       form.setFields([{ name: 'locationCode', errors: [error ?? t('inventory.move.unknownLocation')] }]);
       return undefined;
     }
-    const result = await act('adjustment', (idempotencyKey) => create({
-      idempotencyKey, warehouseId: v.warehouseId, customerId: v.customerId, skuId: v.skuId, locationId: location.locationId,
+    const result = await act('adjustment', {
+      warehouseId: v.warehouseId, customerId: v.customerId, skuId: v.skuId, locationId: location.locationId,
       lot: v.lot?.trim() ?? '', pallet: v.pallet?.trim() ?? '', quantityChange: v.quantityChange, reasonCode: v.reasonCode,
       expiryDate: v.quantityChange > 0 ? v.expiryDate?.format('YYYY-MM-DD') : undefined, note: v.note || undefined,
-    }), { silentSuccess: true });
+    }, create, { silentSuccess: true });
     // Held for approval is not a failure, but nothing moved yet: say so in an info toast, not a success one.
     if (result) (result.data.status === 'Pending' ? notifyInfo : notifySuccess)(result.message);
     return result;

@@ -6,7 +6,7 @@ import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { useDownload } from '../../../components/download/use-download';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../action-key';
+import { useStockAction } from '../../../lib/action-key';
 import {
   useApproveCycleCountMutation, useCancelCycleCountMutation, useEnterCountsMutation, useGetCycleCountLinesQuery, type CycleCountLine,
 } from '../inventory-api';
@@ -48,7 +48,7 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
     const counts = Object.entries(v.counts ?? {})
       .filter(([id, q]) => q !== null && q !== undefined && editable(lines.find((l) => l.lineId === Number(id))!))
       .map(([id, q]) => ({ lineId: Number(id), quantity: Number(q) }));
-    return act(`counts:${count.cycleCountId}`, (idempotencyKey) => enter({ idempotencyKey, cycleCountId: count.cycleCountId, counts }));
+    return act(`counts:${count.cycleCountId}`, { cycleCountId: count.cycleCountId, counts }, enter);
   };
 
   const columns: ColumnsType<CycleCountLine> = [
@@ -88,7 +88,7 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
   // …but a Super Administrator, who may override that with a reason (the server says who: mayOverride).
   const overridable = canApprove && mayAct('CYCLE_COUNT', phase, 'approve') && !!data?.countedByYou && !!data?.mayOverride;
   const approveWith = (overrideReason?: string) =>
-    act(`approveCount:${count!.cycleCountId}`, (k) => approve({ idempotencyKey: k, cycleCountId: count!.cycleCountId, overrideReason }));
+    act(`approveCount:${count!.cycleCountId}`, { cycleCountId: count!.cycleCountId, overrideReason }, approve);
 
   return (
     <>
@@ -114,7 +114,7 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
           {canApprove && closable && (
             <Popconfirm title={t('inventory.count.confirmCancel')} okText={t('inventory.count.cancel')} okButtonProps={{ danger: true }}
               cancelText={t('inventory.count.keep')} onConfirm={async () => {
-                if (await act(`cancelCount:${count.cycleCountId}`, (k) => cancel({ idempotencyKey: k, cycleCountId: count.cycleCountId }))) onClose();
+                if (await act(`cancelCount:${count.cycleCountId}`, { cycleCountId: count.cycleCountId }, cancel)) onClose();
               }}>
               <Button danger icon={<StopOutlined />}>{t('inventory.count.cancel')}</Button>
             </Popconfirm>

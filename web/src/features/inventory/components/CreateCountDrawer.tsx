@@ -5,7 +5,7 @@ import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { selectProps } from '../../../components/form/select-props';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../action-key';
+import { useStockAction } from '../../../lib/action-key';
 import { useCreateCycleCountMutation } from '../inventory-api';
 import { useClientOptions } from '../../../lib/use-client-options';
 import { useInventoryScope } from '../use-inventory-scope';
@@ -30,13 +30,13 @@ export function CreateCountDrawer({ open, onClose, onCreated }: { open: boolean;
   const selection = Form.useWatch('selection', form);
 
   const submit = async (v: CountValues) => {
-    const result = await act('createCount', (idempotencyKey) => create({
-      idempotencyKey, warehouseId: v.warehouseId, customerId: v.customerId, countType: v.countType, selection: v.selection,
+    const result = await act('createCount', {
+      warehouseId: v.warehouseId, customerId: v.customerId, countType: v.countType, selection: v.selection,
       ...(v.selection === 'location' ? { locationFrom: v.locationFrom?.trim().toUpperCase(), locationTo: v.locationTo?.trim().toUpperCase() } : {}),
       ...(v.selection === 'sku' ? { skuId: v.skuId } : {}),
       ...(v.selection === 'abc' ? { abcClass: v.abcClass } : {}),
       isBlind: v.isBlind, countDate: v.countDate.format('YYYY-MM-DD'), note: v.note || undefined,
-    }));
+    }, create);
     if (result) onCreated(result.data.count.cycleCountId);
     return result;
   };

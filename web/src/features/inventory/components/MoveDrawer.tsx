@@ -3,7 +3,7 @@ import { Descriptions, Form, Input, InputNumber } from 'antd';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../action-key';
+import { useStockAction } from '../../../lib/action-key';
 import { useMoveItemsMutation, type StockRow } from '../inventory-api';
 import { useResolveLocation } from './use-resolve-location';
 import { ScanField } from '../../../components/scan/ScanField';
@@ -36,10 +36,10 @@ export function MoveDrawer({ row, onClose }: { row?: StockRow; onClose: () => vo
       refuse(t('inventory.move.sameLocation'));
       return undefined;
     }
-    return act(`move:${row.uniqueid}`, (idempotencyKey) => move({
-      idempotencyKey, warehouseId: row.warehouseId, customerId: row.customerId, skuId: row.skuId, locationId: row.locationId,
+    return act(`move:${row.uniqueid}`, {
+      warehouseId: row.warehouseId, customerId: row.customerId, skuId: row.skuId, locationId: row.locationId,
       lot: row.lot, pallet: row.pallet, toLocationId: to.locationId, quantity: v.quantity, note: v.note || undefined,
-    }));
+    }, move);
   };
 
   return (

@@ -3,7 +3,7 @@ import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { skuLabel } from '../../../components/sku-select/SkuSelect';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../action-key';
+import { useStockAction } from '../../../lib/action-key';
 import { useSaveReplenishmentRuleMutation, type ReplenishmentRule } from '../inventory-api';
 import { useInventoryScope } from '../use-inventory-scope';
 import { PlaceFields, type PlaceValues } from './PlaceFields';
@@ -26,10 +26,10 @@ export function RuleDrawer({ open, rule, onClose }: { open: boolean; rule?: Repl
       form.setFields([{ name: 'locationCode', errors: [error ?? t('inventory.move.unknownLocation')] }]);
       return undefined;
     }
-    return act('rule', (idempotencyKey) => save({
-      idempotencyKey, warehouseId: v.warehouseId, customerId: v.customerId, skuId: v.skuId, locationId: location.locationId,
+    return act('rule', {
+      warehouseId: v.warehouseId, customerId: v.customerId, skuId: v.skuId, locationId: location.locationId,
       minQty: v.minQty, maxQty: v.maxQty, isActive: v.isActive,
-    }));
+    }, save);
   };
   return (
     <FormDrawer<RuleValues>

@@ -6,7 +6,7 @@ import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
 import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../action-key';
+import { useStockAction } from '../../../lib/action-key';
 import { AdjustmentDrawer } from '../components/AdjustmentDrawer';
 import { StatusTag } from '../../../components/StatusTag';
 import { mayAct } from '../../../lib/status-actions';
@@ -58,11 +58,11 @@ export default function AdjustmentPage() {
             : (
             <Space size={0}>
               <Popconfirm title={t('inventory.adjustment.confirmApprove')} onConfirm={() =>
-                act(`approve:${row.adjustmentId}`, (idempotencyKey) => approve({ idempotencyKey, adjustmentId: row.adjustmentId }))}>
+                act(`approve:${row.adjustmentId}`, { adjustmentId: row.adjustmentId }, approve)}>
                 <Button type="link" size="small" icon={<CheckOutlined />} aria-label={`${t('inventory.approve')} ${row.skuCode}`}>{t('inventory.approve')}</Button>
               </Popconfirm>
               <Popconfirm title={t('inventory.adjustment.confirmReject')} onConfirm={() =>
-                act(`reject:${row.adjustmentId}`, (idempotencyKey) => reject({ idempotencyKey, adjustmentId: row.adjustmentId }))}>
+                act(`reject:${row.adjustmentId}`, { adjustmentId: row.adjustmentId }, reject)}>
                 <Button type="link" size="small" danger icon={<CloseOutlined />}>{t('inventory.reject')}</Button>
               </Popconfirm>
             </Space>

@@ -7,7 +7,7 @@ import { warehouseAndCustomerScope } from '../../../components/data-table/list-a
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../action-key';
+import { useStockAction } from '../../../lib/action-key';
 import { useGetPalletsQuery, useMovePalletMutation, type PalletRow } from '../inventory-api';
 import { useResolveLocation } from '../components/use-resolve-location';
 import { useInventoryScope } from '../use-inventory-scope';
@@ -96,10 +96,10 @@ function MovePalletDrawer({ pallet, onClose }: { pallet?: PalletRow; onClose: ()
       refuse(to ? t('inventory.move.sameLocation') : (error ?? t('inventory.move.unknownLocation')));
       return undefined;
     }
-    return act(`pallet:${palletKey(pallet)}`, (idempotencyKey) => move({
-      idempotencyKey, warehouseId: pallet.warehouseId, pallet: pallet.pallet, fromLocationId: pallet.locationId, toLocationId: to.locationId,
+    return act(`pallet:${palletKey(pallet)}`, {
+      warehouseId: pallet.warehouseId, pallet: pallet.pallet, fromLocationId: pallet.locationId, toLocationId: to.locationId,
       note: v.note || undefined,
-    }));
+    }, move);
   };
   return (
     <FormDrawer open={pallet !== undefined} title={t('inventory.pallet.title')} onClose={onClose} form={form} onSubmit={submit} submitLabel={t('inventory.move.submit')}>

@@ -9,7 +9,7 @@ import { StatusTag } from '../../../components/StatusTag';
 import { mayAct } from '../../../lib/status-actions';
 import { useT } from '../../../lib/i18n/use-t';
 import { notifyInfo } from '../../../lib/toast';
-import { useStockAction } from '../action-key';
+import { useStockAction } from '../../../lib/action-key';
 import { RuleDrawer } from '../components/RuleDrawer';
 import { formatDateTime } from '../format';
 import {
@@ -84,7 +84,7 @@ function TasksView({ switcher }: { switcher: React.ReactNode }) {
   const act = useStockAction();
 
   const onGenerate = async () => {
-    const result = await act('generate', (idempotencyKey) => generate({ idempotencyKey, warehouseId, ...(customerId ? { customerId } : {}) }));
+    const result = await act('generate', { warehouseId, ...(customerId ? { customerId } : {}) }, generate);
     const shortages = result?.data.shortages ?? [];
     if (shortages.length) notifyInfo(t('inventory.replenishment.shortages', { list: shortages.map((s) => `${s.skuCode} @ ${s.locationCode} (${s.needed})`).join(', ') }));
   };
@@ -105,13 +105,13 @@ function TasksView({ switcher }: { switcher: React.ReactNode }) {
         <Space size={0}>
           {mayAct('REPLENISHMENT_TASK', task.status, 'complete') && <Popconfirm title={t('inventory.replenishment.confirmComplete', { quantity: task.quantity, to: task.toLocationCode })}
             okText={t('inventory.replenishment.complete')} cancelText={t('form.close')}
-            onConfirm={() => act(`complete:${task.taskId}`, (k) => complete({ idempotencyKey: k, taskId: task.taskId }))}>
+            onConfirm={() => act(`complete:${task.taskId}`, { taskId: task.taskId }, complete)}>
             <Button type="link" size="small" icon={<CheckOutlined />}>{t('inventory.replenishment.complete')}</Button>
           </Popconfirm>}
           {/* The destructive action says what it cancels, and its confirmation offers "Keep Task", never a second "Cancel". */}
           {mayAct('REPLENISHMENT_TASK', task.status, 'cancel') && <Popconfirm title={t('inventory.replenishment.confirmCancel')} okText={t('inventory.replenishment.cancelTask')} okButtonProps={{ danger: true }}
             cancelText={t('inventory.replenishment.keepTask')}
-            onConfirm={() => act(`cancelTask:${task.taskId}`, (k) => cancel({ idempotencyKey: k, taskId: task.taskId }))}>
+            onConfirm={() => act(`cancelTask:${task.taskId}`, { taskId: task.taskId }, cancel)}>
             <Button type="link" size="small" danger icon={<CloseOutlined />}>{t('inventory.replenishment.cancelTask')}</Button>
           </Popconfirm>}
         </Space>

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { LinkedTickets } from '../../../components/linked-tickets/LinkedTickets';
 import { Button, Descriptions, Drawer, Empty, Grid, Popconfirm, Result, Skeleton, Space, Table, Tabs, Tag, Timeline, Typography } from 'antd';
 import { useIntl } from 'react-intl';
@@ -7,6 +7,7 @@ import type { OrderDetail, OrderLine } from '@bolx/contracts';
 import { StatusTag } from '../../../components/StatusTag';
 import { useDownload } from '../../../components/download/use-download';
 import { runMutation } from '../../../lib/api/mutation-toast';
+import { useStockAction } from '../../../lib/action-key';
 import { useT } from '../../../lib/i18n/use-t';
 import { offersKitBuild, orderActions, type OrderAction, type OrderActor } from '../order-model';
 import { useCancelOrderMutation, useCreateWorkOrderForOrderLineMutation, useGetOrderQuery, useHoldOrderMutation, useReleaseHoldMutation } from '../orders-api';
@@ -209,16 +210,13 @@ function useKitBuild(orderId: number) {
   const [create] = useCreateWorkOrderForOrderLineMutation();
   const [made, setMade] = useState<Record<number, string>>({});
   const [busy, setBusy] = useState<number | null>(null);
-  const keys = useRef(new Map<number, string>()).current;
+  const act = useStockAction();
   const build = async (orderLineId: number) => {
-    const idempotencyKey = keys.get(orderLineId) ?? `build-kits:${orderLineId}:${Date.now()}:${Math.random().toString(36).slice(2)}`;
-    keys.set(orderLineId, idempotencyKey);
     setBusy(orderLineId);
     try {
-      const answer = await runMutation(create({ orderId, orderLineId, idempotencyKey }));
+      const answer = await act(`build-kits:${orderLineId}`, { orderId, orderLineId }, create);
       if (answer) setMade((m) => ({ ...m, [orderLineId]: answer.data.woNumber }));
     } finally {
-      keys.delete(orderLineId);
       setBusy(null);
     }
   };
