@@ -16,10 +16,10 @@ export async function openCaptureApp(name: string) {
   const app = await buildApp(config, { database, logger: false });
   await app.ready();
 
-  async function inject(path: string, body: unknown, token?: string) {
+  async function inject(path: string, body: unknown, token?: string, headers: Record<string, string> = {}) {
     const res = await app.inject({
       method: 'POST', url: path, payload: JSON.stringify(body),
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     });
     if (res.statusCode !== 200) throw new Error(`${name}: ${path} answered ${res.statusCode} ${res.body}`);
     return res.json() as Record<string, unknown>;

@@ -100,7 +100,10 @@ async function release(orderIds: number[], toteFrom: number): Promise<{ jobId: n
   return out;
 }
 const stopsOf = async (jobId: number) => (await get(`/Warehouse/PickJob/GetJob?jobId=${jobId}`)).stops as Stop[];
-const confirm = (jobId: number, s: Stop) => inject('/Warehouse/PickJob/ConfirmPick', { jobId, stopSeq: s.seq, locationCode: s.locationCode, itemCode: s.skuCode, quantity: s.quantity }, token);
+/** A pick as the handheld sends it: with its scan's Idempotency-Key (new for each pass over the same stops). */
+let pass = 0;
+const confirm = (jobId: number, s: Stop) => inject('/Warehouse/PickJob/ConfirmPick', { jobId, stopSeq: s.seq, locationCode: s.locationCode, itemCode: s.skuCode, quantity: s.quantity }, token,
+  { 'idempotency-key': `bench-pick-${stamp}-${pass}-${jobId}-${s.seq}` });
 
 const recorder = recordStatements(database.sqlite);
 const settle = () => new Promise((r) => setTimeout(r, 20)); // after-commit work lands in its request's trace
@@ -163,6 +166,7 @@ const picks: FloorFigures = { appMs: [], rawMs: [], statements: 0, units: stopsB
     // PostgreSQL: concurrent picks draw the tote balances' ids in an order no replay can repeat, and later
     // statements name those ids. So the trace to replay is of the same picks made again one at a time, untimed.
     await before.restore();
+    pass++;
     recorder.take();
     for (const [k, { jobId }] of pickJobs.entries()) for (const s of stopsByJob[k]) await confirm(jobId, s);
     await settle();
