@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { openCaptureApp } from './capture-app.js';
 import { readChildConfig } from './child.js';
-import type { LoadFigures } from './load.js';
 import { openRawDb } from './raw-db.js';
 import { refreshPlannerStatistics } from '../../server/src/db/prepare.js';
 import { settings } from './settings.js';

@@ -23,7 +23,6 @@ const phase = (what: string) => process.stderr.write(`  reports bench: ${what} (
 export interface ReportsBenchResult { cases: (OrderFigures & { report: string })[]; seedSeconds: number; sizes: string }
 
 const { orders: ORDERS, ledgerRows: LEDGER_ROWS, runs: RUNS } = settings.reports;
-const LINES = 3;
 const SKUS = 1000;
 const BALANCES = Math.max(1, Math.round(LEDGER_ROWS / 50));
 const ROWS_PER_BALANCE = Math.max(1, Math.round(LEDGER_ROWS / BALANCES));

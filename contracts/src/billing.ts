@@ -1,4 +1,4 @@
-import { INVOICE_STATUSES, type InvoiceStatus } from './status.js';
+import { INVOICE_STATUSES } from './status.js';
 // 3PL billing (spec: /Billing, /BillingSummary, /InvoiceAudit; issue 16): rate cards per customer and warehouse in
 // effective-dated versions, storage from daily snapshots, activity charges keyed to their sources, billing runs that
 // make draft invoices, final invoices numbered without gaps per billing entity (the warehouse), and credit notes.

@@ -1,4 +1,4 @@
-import { FREIGHT_STATUSES, type FreightStatus } from './status.js';
+import { FREIGHT_STATUSES } from './status.js';
 // Freight (spec: /FreightShipment, issue 14 items 6–7): LTL shipments of one customer's orders from one warehouse,
 // their handling units (pallets) with NMFC classes, the VICS bill of lading, and proof of delivery.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import { SHIPMENT_STATUSES, type ShipmentStatus } from './status.js';
+import { SHIPMENT_STATUSES } from './status.js';
 // Parcel shipping (issue 14 items 1–5, 8; spec: /ShippingDashboard): carrier accounts priced by an adapter (a rate
 // table the account points at, or a manual carrier whose tracking is typed in), rate shopping for a packed order,
 // 4x6 labels per carton (PDF and ZPL) with SSCC / GS1-128 carton labels, ship through ship confirm, and the

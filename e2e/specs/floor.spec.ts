@@ -27,7 +27,6 @@ async function apiAs(page: Page, [username, password]: readonly [string, string]
 }
 
 const left = (s: PickStop) => s.quantity - s.pickedQuantity - s.shortQuantity;
-const scanBox = (page: Page) => page.getByRole('textbox', { name: 'Scan', exact: true });
 
 /**
  * The Wi-Fi loses a confirm's answer after the server picked: Enter again sends the scan's same Idempotency-Key and

@@ -145,7 +145,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
     shipConfirm,
     shipping,
     billing,
-    billingReports: new BillingReports(db, deps.dialect, deps.timeZones, storageSnapshots, billing),
+    billingReports: new BillingReports(db, deps.dialect, storageSnapshots, billing),
     labour,
     reports,
     reportJobs: new ReportJobs({ db, dialect, jobs, mailer, retentionDays: config.reportFileRetentionDays }, reports),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { as, buildTestApp, login, makeUser, type TestApp } from './helpers.js';
-import { floor, type Floor } from './support/floor-fixtures.js';
+import { floor, type Floor, type FloorStop } from './support/floor-fixtures.js';
 
 // The pick routes check the caller's session with their transaction's first statement (RoutePolicy deferSession):
 // a revoked session, a disabled user or a module taken away must still be refused before anything is written, on
@@ -11,7 +11,7 @@ let t: TestApp;
 let f: Floor;
 let seq = 0;
 const db = () => t.database.db;
-type Stop = { seq: number; locationCode: string; skuCode: string; quantity: number };
+type Stop = FloorStop;
 const PJ = '/Warehouse/PickJob';
 
 beforeAll(async () => {
@@ -26,21 +26,7 @@ afterAll(async () => {
 async function pickerWithJob(lines = 2) {
   const user = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [f.wh], customerIds: [f.cust], modules: { BatchJob: 'write' } });
   const session = await login(t.app, user.username, user.password);
-  const skus: number[] = [];
-  for (let i = 0; i < lines; i++) {
-    const s = await f.sku();
-    await f.put(s, await f.place({ zone: 'DS', aisle: '01', rack: String(i + 1).padStart(3, '0') }), 5);
-    skus.push(s);
-  }
-  const order = await f.order(skus.map((skuId) => ({ skuId, quantity: 2 })));
-  const wave = await f.staff.post('/Warehouse/Wave/CreateWave', { warehouseId: f.wh, orderIds: [order.orderId], strategy: 'discrete' });
-  expect(wave.statusCode, wave.body).toBe(200);
-  const [{ jobId }] = (await f.staff.get(`/Warehouse/Wave/GetWave?waveId=${wave.json().data.wave.waveId}`)).json().jobs as { jobId: number }[];
-  const toteZone = `DS-TOTE-${process.pid}-${++seq}`;
-  await f.place({ type: 'tote', zone: toteZone });
-  const tote = (await db().selectFrom('location').select('code').where('zone', '=', toteZone).executeTakeFirstOrThrow()).code;
-  expect((await f.staff.post(`${PJ}/AssignTotes`, { jobId, totes: [{ slot: 1, toteCode: tote }] })).statusCode).toBe(200);
-  const stops = (await f.staff.get(`${PJ}/GetJob?jobId=${jobId}`)).json().stops as Stop[];
+  const { jobId, stops } = await f.discreteJob(lines, { zone: 'DS', stock: 5 });
   const api = as(t.app, session);
   const confirm = (s: Stop, headers?: Record<string, string>) =>
     api.post(`${PJ}/ConfirmPick`, { jobId, stopSeq: s.seq, locationCode: s.locationCode, itemCode: s.skuCode, quantity: s.quantity }, headers);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, as, buildTestApp, login, makeCustomer, makeLocation, makeUser, makeWarehouse, multipartBody, type TestApp } from './helpers.js';
+import { as, buildTestApp, login, makeCustomer, makeLocation, makeUser, makeWarehouse, multipartBody, type TestApp } from './helpers.js';
 import { ZIP_BOMBS } from './zip-bombs.js';
 
 /**
@@ -9,13 +9,12 @@ import { ZIP_BOMBS } from './zip-bombs.js';
  */
 type Session = ReturnType<typeof as>;
 let t: TestApp;
-let admin: Session, staff: Session, manager: Session;
+let staff: Session, manager: Session;
 let wh: number, cust: number, loc: number;
 const bombs = {} as Record<keyof typeof ZIP_BOMBS, Buffer>;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  admin = as(t.app, await login(t.app, ADMIN.username, ADMIN.password));
   wh = await makeWarehouse(t.database);
   cust = await makeCustomer(t.database, [wh]);
   loc = await makeLocation(t.database, wh);

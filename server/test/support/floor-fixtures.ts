@@ -25,7 +25,14 @@ export interface Floor {
   /** An order created and allocated through the real routes; answers its id and number. */
   order(lines: { skuId: number; quantity: number }[], o?: { customerId?: number; warehouseId?: number; priority?: number; requestedShipDate?: string; allocate?: boolean }): Promise<{ orderId: number; soNumber: string }>;
   status(orderId: number): Promise<string>;
+  /**
+   * An order of `lines` lines (a new SKU each, `stock` units in a bin of its own along aisle 01 of `zone`, 2 units
+   * ordered), released as a discrete job with a tote of its own; answers the job, the order and the job's stops.
+   */
+  discreteJob(lines: number, o?: { zone?: string; stock?: number }): Promise<{ jobId: number; order: { orderId: number; soNumber: string }; stops: FloorStop[] }>;
 }
+
+export type FloorStop = { seq: number; locationCode: string; skuCode: string; quantity: number };
 
 export async function floor(t: TestApp): Promise<Floor> {
   const db = t.database.db;
@@ -71,6 +78,24 @@ export async function floor(t: TestApp): Promise<Floor> {
     },
     async status(orderId) {
       return (await db.selectFrom('sales_order').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()).status;
+    },
+    async discreteJob(lines, o = {}) {
+      const zone = o.zone ?? 'S';
+      const skus: number[] = [];
+      for (let i = 0; i < lines; i++) {
+        const sku = await f.sku();
+        await f.put(sku, await f.place({ zone, aisle: '01', rack: String(i + 1).padStart(3, '0') }), o.stock ?? 10);
+        skus.push(sku);
+      }
+      const order = await f.order(skus.map((skuId) => ({ skuId, quantity: 2 })));
+      const wave = await staff.post('/Warehouse/Wave/CreateWave', { warehouseId: wh, orderIds: [order.orderId], strategy: 'discrete' });
+      expect(wave.statusCode, wave.body).toBe(200);
+      const [{ jobId }] = (await staff.get(`/Warehouse/Wave/GetWave?waveId=${wave.json().data.wave.waveId}`)).json().jobs as { jobId: number }[];
+      const tote = await f.place({ type: 'tote', zone: `${zone}-TOTE-${unique()}` });
+      const toteCode = (await db.selectFrom('location').select('code').where('id', '=', tote).executeTakeFirstOrThrow()).code;
+      expect((await staff.post('/Warehouse/PickJob/AssignTotes', { jobId, totes: [{ slot: 1, toteCode }] })).statusCode).toBe(200);
+      const stops = (await staff.get(`/Warehouse/PickJob/GetJob?jobId=${jobId}`)).json().stops as FloorStop[];
+      return { jobId, order, stops };
     },
   };
   return f;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   apiErrorSchema, changePasswordRequest, loginRequest, logoutRequest, loginResponse, messageOnly, profileSchema, refreshRequest,
   refreshResponse, resetWithTokenRequest, sendPinResponse, sendResetLinkRequest, sendResetLinkResponse, updateProfileRequest,

@@ -4,7 +4,7 @@ import {
 } from '@bolx/contracts';
 import type { Db } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
-import { addDays, businessDay, type WarehouseTimeZones } from '../../platform/business-day.js';
+import { addDays, businessDay } from '../../platform/business-day.js';
 import type { Principal } from '../../platform/principal.js';
 import type { BillingService } from './billing.service.js';
 import { toSummary } from './billing.service.js';
@@ -21,7 +21,7 @@ const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date
 
 /** The live unbilled accrual, the billing summary and the invoice audit. */
 export class BillingReports {
-  constructor(private readonly db: Db, private readonly dialect: Dialect, private readonly timeZones: WarehouseTimeZones, private readonly snapshots: StorageSnapshots, private readonly billing: BillingService) {}
+  constructor(private readonly db: Db, private readonly dialect: Dialect, private readonly snapshots: StorageSnapshots, private readonly billing: BillingService) {}
 
   /**
    * What each customer's invoice for the current month would say today — what a run of the month so far would bill

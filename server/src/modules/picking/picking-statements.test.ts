@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { floor, type Floor } from '../../../test/support/floor-fixtures.js';
+import { floor, type Floor, type FloorStop } from '../../../test/support/floor-fixtures.js';
 import { isHubDelivery, statementCounter } from '../../../test/statements.js';
 import { Scope } from '../../platform/scope.js';
 import { sql } from 'kysely';
@@ -23,7 +23,6 @@ const PG_BUDGET = { confirmPick: 9, packItem: 11 };
 let t: TestApp;
 let f: Floor;
 let counter: ReturnType<typeof statementCounter>;
-let toteSeq = 0;
 const db = () => t.database.db;
 
 beforeAll(async () => {
@@ -66,27 +65,9 @@ async function roundTripsOf(calls: (() => Promise<{ statusCode: number; body: st
   return least!;
 }
 
-type Stop = { seq: number; locationCode: string; skuCode: string; quantity: number };
-
-/** An order of `lines` lines (a SKU each, in a bin of its own along one aisle), released as a discrete job with a tote. */
-async function job(lines: number) {
-  const skus: number[] = [];
-  for (let i = 0; i < lines; i++) {
-    const s = await f.sku();
-    await f.put(s, await f.place({ zone: 'S', aisle: '01', rack: String(i + 1).padStart(3, '0') }), 10);
-    skus.push(s);
-  }
-  const order = await f.order(skus.map((skuId) => ({ skuId, quantity: 2 })));
-  const wave = await f.staff.post('/Warehouse/Wave/CreateWave', { warehouseId: f.wh, orderIds: [order.orderId], strategy: 'discrete' });
-  expect(wave.statusCode, wave.body).toBe(200);
-  const [{ jobId }] = (await f.staff.get(`/Warehouse/Wave/GetWave?waveId=${wave.json().data.wave.waveId}`)).json().jobs as { jobId: number }[];
-  const toteCode = `ST-TOTE-${process.pid}-${++toteSeq}`;
-  await f.place({ type: 'tote', zone: toteCode });
-  const code = (await db().selectFrom('location').select('code').where('zone', '=', toteCode).executeTakeFirstOrThrow()).code;
-  expect((await f.staff.post('/Warehouse/PickJob/AssignTotes', { jobId, totes: [{ slot: 1, toteCode: code }] })).statusCode).toBe(200);
-  const stops = (await f.staff.get(`/Warehouse/PickJob/GetJob?jobId=${jobId}`)).json().stops as Stop[];
-  return { jobId, order, stops };
-}
+type Stop = FloorStop;
+/** An order of `lines` lines released as a discrete job with a tote (the floor fixtures' discreteJob). */
+const job = (lines: number) => f.discreteJob(lines);
 let keySeq = 0;
 const confirm = (jobId: number, s: Stop, keyed = false) => () =>
   f.staff.post('/Warehouse/PickJob/ConfirmPick', { jobId, stopSeq: s.seq, locationCode: s.locationCode, itemCode: s.skuCode, quantity: s.quantity },

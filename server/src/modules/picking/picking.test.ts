@@ -75,13 +75,11 @@ const stockRows = async () => Number((await db().selectFrom('inventory_txn').sel
 const floorRows = async () => Number((await db().selectFrom('floor_event').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
 
 let picker2: Caller;
-let picker2Id: number;
 beforeAll(async () => {
   t = await buildTestApp();
   f = await floor(t);
   const u = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [f.wh], customerIds: [f.cust, f.strict], modules: { BatchJob: 'write' } });
   picker2 = as(t.app, await login(t.app, u.username, u.password));
-  picker2Id = u.id;
 });
 afterAll(async () => { await t?.close(); });
 

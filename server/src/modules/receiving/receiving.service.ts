@@ -6,11 +6,9 @@ import {
 import type { Db, Executor } from '../../db/schema.js';
 import type { Dialect } from '../../db/dialect.js';
 import type { Actor } from '../../platform/actor.js';
-import type { AuditEntry } from '../../platform/audit.js';
 import type { ChangeRecorder } from '../../platform/change-recorder.js';
 import { domainEvent, type RaisedEvent } from '../../platform/domain-events.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
-import type { DomainEvent } from '../../platform/events.js';
 import { toXlsx, type ExcelColumn } from '../../platform/excel.js';
 import { checkUpload, parseFields, readStoredFile, storeFile, type ReceivedUpload, type UploadRule } from '../../platform/files.js';
 import { toListPage, type ListRequest } from '../../platform/list.js';

@@ -3,7 +3,6 @@ import { addDays, businessDay } from '../../platform/business-day.js';
 import { badRequest } from '../../platform/errors.js';
 
 const DAY_MS = 864e5;
-const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dayMs = (d: string) => Date.parse(`${d}T00:00:00.000Z`);
 export const daysBetween = (from: string, to: string) => Math.round((dayMs(to) - dayMs(from)) / DAY_MS);
 

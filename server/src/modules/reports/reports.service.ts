@@ -26,8 +26,6 @@ type Filters = z.output<typeof reportFilters>;
 
 /** What the productivity report counts per task type: units for the kinds that move units, steps for the rest. */
 export const UNIT_KINDS = new Set(['pick', 'pack', 'receive', 'putaway', 'replenish', 'kit-build', 'ship', 'move']);
-/** The task types the productivity table gives a column each. */
-const PRODUCTIVITY_KINDS = ['pick', 'receive', 'putaway', 'count', 'pack'] as const;
 
 /** Fulfilment time buckets (hours from received to shipped), upper bound exclusive. */
 export const FULFILMENT_BUCKETS: { label: string; maxHours: number }[] = [

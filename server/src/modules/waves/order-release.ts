@@ -1,6 +1,6 @@
 import type { OrderStatus } from '@bolx/contracts';
 import type { Actor } from '../../platform/actor.js';
-import type { Change, ChangeRecorder } from '../../platform/change-recorder.js';
+import type { Change } from '../../platform/change-recorder.js';
 import type { StatusMachine } from '../../platform/status-machine.js';
 import type { UnitOfWork } from '../../platform/unit-of-work.js';
 import { heldStatus } from '../orders/allocation.service.js';
@@ -16,7 +16,7 @@ const n = (v: unknown) => Number(v);
  * wave_id cleared. Reservations are never touched: the stock stays where allocation put it.
  */
 export class OrderRelease {
-  constructor(private readonly statuses: StatusMachine, private readonly recorder: ChangeRecorder, private readonly orders: OrderService) {}
+  constructor(private readonly statuses: StatusMachine, private readonly orders: OrderService) {}
 
   /** Releases one order into a wave; answers its change, or undefined when it moved meanwhile (no longer in `from`). */
   async release(uow: UnitOfWork, actor: Actor, order: { id: number; status: string }, wave: { id: number; number: string }): Promise<Change | undefined> {

@@ -40,7 +40,7 @@ export class WaveService {
     this.dialect = deps.dialect;
     this.recorder = deps.recorder;
     this.statuses = new StatusMachine(deps);
-    this.release = new OrderRelease(this.statuses, this.recorder, orders);
+    this.release = new OrderRelease(this.statuses, orders);
   }
 
   async create(principal: Principal, input: CreateWaveInput, actor: Actor, ruleId: number | null = null) {

@@ -89,12 +89,12 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
       <PlaceFields form={form} skuLabel={scannedSku} tracksLot={offered.lot}
         onSkuChange={(sku) => chooseTracking(sku && { lot: sku.isLotTracked, expiry: sku.isExpiryTracked })} />
       <Form.Item name="quantityChange" label={t('inventory.fields.quantityChange')} rules={[
-        rules(t).required('quantity'),
+        r.required('quantity'),
         { validator: (_, v) => (v === 0 ? Promise.reject(new Error(t('inventory.adjustment.notZero'))) : Promise.resolve()) },
       ]} extra={t('inventory.adjustment.quantityHint')}>
         <InputNumber precision={0} style={{ width: '100%' }} />
       </Form.Item>
-      <Form.Item name="reasonCode" label={t('inventory.fields.reason')} rules={[rules(t).required('reason')]}>
+      <Form.Item name="reasonCode" label={t('inventory.fields.reason')} rules={[r.required('reason')]}>
         <Select {...selectProps} options={reasons.map((x) => ({ value: x.code, label: x.name }))} />
       </Form.Item>
       {offered.expiry && (

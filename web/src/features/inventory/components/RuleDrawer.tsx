@@ -45,13 +45,13 @@ export function RuleDrawer({ open, rule, onClose }: { open: boolean; rule?: Repl
       <PlaceFields form={form} lotAndPallet={false} skuLabel={rule && skuLabel({ skuCode: rule.skuCode, description: rule.skuDescription })} />
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item name="minQty" label={t('inventory.fields.minQty')} rules={[rules(t).required('minQty')]}>
+          <Form.Item name="minQty" label={t('inventory.fields.minQty')} rules={[r.required('minQty')]}>
             <InputNumber min={0} precision={0} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
           <Form.Item name="maxQty" label={t('inventory.fields.maxQty')} dependencies={['minQty']} rules={[
-            rules(t).required('maxQty'),
+            r.required('maxQty'),
             ({ getFieldValue }) => ({
               validator: (_, v) => (v == null || v > (getFieldValue('minQty') ?? -1) ? Promise.resolve() : Promise.reject(new Error(t('inventory.replenishment.maxAboveMin')))),
             }),
