@@ -40,7 +40,10 @@ async function confirmThroughLostAnswer(page: Page, stop: PickStop) {
     await route.abort('connectionreset'); // …and its answer never arrives
   }, { times: 1 });
   await page.keyboard.press('Enter');
-  await page.getByRole('alert').filter({ hasText: 'no response received' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'No answer from the server: repeat the same scan or Enter, it counts once.' }).waitFor();
+  // The same confirm may be sent again by the button as well as by Enter.
+  await expect.poll(() => page.locator('button.bolx-hh__wide', { hasText: 'Confirm' }).isEnabled()).toBe(true);
+  await shot(page, 'floor-picking-no-answer-390');
   const again = page.waitForResponse((r) => r.url().endsWith('/Warehouse/PickJob/ConfirmPick'));
   await page.keyboard.press('Enter');
   const answer = await again;

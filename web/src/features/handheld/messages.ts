@@ -2,6 +2,7 @@ import { addMessages } from '../../lib/i18n/catalog';
 
 /** The picking screen's and the pack station's English texts, added to the catalogue when their chunk loads. */
 addMessages({
+  'handheld.noAnswer': 'No answer from the server: repeat the same scan or Enter, it counts once.',
   // Picking
   'handheld.pick.title': 'Picking {job}',
   'handheld.pick.loading': 'Loading the job…',

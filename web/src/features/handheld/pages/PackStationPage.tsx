@@ -5,7 +5,7 @@ import { Alert, Button, Form, InputNumber, Modal, Select, Table, Tag, Typography
 import { InboxOutlined, PlusOutlined, PrinterOutlined, SettingOutlined, SwapOutlined, UndoOutlined } from '@ant-design/icons';
 import { APPROVER_ROLES, roleFromLabel, type Carton, type PackOrderView } from '@bolx/contracts';
 import { useDownload } from '../../../components/download/use-download';
-import { toApiError } from '../../../lib/api/api-error';
+import { refusalOf } from '../answers';
 import { useKeyedCall } from '../../../lib/action-key';
 import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
@@ -89,7 +89,7 @@ export default function PackStationPage() {
     try {
       return await run();
     } catch (raw) {
-      const message = toApiError(raw).details;
+      const message = refusalOf(raw, t);
       refuse(message);
       onError?.(message);
       return undefined;

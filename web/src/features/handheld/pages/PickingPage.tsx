@@ -9,7 +9,7 @@ import { useKeyedCall } from '../../../lib/action-key';
 import { useT } from '../../../lib/i18n/use-t';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { ScanBox } from '../components/ScanBox';
-import { jobIdOf, jobOf } from '../answers';
+import { jobIdOf, jobOf, refusalOf } from '../answers';
 import { useScanStation } from '../use-scan-station';
 import {
   useAssignTotesMutation, useCheckPickScanMutation, useConfirmPickMutation, useGetPickJobQuery, useShortPickMutation,
@@ -80,7 +80,7 @@ export default function PickingPage() {
     try {
       return await call();
     } catch (raw) {
-      refuse(toApiError(raw).details);
+      refuse(refusalOf(raw, t));
       return undefined;
     } finally {
       setMachine({ inFlight: false });
