@@ -84,8 +84,11 @@ export function useKeyedCall(): KeyedCall {
   }, [keys]);
 }
 
-/** useKeyedCall through runMutation: the server's message toasted, a failure toasted and answered as undefined. */
-export function useStockAction() {
+/**
+ * A mutation as one user action (useKeyedCall) through runMutation: its message toasted, a failure toasted and
+ * answered as undefined.
+ */
+export function useKeyedAction() {
   const send = useKeyedCall();
   return useCallback(
     <B, T extends { message?: string }>(

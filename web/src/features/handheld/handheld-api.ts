@@ -20,10 +20,11 @@ const CARTON_TYPES = { type: 'CartonType', id: 'LIST' } as const;
 
 /**
  * The picking screen's and the pack station's calls; those that move stock carry their scan's Idempotency-Key, so
- * a scan sent again after the Wi-Fi lost its answer is answered from the first instead of picking or packing twice. A scan's answer carries what it changed (a pick: the stops,
- * the job's totals; a pack: the carton line and order line), which the screen merges into the job or order it read
- * once, so it shows what the server says after each scan without refetching; the station's other answers carry the
- * whole order. Nothing here is cached across screens except the carton types.
+ * a scan sent again after the Wi-Fi lost its answer is answered from the first instead of picking or packing twice.
+ * A scan's answer carries what it changed (a pick: the stops, the job's totals; a pack: the carton line and order
+ * line), which the screen merges into the job or order it read once, so it shows what the server says after each
+ * scan without refetching; the station's other answers carry the whole order. Nothing here is cached across screens
+ * except the carton types.
  */
 export const handheldApi = baseApi.enhanceEndpoints({ addTagTypes: ['CartonType'] }).injectEndpoints({
   endpoints: (build) => ({

@@ -14,7 +14,7 @@ import { LinkedTickets } from '../../../components/linked-tickets/LinkedTickets'
 import { selectProps } from '../../../components/form/select-props';
 import { StatusTag } from '../../../components/StatusTag';
 import { errorToastText, formFieldErrors, toApiError, type ApiError } from '../../../lib/api/api-error';
-import { runMutation } from '../../../lib/api/mutation-toast';
+import { useKeyedAction } from '../../../lib/action-key';
 import { startUpload } from '../../../lib/api/upload';
 import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
@@ -89,7 +89,7 @@ export function FreightShipmentForm({ shipmentId, onCreated }: { shipmentId?: nu
   const [create, { isLoading: creating }] = useCreateFreightShipmentMutation();
   const [update, { isLoading: updating }] = useUpdateFreightShipmentMutation();
   const [download] = useDownload();
-  const keyRef = useRef<string | null>(null);
+  const act = useKeyedAction();
   const loaded = useRef(false);
   const editable = canWrite && (!saved || EDITABLE.includes(saved.status));
 
@@ -123,7 +123,6 @@ export function FreightShipmentForm({ shipmentId, onCreated }: { shipmentId?: nu
   };
 
   const submit = async (v: Values) => {
-    keyRef.current ??= `freight:${Date.now()}:${newKey()}`;
     const body = {
       orderIds: v.orderIds ?? [], consignee: v.consignee, billTo: v.chargeTerms === 'Third Party' || v.thirdParty?.name ? (v.thirdParty?.name ? v.thirdParty : undefined) : undefined,
       carrierName: v.carrierName, scac: v.scac?.toUpperCase(), proNumber: v.proNumber || undefined, trailerNumber: v.trailerNumber || undefined,
@@ -133,13 +132,11 @@ export function FreightShipmentForm({ shipmentId, onCreated }: { shipmentId?: nu
       dockDoor: v.dockDoor || undefined,
       handlingUnits: (v.handlingUnits ?? []).map(({ key: _k, ...u }) => ({ ...u, orderId: u.orderId ?? null, nmfcItem: u.nmfcItem || undefined, unNumber: u.hazmat ? u.unNumber : undefined })),
     };
-    const idempotencyKey = keyRef.current;
     // The server's refusals (a PRO number already used, a class that is not NMFC…) are shown on their fields too.
     const onError = (error: ApiError) => form.setFields(formFieldErrors(error).map((f) => ({ ...f, name: formNameOf(f.name) })) as never);
     const answer = saved
-      ? await runMutation(update({ ...body, shipmentId: saved.shipmentId, idempotencyKey }), { onError })
-      : await runMutation(create({ ...body, warehouseId, customerId: v.customerId!, idempotencyKey }), { onError });
-    keyRef.current = null;
+      ? await act('save', { ...body, shipmentId: saved.shipmentId }, update, { onError })
+      : await act('save', { ...body, warehouseId, customerId: v.customerId! }, create, { onError });
     if (answer && !saved) onCreated?.({ shipmentId: answer.data.shipmentId, shipNumber: answer.data.shipNumber });
   };
 
@@ -305,6 +302,7 @@ function UnitRow({ name, index, orderOptions, onRemove }: { name: number; index:
 function ShipmentHeader({ shipment: s, canWrite, onPrint }: { shipment: FreightShipmentDetail; canWrite: boolean; onPrint: () => void }) {
   const t = useT();
   const [setStatus, { isLoading }] = useSetFreightShipmentStatusMutation();
+  const act = useKeyedAction();
   // Delivered comes with a proof of delivery, never as a bare action.
   const actions = offeredActions('FREIGHT_SHIPMENT', s.status).map((a) => STATUS_MACHINES.FREIGHT_SHIPMENT.actions[a] as string).filter((to) => to !== 'Delivered');
   return (
@@ -319,7 +317,7 @@ function ShipmentHeader({ shipment: s, canWrite, onPrint }: { shipment: FreightS
           <Button icon={<PrinterOutlined />} onClick={onPrint} data-testid="print-bol">{t('freight.printBol')}</Button>
           {canWrite && actions.map((to) => (
             <Button key={to} loading={isLoading} danger={to === 'Cancelled'} data-testid={`status-${to}`}
-              onClick={() => runMutation(setStatus({ shipmentId: s.shipmentId, status: to, idempotencyKey: `fs:${s.shipmentId}:${to.replace(/\s/g, '-')}:${Date.now()}` }))}>
+              onClick={() => act(`status:${to}`, { shipmentId: s.shipmentId, status: to }, setStatus)}>
               {t(`freight.action.${to}`)}
             </Button>
           ))}

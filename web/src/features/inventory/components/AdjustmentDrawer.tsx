@@ -6,7 +6,7 @@ import { selectProps } from '../../../components/form/select-props';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
 import { notifyInfo, notifySuccess } from '../../../lib/toast';
-import { useStockAction } from '../../../lib/action-key';
+import { useKeyedAction } from '../../../lib/action-key';
 import { useCreateAdjustmentMutation, useGetReasonCodesQuery, type ReasonCode } from '../inventory-api';
 import { useInventoryScope } from '../use-inventory-scope';
 import { PlaceFields, type PlaceValues } from './PlaceFields';
@@ -27,7 +27,7 @@ export function AdjustmentDrawer({ open, onClose }: { open: boolean; onClose: ()
   const { data: reasons = [] } = useGetReasonCodesQuery();
   const [create] = useCreateAdjustmentMutation();
   const resolve = useResolveLocation();
-  const act = useStockAction();
+  const act = useKeyedAction();
   const formWarehouseId = Form.useWatch('warehouseId', form) as number | undefined;
   const formCustomerId = Form.useWatch('customerId', form) as number | undefined;
   // The scanned SKU's label, shown by the SKU dropdown until a search lists it.

@@ -6,7 +6,7 @@ import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { useDownload } from '../../../components/download/use-download';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../../../lib/action-key';
+import { useKeyedAction } from '../../../lib/action-key';
 import {
   useApproveCycleCountMutation, useCancelCycleCountMutation, useEnterCountsMutation, useGetCycleCountLinesQuery, type CycleCountLine,
 } from '../inventory-api';
@@ -33,7 +33,7 @@ export function CountSheetDrawer({ cycleCountId, onClose }: { cycleCountId?: num
   const [approve] = useApproveCycleCountMutation();
   const [cancel] = useCancelCycleCountMutation();
   const [download, downloading] = useDownload();
-  const act = useStockAction();
+  const act = useKeyedAction();
   const [overriding, setOverriding] = useState(false);
   const count = data?.count.cycleCountId === cycleCountId ? data?.count : undefined;
   const lines = count ? data!.lines : [];

@@ -3,7 +3,7 @@ import { Descriptions, Form, Input, InputNumber } from 'antd';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../../../lib/action-key';
+import { useKeyedAction } from '../../../lib/action-key';
 import { useMoveItemsMutation, type StockRow } from '../inventory-api';
 import { useResolveLocation } from './use-resolve-location';
 import { ScanField } from '../../../components/scan/ScanField';
@@ -19,7 +19,7 @@ export function MoveDrawer({ row, onClose }: { row?: StockRow; onClose: () => vo
   const [form] = Form.useForm<MoveValues>();
   const [move] = useMoveItemsMutation();
   const resolve = useResolveLocation();
-  const act = useStockAction();
+  const act = useKeyedAction();
   // Once a scan has counted units, the next scan adds to them rather than to the available quantity preset.
   const [scanned, setScanned] = useState(false);
   useEffect(() => setScanned(false), [row]);

@@ -3,7 +3,7 @@ import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { skuLabel } from '../../../components/sku-select/SkuSelect';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../../../lib/action-key';
+import { useKeyedAction } from '../../../lib/action-key';
 import { useSaveReplenishmentRuleMutation, type ReplenishmentRule } from '../inventory-api';
 import { useInventoryScope } from '../use-inventory-scope';
 import { PlaceFields, type PlaceValues } from './PlaceFields';
@@ -19,7 +19,7 @@ export function RuleDrawer({ open, rule, onClose }: { open: boolean; rule?: Repl
   const { warehouseId, customerId } = useInventoryScope('ProductReplenishment');
   const [save] = useSaveReplenishmentRuleMutation();
   const resolve = useResolveLocation();
-  const act = useStockAction();
+  const act = useKeyedAction();
   const submit = async (v: RuleValues) => {
     const { location, error } = await resolve(v.warehouseId, v.locationCode);
     if (!location) {

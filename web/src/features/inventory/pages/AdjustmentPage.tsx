@@ -6,7 +6,7 @@ import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
 import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../../../lib/action-key';
+import { useKeyedAction } from '../../../lib/action-key';
 import { AdjustmentDrawer } from '../components/AdjustmentDrawer';
 import { StatusTag } from '../../../components/StatusTag';
 import { mayAct } from '../../../lib/status-actions';
@@ -27,7 +27,7 @@ export default function AdjustmentPage() {
   const { data: filters } = useGetAdjustmentFiltersQuery();
   const [approve] = useApproveAdjustmentMutation();
   const [reject] = useRejectAdjustmentMutation();
-  const act = useStockAction();
+  const act = useKeyedAction();
   // The requester never decides their own request (the server refuses it too).
   const me = useAppSelector((s) => s.auth.username);
 

@@ -7,7 +7,7 @@ import { warehouseAndCustomerScope } from '../../../components/data-table/list-a
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { rules } from '../../../lib/form-rules';
 import { useT } from '../../../lib/i18n/use-t';
-import { useStockAction } from '../../../lib/action-key';
+import { useKeyedAction } from '../../../lib/action-key';
 import { useGetPalletsQuery, useMovePalletMutation, type PalletRow } from '../inventory-api';
 import { useResolveLocation } from '../components/use-resolve-location';
 import { useInventoryScope } from '../use-inventory-scope';
@@ -87,7 +87,7 @@ function MovePalletDrawer({ pallet, onClose }: { pallet?: PalletRow; onClose: ()
   const [form] = Form.useForm<{ toLocationCode: string; note?: string }>();
   const [move] = useMovePalletMutation();
   const resolve = useResolveLocation();
-  const act = useStockAction();
+  const act = useKeyedAction();
   const { ref: toLocation, refuse } = useRefusableInput(form, 'toLocationCode');
   const submit = async (v: { toLocationCode: string; note?: string }) => {
     if (!pallet) return undefined;

@@ -9,7 +9,7 @@ import { StatusTag } from '../../../components/StatusTag';
 import { mayAct } from '../../../lib/status-actions';
 import { useT } from '../../../lib/i18n/use-t';
 import { notifyInfo } from '../../../lib/toast';
-import { useStockAction } from '../../../lib/action-key';
+import { useKeyedAction } from '../../../lib/action-key';
 import { RuleDrawer } from '../components/RuleDrawer';
 import { formatDateTime } from '../format';
 import {
@@ -81,7 +81,7 @@ function TasksView({ switcher }: { switcher: React.ReactNode }) {
   const [generate, { isLoading: generating }] = useGenerateTasksMutation();
   const [complete] = useCompleteTaskMutation();
   const [cancel] = useCancelTaskMutation();
-  const act = useStockAction();
+  const act = useKeyedAction();
 
   const onGenerate = async () => {
     const result = await act('generate', { warehouseId, ...(customerId ? { customerId } : {}) }, generate);

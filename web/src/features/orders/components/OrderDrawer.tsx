@@ -7,7 +7,7 @@ import type { OrderDetail, OrderLine } from '@bolx/contracts';
 import { StatusTag } from '../../../components/StatusTag';
 import { useDownload } from '../../../components/download/use-download';
 import { runMutation } from '../../../lib/api/mutation-toast';
-import { useStockAction } from '../../../lib/action-key';
+import { useKeyedAction } from '../../../lib/action-key';
 import { useT } from '../../../lib/i18n/use-t';
 import { offersKitBuild, orderActions, type OrderAction, type OrderActor } from '../order-model';
 import { useCancelOrderMutation, useCreateWorkOrderForOrderLineMutation, useGetOrderQuery, useHoldOrderMutation, useReleaseHoldMutation } from '../orders-api';
@@ -210,7 +210,7 @@ function useKitBuild(orderId: number) {
   const [create] = useCreateWorkOrderForOrderLineMutation();
   const [made, setMade] = useState<Record<number, string>>({});
   const [busy, setBusy] = useState<number | null>(null);
-  const act = useStockAction();
+  const act = useKeyedAction();
   const build = async (orderLineId: number) => {
     setBusy(orderLineId);
     try {
