@@ -169,6 +169,8 @@ export function recordEvents(app: FastifyInstance) {
   const stop = app.services.events.subscribe((e) => (known === undefined ? heard.push(e) : e.id > known && seen.push(e)));
   return {
     seen,
+    /** Resolves once the recorder knows where it starts: events committed after this are all seen. */
+    ready: floor.then(() => undefined),
     /** The events seen once there are `enough` (a count, or a test of them), or when `ms` have passed. */
     async until(enough: number | ((events: DeliveredEvent[]) => boolean), ms = 3000): Promise<DeliveredEvent[]> {
       await floor;

@@ -190,6 +190,7 @@ describe('outbox events', () => {
 
   it('are delivered in commit order, even when many commit at once', async () => {
     const events = recordEvents(t.app);
+    await events.ready; // else the first commits may land before the recorder's starting point, and be left out
     const count = 60;
     for (let n = 0; n < count; n++) {
       await inTransaction(t.database.db, async ({ tx, afterCommit }) => {
