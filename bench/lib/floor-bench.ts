@@ -12,6 +12,7 @@ import { openCaptureApp } from './capture-app.js';
 import { cpuSampler, profileTo } from './cpu.js';
 import { readChildConfig } from './child.js';
 import { takeSnapshot } from './db-snapshot.js';
+import { writePlans } from './plans.js';
 import { openRawDb, withStatementTimes } from './raw-db.js';
 import { refreshPlannerStatistics } from '../../server/src/db/prepare.js';
 import { settings } from './settings.js';
@@ -158,6 +159,7 @@ const picks: FloorFigures = { appMs: [], rawMs: [], statements: 0, units: stopsB
   picks.appMs.push(await timed(() => Promise.all(pickJobs.map(async ({ jobId }, k) => { for (const s of stopsByJob[k]) await confirm(jobId, s); }))));
   const cpu = await sampler.stop();
   await profiler.stop();
+  await writePlans(database.pool, process.env.BENCH_PLANS);
   const perPick = (share: number) => (share / 100) * picks.appMs[0] / picks.units!;
   cpuNote = `CPU per pick: ${Object.entries(cpu.groups).map(([name, share]) => `${name === 'load generator' ? 'Node' : name} ${perPick(share).toFixed(2)} ms`).join(', ')}; machine ${cpu.machineBusy.toFixed(0)}% busy`;
   await settle();

@@ -139,6 +139,33 @@ describe('statements of a floor scan, everything included', () => {
     expect(counter.take().filter((q) => /pg_notify/.test(q))).toHaveLength(1);
   });
 
+  it('on PostgreSQL a pick\'s statements are planned once per connection: it keeps their generic plans (an unnest\'s row count, unknown to a generic plan, had the ledger insert planned anew at every pick)', async () => {
+    if (t.database.dialect.engine !== 'postgres') return;
+    const { jobId, stops } = await job(40);
+    for (const s of stops) expect((await confirm(jobId, s)()).statusCode).toBe(200);
+    // Every idle connection of the pool (those the picks used), held at once so each is asked.
+    const pool = t.database.pool!;
+    const clients = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
+    const plans = new Map<string, { generic: number; custom: number; connections: number }>();
+    try {
+      for (const c of clients) {
+        for (const r of (await c.query<{ statement: string; generic_plans: string; custom_plans: string }>('select statement, generic_plans, custom_plans from pg_prepared_statements')).rows) {
+          const seen = plans.get(r.statement) ?? { generic: 0, custom: 0, connections: 0 };
+          plans.set(r.statement, { generic: seen.generic + Number(r.generic_plans), custom: seen.custom + Number(r.custom_plans), connections: seen.connections + 1 });
+        }
+      }
+    } finally {
+      for (const c of clients) c.release();
+    }
+    const ledger = [...plans].filter(([text]) => /INSERT INTO inventory_txn/.test(text));
+    expect(ledger.length).toBeGreaterThan(0);
+    for (const [text, p] of ledger) {
+      // PostgreSQL plans a prepared statement for its values 5 times, then keeps a generic plan when it costs no more.
+      expect(p.custom, text.slice(0, 120)).toBeLessThanOrEqual(5 * p.connections);
+      expect(p.generic, text.slice(0, 120)).toBeGreaterThan(0);
+    }
+  });
+
   it('a mid-job ConfirmPick takes the job\'s row without writing it on PostgreSQL (an UPDATE left a dead version of it at every pick)', async () => {
     if (t.database.dialect.engine !== 'postgres') return;
     const { jobId, stops } = await job(3);

@@ -150,12 +150,13 @@ describe('reserved moves (pick, pack, ship)', () => {
     const [many, few] = [await statementsFor(30), await statementsFor(3)];
     expect(many.length).toBe(few.length);
     if (engine === 'postgres') {
-      // The ledger rows as one array per column: the same text (17 parameters) for 60 rows as for 6, planned in no time
-      // where a UNION ALL of a ship confirm's 1,500 rows took 0.7 s to plan.
+      // Many ledger rows as one array per column (19 parameters for any number), planned in no time where a UNION ALL
+      // of a ship confirm's 1,500 rows took 0.7 s to plan; a few as a VALUES list, whose generic plan PostgreSQL keeps.
       const ledger = (texts: string[]) => texts.filter((q) => /INSERT INTO inventory_txn/i.test(q));
       expect(ledger(many)).toHaveLength(1);
-      expect(ledger(many)).toEqual(ledger(few));
+      expect(ledger(few)).toHaveLength(1);
       expect(ledger(many)[0]).toContain('unnest(');
+      expect(ledger(few)[0]).not.toContain('unnest(');
     }
     expect((await stock().reconcile(Scope.everything, { warehouseId: wh, customerId: cust })).balanced).toBe(true);
   });

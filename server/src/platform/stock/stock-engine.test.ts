@@ -58,6 +58,37 @@ describe('post', () => {
   });
 });
 
+describe('an arrival\'s expiry and receipt time', () => {
+  const lotAt = (locationId: number, lot: string) => t.database.db.selectFrom('inventory_balance').select(['expiry_date', 'received_at'])
+    .where('location_id', '=', locationId).where('sku_id', '=', sku).where('lot', '=', lot).executeTakeFirstOrThrow();
+  const move = (documentId: string, lot: string, arrival: { expiryDate?: string | null; receivedAt?: string | null }) => inTransaction(t.database.db, (uow) => stock().post(uow, {
+    documentType: 'MOVE', documentId, reason: null, record: { after: {} },
+    legs: [{ place: at(a, { lot }), qty: -1, txnType: 'move_out' }, { place: at(b, { lot }), qty: 1, txnType: 'move_in', ...arrival }],
+  }, actor));
+
+  it('without either (a move that names neither), come from the posting\'s source of that SKU', async () => {
+    await inTransaction(t.database.db, (uow) => stock().post(uow, {
+      documentType: 'ADJUSTMENT', documentId: 'ENG-EXP-1', reason: null, record: { after: {} },
+      legs: [{ place: at(a, { lot: 'EXP-A' }), qty: 5, txnType: 'adjust', expiryDate: '2031-02-03', receivedAt: '2026-01-02T03:04:05.000Z' }],
+    }, actor));
+    await move('ENG-EXP-2', 'EXP-A', {});
+    const arrived = await lotAt(b, 'EXP-A');
+    expect(arrived.expiry_date).toBe('2031-02-03');
+    expect(new Date(arrived.received_at!).toISOString()).toBe('2026-01-02T03:04:05.000Z');
+  });
+
+  it('with its receipt time, its expiry is its own, none when it gives none: the source is not read (a pick read its whole job\'s ledger rows there)', async () => {
+    await inTransaction(t.database.db, (uow) => stock().post(uow, {
+      documentType: 'ADJUSTMENT', documentId: 'ENG-EXP-3', reason: null, record: { after: {} },
+      legs: [{ place: at(a, { lot: 'EXP-B' }), qty: 5, txnType: 'adjust', expiryDate: '2032-04-05', receivedAt: '2026-02-03T04:05:06.000Z' }],
+    }, actor));
+    await move('ENG-EXP-4', 'EXP-B', { receivedAt: '2026-05-06T07:08:09.000Z' });
+    const arrived = await lotAt(b, 'EXP-B');
+    expect(arrived.expiry_date).toBeNull();
+    expect(new Date(arrived.received_at!).toISOString()).toBe('2026-05-06T07:08:09.000Z');
+  });
+});
+
 describe('reverse', () => {
   it('posts the opposite of every row of a document; a second reverse is refused (409)', async () => {
     await add(b, 5, 'ENG-REV');

@@ -22,7 +22,8 @@ export interface Leg {
   place: Place;
   qty: number;
   txnType: StockTxnType;
-  /** For stock arriving at a place: the lot's expiry (moves carry the source's along). */
+  /** For stock arriving at a place: the lot's expiry (moves carry the source's along). Given a receivedAt, this is the
+   *  expiry (none when empty); given neither, both are the posting's first source's of that SKU (the ledger trigger). */
   expiryDate?: string | null;
   /** For stock arriving at a place: when it was first received, for aging (moves carry the source's along). */
   receivedAt?: string | null;

@@ -253,13 +253,15 @@ function ledgerInsert(tx: Executor, values: LedgerValues[], references?: Referen
 }
 
 /**
- * The insert of ledger rows on PostgreSQL: the rows arrive as one array per column (`columns`, in LEDGER_COLUMNS'
- * order) and are unnested, so the statement has 17 parameters for any number of rows. A UNION ALL of a ship
- * confirm's 1,500 rows took PostgreSQL 0.7 s to plan, longer than the rest of the ship confirm. The balances the rows
- * move (the trigger, at the statement's end) are locked first, by id; the `references` hold or nothing is written.
+ * The insert of ledger rows on PostgreSQL. Its rows (`v`): many arrive as one array per column and are unnested, so
+ * the statement has 19 parameters for any number of rows (a UNION ALL of a ship confirm's 1,500 rows took PostgreSQL
+ * 0.7 s to plan, longer than the rest of the ship confirm); a few are a VALUES list, one text per number of rows,
+ * which PostgreSQL plans once per connection: a generic plan cannot know an unnest's row count, so it always found
+ * the unnest dearer than planning it anew for the arrays at hand, and planned every pick's ledger insert again.
+ * The balances the rows move (the trigger, at the statement's end) are locked first, by id; the `references` hold
+ * or nothing is written.
  */
-function ledgerInsertPg(columns: unknown[], references?: ReferenceRequest) {
-  const arrays = sql.join([...LEDGER_COLUMNS, ...CARRIED_COLUMNS].map((c, i) => sql`cast(${columns[i]} as ${sql.raw(PG_TYPES[c] ?? 'text')}[])`));
+function ledgerInsertPg(rows: RawBuilder<unknown>, references?: ReferenceRequest) {
   const names = sql.join(LEDGER_COLUMNS.map((c) => sql.ref(c)));
   const conditions = [...(references ? [referencesHold(references)] : []), LOCKED_FIRST];
   // A carried arrival's expiry and receipt time: its source balance's, read before any row of the statement moves it
@@ -269,16 +271,23 @@ function ledgerInsertPg(columns: unknown[], references?: ReferenceRequest) {
       AND b.location_id = v.carried_location_id AND b.lot = coalesce(v.lot, '') AND b.pallet = v.carried_pallet) END`;
   const selected = sql.join(LEDGER_COLUMNS.map((c) => (c === 'expiry_date' || c === 'received_at' ? carried(c) : sql`v.${sql.ref(c)}`)));
   return sql<Pick<Selectable<InventoryTxnTable>, (typeof LEDGER_RETURNED)[number]>>`
-    WITH v AS (SELECT * FROM unnest(${arrays}) AS v(${names}, ${sql.join(CARRIED_COLUMNS.map((c) => sql.ref(c)))}))${balancesLocked(sql`(warehouse_id, customer_id, sku_id, location_id, lot, pallet)
+    WITH v(${sql.join(PG_ROW_COLUMNS.map((c) => sql.ref(c)))}) AS (${rows})${balancesLocked(sql`(warehouse_id, customer_id, sku_id, location_id, lot, pallet)
       IN (SELECT warehouse_id, customer_id, sku_id, location_id, coalesce(lot, ''), coalesce(pallet, '') FROM v)`)}
     INSERT INTO inventory_txn (${names}) SELECT ${selected} FROM v WHERE ${sql.join(conditions, sql` AND `)}
     RETURNING ${sql.join(LEDGER_RETURNED.map((c) => sql.ref(c)))}`;
 }
 /** ledgerInsertPg's columns after the ledger's own: where a carried arrival's units left (LedgerRow.carriedFrom). */
 const CARRIED_COLUMNS = ['carried_location_id', 'carried_pallet'] as const;
+const PG_ROW_COLUMNS = [...LEDGER_COLUMNS, ...CARRIED_COLUMNS];
+const pgType = (c: (typeof PG_ROW_COLUMNS)[number]) => sql.raw(PG_TYPES[c] ?? 'text');
+/** ledgerInsertPg's rows as one array per column (PG_ROW_COLUMNS' order). */
+const unnested = (columns: unknown[]) => sql`SELECT * FROM unnest(${sql.join(PG_ROW_COLUMNS.map((c, i) => sql`cast(${columns[i]} as ${pgType(c)}[])`))})`;
+/** ledgerInsertPg's rows as a VALUES list: `values`, PG_ROW_COLUMNS' values of each row in turn. */
+const listed = (rows: number, values: unknown[]) => sql`VALUES ${sql.join(Array.from({ length: rows }, (_, r) =>
+  sql`(${sql.join(PG_ROW_COLUMNS.map((c, i) => sql`cast(${values[r * PG_ROW_COLUMNS.length + i]} as ${pgType(c)})`))})`))}`;
 
-/** ledgerInsertPg without references: one statement for any number of rows, compiled once. */
-const ledgerInsertPgOnce = compiledOnce(() => 'pg', (_db, _s: null, ...columns: unknown[]) => ledgerInsertPg(columns));
+/** ledgerInsertPg without references of a few rows, compiled once per number of rows. */
+const ledgerInsertPgOnce = compiledOnce(String, (_db, rows: number, ...values: unknown[]) => ledgerInsertPg(listed(rows, values)));
 
 /** ledgerInsert without references on SQLite, compiled once per number of rows. `values`: LEDGER_COLUMNS' a row. */
 const ledgerInsertOnce = compiledOnce(String, (tx, rows: number, ...values: unknown[]) =>
@@ -381,9 +390,10 @@ export const stockRepository = {
       document_line: r.documentLine, business_day: r.businessDay, expiry_date: r.expiryDate, received_at: r.receivedAt,
     }));
     if (dialect?.engine === 'postgres') {
-      const columns = [...LEDGER_COLUMNS.map((c) => values.map((v) => v[c])),
-        rows.map((r) => r.carriedFrom?.locationId ?? null), rows.map((r) => r.carriedFrom?.pallet ?? null)];
-      return references ? (await ledgerInsertPg(columns, references).execute(tx)).rows : ledgerInsertPgOnce(tx, null, ...columns);
+      const rowValues = rows.map((r, k) => [...LEDGER_COLUMNS.map((c) => values[k][c]), r.carriedFrom?.locationId ?? null, r.carriedFrom?.pallet ?? null]);
+      if (!references && rows.length <= FEW_ROWS) return ledgerInsertPgOnce(tx, rows.length, ...rowValues.flat());
+      const columns = PG_ROW_COLUMNS.map((_, i) => rowValues.map((v) => v[i]));
+      return (await ledgerInsertPg(unnested(columns), references).execute(tx)).rows;
     }
     if (rows.some((r) => r.carriedFrom)) throw new Error('A carried arrival is written on PostgreSQL only');
     if (references || values.length > FEW_ROWS) return ledgerInsert(tx, values, references).execute();
