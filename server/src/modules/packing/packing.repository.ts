@@ -142,7 +142,9 @@ export const packingRepository = {
   /**
    * What one scan at the pack station needs of its order, for the SKUs the scan may be, in one statement: the
    * order's lines of those SKUs (picked and packed), where their picked units wait (tote reservations, by lot, the
-   * first totes first) and what open cartons already hold of them. Nothing of the order's other lines is read.
+   * first totes first) and what open cartons already hold of them. Nothing of the order's other lines is read: the
+   * reservations are found by their lines (PostgreSQL otherwise read all the order's reservations at every scan:
+   * 3 ms a scan on an order of 750 lines).
    */
   async packScan(db: Executor, orderId: number, soNumber: string, skuIds: number[]) {
     if (skuIds.length === 0) return { lines: [], totes: [], inOpenCartons: [] };
@@ -152,9 +154,11 @@ export const packingRepository = {
         null as location_id, '' as code, 0 as bid
       from sales_order_line l where l.order_id = ${orderId} and l.sku_id in (${skus})
       union all
-      select 'tote', cast(r.document_line as integer), b.sku_id, 0, 0, 0, b.lot, r.quantity, b.location_id, lo.code, b.id
-      from stock_reservation r join inventory_balance b on b.id = r.balance_id join location lo on lo.id = b.location_id
-      where r.document_type = 'SO' and r.document_id = ${soNumber} and r.quantity > 0 and lo.type = 'tote' and b.sku_id in (${skus})
+      select 'tote', l.id, b.sku_id, 0, 0, 0, b.lot, r.quantity, b.location_id, lo.code, b.id
+      from sales_order_line l
+      join stock_reservation r on r.document_type = 'SO' and r.document_id = ${soNumber} and r.document_line = cast(l.id as varchar(64))
+      join inventory_balance b on b.id = r.balance_id join location lo on lo.id = b.location_id
+      where l.order_id = ${orderId} and l.sku_id in (${skus}) and r.quantity > 0 and lo.type = 'tote' and b.sku_id in (${skus})
       union all
       select 'carton', cl.order_line_id, cl.sku_id, 0, 0, 0, cl.lot, cl.quantity, null, '', cl.id
       from carton_line cl join carton c on c.id = cl.carton_id
