@@ -54,5 +54,3 @@ export const {
   useSetTicketStatusMutation, useAddCommentMutation, useAddAttachmentMutation,
 } = helpDeskApi;
 
-/** A fresh Idempotency-Key for one user action. */
-export const actionKey = (action: string) => `${action}:${Date.now()}:${Math.random().toString(36).slice(2)}`;

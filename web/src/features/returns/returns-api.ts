@@ -92,5 +92,3 @@ export const {
   useGetReturnLocationsQuery, useLazyFindSkuQuery, useReceiveManualMutation, useLinkOrderMutation, useGetManualReturnsQuery, useGetReturnsReportQuery,
 } = returnsApi;
 
-/** A fresh Idempotency-Key for one user action. */
-export const actionKey = (action: string) => `${action}:${Date.now()}:${Math.random().toString(36).slice(2)}`;

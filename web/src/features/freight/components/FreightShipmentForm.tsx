@@ -14,7 +14,7 @@ import { LinkedTickets } from '../../../components/linked-tickets/LinkedTickets'
 import { selectProps } from '../../../components/form/select-props';
 import { StatusTag } from '../../../components/StatusTag';
 import { errorToastText, formFieldErrors, toApiError, type ApiError } from '../../../lib/api/api-error';
-import { useKeyedAction } from '../../../lib/action-key';
+import { useActionKey, useKeyedAction } from '../../../lib/action-key';
 import { startUpload } from '../../../lib/api/upload';
 import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
@@ -347,6 +347,8 @@ function ProofOfDelivery({ shipment: s, canWrite }: { shipment: FreightShipmentD
   // Unset: signed now, when the file is sent (a time taken at mount could precede the pickup).
   const [signedAt, setSignedAt] = useState<Dayjs | null>(null);
   const [busy, setBusy] = useState(false);
+  const podKey = useActionKey();
+  const unanswered = useRef<{ key: string; at: string } | null>(null);
   const open = ['Picked Up', 'In Transit', 'Delivered'].includes(s.status);
   const send = async (file: File) => {
     if (!signedBy.trim()) {
@@ -354,10 +356,16 @@ function ProofOfDelivery({ shipment: s, canWrite }: { shipment: FreightShipmentD
       return;
     }
     setBusy(true);
+    // The same file sent again for the same signature (a retry after no answer) is the same action: its key and time.
+    const idempotencyKey = podKey.begin({ shipmentId: s.shipmentId, signedBy, signedAt: signedAt?.toISOString() ?? null, file: [file.name, file.size, file.lastModified] });
+    if (unanswered.current?.key !== idempotencyKey) unanswered.current = { key: idempotencyKey, at: dayjs().toISOString() };
+    const at = signedAt?.toISOString() ?? unanswered.current.at;
     const result = await startUpload(store as never, {
-      url: FREIGHT_PATHS.uploadPod, fields: { shipmentId: s.shipmentId, signedBy, signedAt: (signedAt ?? dayjs()).toISOString() }, file,
-      idempotencyKey: `pod:${s.shipmentId}:${Date.now()}`,
+      url: FREIGHT_PATHS.uploadPod, fields: { shipmentId: s.shipmentId, signedBy, signedAt: at }, file, idempotencyKey,
     }).done;
+    const answered = result.status !== 0;
+    podKey.settle(answered);
+    if (answered) unanswered.current = null;
     setBusy(false);
     if (result.ok) {
       notifySuccess(result.message);

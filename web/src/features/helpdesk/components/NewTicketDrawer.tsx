@@ -2,14 +2,14 @@ import { Alert, Col, Form, Input, Row, Select } from 'antd';
 import { TICKET_CATEGORIES, TICKET_LINK_KINDS, TICKET_PRIORITIES, type TicketCategory, type TicketLinkKind, type TicketPriority } from '@bolx/contracts';
 import { FormDrawer } from '../../../components/form-drawer/FormDrawer';
 import { selectProps } from '../../../components/form/select-props';
-import { runMutation } from '../../../lib/api/mutation-toast';
 import { rules } from '../../../lib/form-rules';
 import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
 import { selectCustomerId, selectWarehouseId } from '../../../lib/state/selectors';
 import { staffWrite } from '../../../lib/access';
 import { useMayAccess } from '../../../lib/use-access';
-import { actionKey, useCreateTicketMutation, useGetAssigneesQuery } from '../helpdesk-api';
+import { useCreateTicketMutation, useGetAssigneesQuery } from '../helpdesk-api';
+import { useKeyedAction } from '../../../lib/action-key';
 
 interface Values {
   title: string; description?: string; category: TicketCategory; priority: TicketPriority; assigneeId?: number; linkKind?: TicketLinkKind; linkNumber?: string;
@@ -34,15 +34,16 @@ export function NewTicketDrawer({ open, link, onClose, onCreated }: {
   const staff = useMayAccess()(staffWrite('HelpDesk'));
   const assignees = useGetAssigneesQuery({ warehouseId, customerId }, { skip: !open || !staff || !warehouseId || !customerId });
   const [create] = useCreateTicketMutation();
+  const act = useKeyedAction();
   const linkKind = Form.useWatch('linkKind', form);
   const scoped = warehouseId > 0 && customerId > 0;
 
   const submit = async (v: Values) => {
     const link = v.linkKind && v.linkNumber?.trim() ? { kind: v.linkKind, number: v.linkNumber.trim() } : undefined;
-    const done = await runMutation(create({
-      idempotencyKey: actionKey('create-ticket'), title: v.title.trim(), description: v.description?.trim() || undefined, category: v.category, priority: v.priority,
+    const done = await act('create-ticket', {
+      title: v.title.trim(), description: v.description?.trim() || undefined, category: v.category, priority: v.priority,
       ...(link ? { link } : { warehouseId, customerId }), ...(v.assigneeId ? { assigneeId: v.assigneeId } : {}),
-    } as never));
+    } as never, create);
     if (done) {
       form.resetFields();
       onCreated(done.data.ticketId);

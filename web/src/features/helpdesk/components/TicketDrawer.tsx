@@ -13,9 +13,10 @@ import { staffWrite } from '../../../lib/access';
 import { allowedActions } from '../../../lib/status-actions';
 import { useMayAccess } from '../../../lib/use-access';
 import {
-  actionKey, useAddAttachmentMutation, useAddCommentMutation, useGetAssigneesQuery, useGetTicketQuery, useSetTicketStatusMutation, useUpdateTicketMutation,
+  useAddAttachmentMutation, useAddCommentMutation, useGetAssigneesQuery, useGetTicketQuery, useSetTicketStatusMutation, useUpdateTicketMutation,
 } from '../helpdesk-api';
 import { DueTime } from './DueTime';
+import { useKeyedAction } from '../../../lib/action-key';
 
 type Action = keyof typeof STATUS_MACHINES.TICKET.actions;
 /** A client account may close its ticket or reopen a resolved one (the server refuses the rest). */
@@ -40,9 +41,10 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
   const canWrite = may({ module: { key: 'HelpDesk', permission: 'write' } });
   const [setStatus, moving] = useSetTicketStatusMutation();
   const [update] = useUpdateTicketMutation();
+  const act = useKeyedAction();
   const assignees = useGetAssigneesQuery({ warehouseId: ticket.warehouseId, customerId: ticket.customerId }, { skip: !staff });
   const actions = [...allowedActions('TICKET', ticket.status)].filter((a) => staff || CLIENT_ACTIONS.includes(a));
-  const move = (action: Action) => runMutation(setStatus({ idempotencyKey: actionKey(action), ticketId: ticket.ticketId, status: STATUS_MACHINES.TICKET.actions[action] as TicketStatus }));
+  const move = (action: Action) => act(action, { ticketId: ticket.ticketId, status: STATUS_MACHINES.TICKET.actions[action] as TicketStatus }, setStatus);
 
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }} data-testid="ticket-view" data-status={ticket.status}>
@@ -58,7 +60,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
           key: 'p', label: t('helpdesk.fields.priority'),
           children: staff && canWrite
             ? <Select {...selectProps} size="small" style={{ minWidth: 120 }} value={ticket.priority} aria-label={t('helpdesk.fields.priority')}
-              onChange={(priority) => runMutation(update({ idempotencyKey: actionKey('priority'), ticketId: ticket.ticketId, priority }))}
+              onChange={(priority) => act('priority', { ticketId: ticket.ticketId, priority }, update)}
               options={TICKET_PRIORITIES.map((p) => ({ value: p, label: t(`helpdesk.priority.${p}`) }))} />
             : t(`helpdesk.priority.${ticket.priority}`),
         },
@@ -67,7 +69,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
           children: staff && canWrite
             ? <Select {...selectProps} size="small" style={{ minWidth: 180 }} allowClear placeholder={t('helpdesk.unassigned')} value={ticket.assigneeId ?? undefined}
               aria-label={t('helpdesk.fields.assignee')}
-              onChange={(assigneeId) => runMutation(update({ idempotencyKey: actionKey('assign'), ticketId: ticket.ticketId, assigneeId: assigneeId ?? null }))}
+              onChange={(assigneeId) => act('assign', { ticketId: ticket.ticketId, assigneeId: assigneeId ?? null }, update)}
               options={(assignees.data ?? []).map((u) => ({ value: u.userId, label: u.name }))} />
             : ticket.assigneeName ?? t('helpdesk.unassigned'),
         },
@@ -100,8 +102,9 @@ function Comments({ ticket, canWrite }: { ticket: TicketDetail; canWrite: boolea
   const t = useT();
   const [form] = Form.useForm<{ body: string }>();
   const [comment, sending] = useAddCommentMutation();
+  const act = useKeyedAction();
   const submit = async ({ body }: { body: string }) => {
-    if (await runMutation(comment({ idempotencyKey: actionKey('comment'), ticketId: ticket.ticketId, body: body.trim() }))) form.resetFields();
+    if (await act('comment', { ticketId: ticket.ticketId, body: body.trim() }, comment)) form.resetFields();
   };
   return (
     <div>

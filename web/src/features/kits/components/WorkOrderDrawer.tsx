@@ -5,7 +5,8 @@ import { selectProps } from '../../../components/form/select-props';
 import { useScan } from '../../../components/scan/use-scan';
 import { useT } from '../../../lib/i18n/use-t';
 import { useCreateWorkOrderMutation, useGetKitAvailabilityQuery } from '../kits-api';
-import { useKitAction, useKitScope } from '../use-kit-scope';
+import { useKitScope } from '../use-kit-scope';
+import { useKeyedAction } from '../../../lib/action-key';
 
 type Values = { customerId?: number; type: WorkOrderType; kitSkuId?: number; quantity?: number; locationCode?: string; componentLocationCode?: string; notes?: string };
 export type WorkOrderPreset = Partial<Pick<Values, 'customerId' | 'kitSkuId' | 'quantity' | 'type'>>;
@@ -23,7 +24,7 @@ export function WorkOrderDrawer({ open, preset, onClose }: { open: boolean; pres
   );
   const [create] = useCreateWorkOrderMutation();
   const scan = useScan();
-  const act = useKitAction();
+  const act = useKeyedAction();
 
   const resolve = async (field: 'locationCode' | 'componentLocationCode', code: string | undefined) => {
     if (!code?.trim()) return { id: undefined, ok: field === 'componentLocationCode' };
@@ -37,10 +38,10 @@ export function WorkOrderDrawer({ open, preset, onClose }: { open: boolean; pres
     const location = await resolve('locationCode', v.locationCode);
     const components = await resolve('componentLocationCode', v.componentLocationCode);
     if (!location.ok || !components.ok || !location.id) return undefined;
-    return act('create', (idempotencyKey) => create({
-      idempotencyKey, warehouseId, customerId: v.customerId!, type: v.type, kitSkuId: v.kitSkuId!, quantity: v.quantity!,
+    return act('create', {
+      warehouseId, customerId: v.customerId!, type: v.type, kitSkuId: v.kitSkuId!, quantity: v.quantity!,
       locationId: location.id!, ...(components.id ? { componentLocationId: components.id } : {}), ...(v.notes ? { notes: v.notes } : {}),
-    }));
+    }, create);
   };
 
   return (

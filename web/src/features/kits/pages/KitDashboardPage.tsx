@@ -12,7 +12,8 @@ import { WorkOrderDrawer, type WorkOrderPreset } from '../components/WorkOrderDr
 import {
   useCancelWorkOrderMutation, useCompleteWorkOrderMutation, useGetKitAvailabilityQuery, useGetWorkOrdersQuery, type KitAvailability, type WorkOrder,
 } from '../kits-api';
-import { useKitAction, useKitScope } from '../use-kit-scope';
+import { useKitScope } from '../use-kit-scope';
+import { useKeyedAction } from '../../../lib/action-key';
 
 type View = 'availability' | 'workOrders';
 
@@ -108,7 +109,7 @@ function WorkOrdersView({ actions, children }: { actions: ReactNode; children: R
   const { canWrite } = useKitScope();
   const [complete] = useCompleteWorkOrderMutation();
   const [cancel] = useCancelWorkOrderMutation();
-  const act = useKitAction();
+  const act = useKeyedAction();
   const filters: FilterLabel[] = [
     { key: 'status', label: t('kits.fields.status'), type: 'select', options: WORK_ORDER_STATUSES.map((s) => ({ value: s, label: t(`kits.status.${s}`) })) },
     { key: 'type', label: t('kits.fields.type'), type: 'select', options: WORK_ORDER_TYPES.map((s) => ({ value: s, label: t(`kits.type.${s}`) })) },
@@ -140,13 +141,13 @@ function WorkOrdersView({ actions, children }: { actions: ReactNode; children: R
             <Popconfirm
               title={t('kits.confirmComplete', { number: wo.woNumber, type: t(`kits.type.${wo.type}`), quantity: wo.quantity, sku: wo.kitSkuCode, location: wo.locationCode })}
               okText={t('kits.complete')} cancelText={t('form.close')}
-              onConfirm={() => act(`complete:${wo.workOrderId}`, (k) => complete({ idempotencyKey: k, workOrderId: wo.workOrderId }))}>
+              onConfirm={() => act(`complete:${wo.workOrderId}`, { workOrderId: wo.workOrderId }, complete)}>
               <Button type="link" size="small" icon={<CheckOutlined />}>{t('kits.complete')}</Button>
             </Popconfirm>
           )}
           {mayAct('KIT_WORK_ORDER', wo.status, 'cancel') && (
             <Popconfirm title={t('kits.confirmCancel')} okText={t('kits.cancelWorkOrder')} okButtonProps={{ danger: true }} cancelText={t('kits.keepWorkOrder')}
-              onConfirm={() => act(`cancel:${wo.workOrderId}`, (k) => cancel({ idempotencyKey: k, workOrderId: wo.workOrderId }))}>
+              onConfirm={() => act(`cancel:${wo.workOrderId}`, { workOrderId: wo.workOrderId }, cancel)}>
               <Button type="link" size="small" danger icon={<CloseOutlined />}>{t('kits.cancelWorkOrder')}</Button>
             </Popconfirm>
           )}

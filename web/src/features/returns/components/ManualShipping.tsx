@@ -6,14 +6,14 @@ import type { CreateManualShipmentInput, ShipmentSummary } from '@bolx/contracts
 import { useDownload } from '../../../components/download/use-download';
 import { StatusTag } from '../../../components/StatusTag';
 import { formFieldErrors } from '../../../lib/api/api-error';
-import { runMutation } from '../../../lib/api/mutation-toast';
 import { shippingFiles, useGetCarrierAccountsQuery } from '../../../lib/api/shipping-api';
 import { useT } from '../../../lib/i18n/use-t';
 import {
-  actionKey, useCreateManualShipmentMutation, useGetManualShipmentsQuery, useGetRmasQuery, useLazyGetShippableStockQuery, type StockRow,
+  useCreateManualShipmentMutation, useGetManualShipmentsQuery, useGetRmasQuery, useLazyGetShippableStockQuery, type StockRow,
 } from '../returns-api';
 import { useReturnsScope } from '../use-returns-scope';
 import { CarrierFields, type CarrierValues, carrierInput } from './CarrierFields';
+import { useKeyedAction } from '../../../lib/action-key';
 
 interface Line { key: string; skuId: number; skuCode: string; locationId: number; locationCode: string; lot: string; pallet: string; available: number; quantity: number }
 interface ShipValues extends CarrierValues {
@@ -35,6 +35,7 @@ export function ManualShipping() {
   const [search, setSearch] = useState('');
   const [findStock, stock] = useLazyGetShippableStockQuery();
   const [create, creating] = useCreateManualShipmentMutation();
+  const act = useKeyedAction();
   const [download] = useDownload();
   const accounts = useGetCarrierAccountsQuery(customerId, { skip: !customerId });
   const rmas = useGetRmasQuery({ filters: { warehouseId, customerId }, searchQuery: '', pageNumber: 1, pageSize: 100 }, { skip: !customerId });
@@ -56,7 +57,7 @@ export function ManualShipping() {
       lines: lines.map((l) => ({ skuId: l.skuId, locationId: l.locationId, quantity: l.quantity, ...(l.lot ? { lot: l.lot } : {}), ...(l.pallet ? { pallet: l.pallet } : {}) })),
       ...carrierInput(values),
     };
-    const done = await runMutation(create({ idempotencyKey: actionKey('manual-shipment'), ...body }), {
+    const done = await act('manual-shipment', body, create, {
       onError: (error) => {
         form.setFields(formFieldErrors(error, (name) => name[0] !== 'lines') as never);
         setLineError(Object.fromEntries(formFieldErrors(error, (name) => name[0] === 'lines' && typeof name[1] === 'number').map((f) => [f.name[1] as number, f.errors[0]])));

@@ -4,13 +4,15 @@ import { CameraOutlined, CheckOutlined, ExportOutlined } from '@ant-design/icons
 import { RETURN_CONDITIONS, RETURN_DISPOSITIONS, type ReturnItem } from '@bolx/contracts';
 import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
-import { actionKey, useAddPhotoMutation, useDisposeItemMutation, useGetReturnLocationsQuery, useInspectItemMutation } from '../returns-api';
+import { useAddPhotoMutation, useDisposeItemMutation, useGetReturnLocationsQuery, useInspectItemMutation } from '../returns-api';
+import { useKeyedAction } from '../../../lib/action-key';
 
 /** Inspect (condition, notes, photos) and dispose of one returned item, in its table row. */
 export function ReturnItemActions({ item }: { item: ReturnItem }) {
   const t = useT();
   const [inspect] = useInspectItemMutation();
   const [dispose] = useDisposeItemMutation();
+  const act = useKeyedAction();
   const [addPhoto] = useAddPhotoMutation();
   const [condition, setCondition] = useState<string>(item.condition ?? 'new');
   const [disposition, setDisposition] = useState<string>('restock');
@@ -23,7 +25,7 @@ export function ReturnItemActions({ item }: { item: ReturnItem }) {
     <Space wrap size={4} data-testid={`item-actions-${item.itemId}`}>
       <Select size="small" style={{ width: 110 }} value={condition} onChange={setCondition} aria-label="condition"
         options={RETURN_CONDITIONS.map((c) => ({ value: c, label: t(`returns.condition.${c}`) }))} />
-      <Button size="small" icon={<CheckOutlined />} onClick={() => runMutation(inspect({ idempotencyKey: actionKey('inspect'), itemId: item.itemId, condition }))}>
+      <Button size="small" icon={<CheckOutlined />} onClick={() => act('inspect', { itemId: item.itemId, condition }, inspect)}>
         {t('returns.desk.inspect')}
       </Button>
       <Upload accept="image/png,image/jpeg" showUploadList={false}
@@ -41,7 +43,7 @@ export function ReturnItemActions({ item }: { item: ReturnItem }) {
             <Input size="small" style={{ width: 160 }} placeholder={t('returns.desk.disposeReason')} value={reason} onChange={(e) => setReason(e.target.value)} aria-label="dispose reason" />
           )}
           <Button size="small" type="primary" icon={<ExportOutlined />} disabled={purpose ? !locationId : !reason.trim()}
-            onClick={() => runMutation(dispose({ idempotencyKey: actionKey('dispose'), itemId: item.itemId, disposition, ...(purpose ? { locationId } : { reason: reason.trim() }) }))}>
+            onClick={() => act('dispose', { itemId: item.itemId, disposition, ...(purpose ? { locationId } : { reason: reason.trim() }) }, dispose)}>
             {t('returns.desk.dispose')}
           </Button>
         </>

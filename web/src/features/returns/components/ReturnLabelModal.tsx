@@ -2,11 +2,11 @@ import { Form, Modal } from 'antd';
 import type { RmaSummary } from '@bolx/contracts';
 import { useDownload } from '../../../components/download/use-download';
 import { formFieldErrors } from '../../../lib/api/api-error';
-import { runMutation } from '../../../lib/api/mutation-toast';
 import { shippingFiles, useGetCarrierAccountsQuery } from '../../../lib/api/shipping-api';
 import { useT } from '../../../lib/i18n/use-t';
-import { actionKey, useCreateReturnLabelMutation } from '../returns-api';
+import { useCreateReturnLabelMutation } from '../returns-api';
 import { CarrierFields, carrierInput, type CarrierValues } from './CarrierFields';
+import { useKeyedAction } from '../../../lib/action-key';
 
 /** An RMA's return label (consumer → warehouse) through the client's carrier account or a tracking number typed in; printed at once. */
 export function ReturnLabelModal({ rma, onClose }: { rma: RmaSummary; onClose: () => void }) {
@@ -14,9 +14,10 @@ export function ReturnLabelModal({ rma, onClose }: { rma: RmaSummary; onClose: (
   const [form] = Form.useForm<CarrierValues>();
   const accounts = useGetCarrierAccountsQuery(rma.customerId);
   const [create, creating] = useCreateReturnLabelMutation();
+  const act = useKeyedAction();
   const [download] = useDownload();
   const submit = async (values: CarrierValues) => {
-    const done = await runMutation(create({ idempotencyKey: actionKey('return-label'), rmaId: rma.rmaId, ...carrierInput(values) }), {
+    const done = await act('return-label', { rmaId: rma.rmaId, ...carrierInput(values) }, create, {
       onError: (error) => form.setFields(formFieldErrors(error) as never),
     });
     if (!done) return;

@@ -4,13 +4,13 @@ import { LinkOutlined, ScanOutlined } from '@ant-design/icons';
 import { RETURN_REASONS, type ReturnItem } from '@bolx/contracts';
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
-import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { returnItemColumns } from '../components/ReturnItemsTable';
 import {
-  actionKey, useGetManualReturnsQuery, useGetReturnLocationsQuery, useLazyFindSkuQuery, useLinkOrderMutation, useReceiveManualMutation, type ReturnSkuMatch,
+  useGetManualReturnsQuery, useGetReturnLocationsQuery, useLazyFindSkuQuery, useLinkOrderMutation, useReceiveManualMutation, type ReturnSkuMatch,
 } from '../returns-api';
 import { useReturnsScope } from '../use-returns-scope';
+import { useKeyedAction } from '../../../lib/action-key';
 
 /** /ManualReturns: a parcel without an RMA — the client and item found by scan or search, received, disposed, linked to its order later. */
 export default function ManualReturnsPage() {
@@ -19,6 +19,7 @@ export default function ManualReturnsPage() {
   const [findSku, skus] = useLazyFindSkuQuery();
   const [receive, receiving] = useReceiveManualMutation();
   const [link] = useLinkOrderMutation();
+  const act = useKeyedAction();
   const locations = useGetReturnLocationsQuery({ warehouseId, purpose: 'receive' }, { skip: !warehouseId });
   const [code, setCode] = useState('');
   const [sku, setSku] = useState<ReturnSkuMatch | null>(null);
@@ -39,10 +40,10 @@ export default function ManualReturnsPage() {
   };
   const onReceive = async () => {
     if (!sku || !owner || !place) return;
-    const done = await runMutation(receive({
-      idempotencyKey: actionKey('manual'), warehouseId, customerId: owner, skuId: sku.skuId, quantity, locationId: place, reason,
+    const done = await act('manual', {
+      warehouseId, customerId: owner, skuId: sku.skuId, quantity, locationId: place, reason,
       ...(orderNumber.trim() ? { orderNumber: orderNumber.trim() } : {}),
-    }));
+    }, receive);
     if (done) { setSku(null); setCode(''); setQuantity(1); setOrderNumber(''); }
   };
   const columns = [
@@ -54,7 +55,7 @@ export default function ManualReturnsPage() {
         <Space.Compact>
           <Input size="small" style={{ width: 120 }} placeholder={t('returns.fields.order')} value={linking[r.itemId] ?? ''} onChange={(e) => setLinking((l) => ({ ...l, [r.itemId]: e.target.value }))} />
           <Button size="small" icon={<LinkOutlined />} disabled={!linking[r.itemId]?.trim()}
-            onClick={() => runMutation(link({ idempotencyKey: actionKey('link'), itemId: r.itemId, orderNumber: linking[r.itemId].trim() }))}>{t('returns.manual.link')}</Button>
+            onClick={() => act('link', { itemId: r.itemId, orderNumber: linking[r.itemId].trim() }, link)}>{t('returns.manual.link')}</Button>
         </Space.Compact>
       ) : '—'),
     },

@@ -9,8 +9,9 @@ import { runMutation } from '../../../lib/api/mutation-toast';
 import { useAppSelector } from '../../../lib/hooks';
 import { useT } from '../../../lib/i18n/use-t';
 import { ReturnItemsTable } from '../components/ReturnItemsTable';
-import { actionKey, useGetReturnLocationsQuery, useGetRmaQuery, useReceiveItemMutation, useScanReturnMutation } from '../returns-api';
+import { useGetReturnLocationsQuery, useGetRmaQuery, useReceiveItemMutation, useScanReturnMutation } from '../returns-api';
 import { useReturnsScope } from '../use-returns-scope';
+import { useKeyedAction } from '../../../lib/action-key';
 
 /** /Returns: the returns desk — scan the RMA, order or tracking number, receive each item by scanning it, inspect, dispose. */
 export default function ReturnsPage() {
@@ -26,6 +27,7 @@ export default function ReturnsPage() {
   const rma = useGetRmaQuery(rmaId ?? 0, { skip: !rmaId });
   const locations = useGetReturnLocationsQuery({ warehouseId, purpose: 'receive' }, { skip: !warehouseId });
   const [receive, receiving] = useReceiveItemMutation();
+  const act = useKeyedAction();
   const [item, setItem] = useState('');
   const [quantity, setQuantity] = useState(1);
   const [locationId, setLocationId] = useState<number | undefined>();
@@ -42,7 +44,7 @@ export default function ReturnsPage() {
   };
   const onReceive = async () => {
     if (!rmaId || !item.trim() || !place) return;
-    const done = await runMutation(receive({ idempotencyKey: actionKey('receive'), rmaId, code: item.trim(), quantity, locationId: place, ...(approve ? { approveOverReceipt: true } : {}) }));
+    const done = await act('receive', { rmaId, code: item.trim(), quantity, locationId: place, ...(approve ? { approveOverReceipt: true } : {}) }, receive);
     if (done) { setItem(''); setQuantity(1); setApprove(false); }
   };
   const detail = rma.data;

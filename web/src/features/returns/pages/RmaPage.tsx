@@ -9,14 +9,14 @@ import {
 import { DataTablePage } from '../../../components/data-table/DataTablePage';
 import { warehouseAndCustomerScope } from '../../../components/data-table/list-args';
 import { StatusTag } from '../../../components/StatusTag';
-import { runMutation } from '../../../lib/api/mutation-toast';
 import { useT } from '../../../lib/i18n/use-t';
 import { mayAct } from '../../../lib/status-actions';
-import { actionKey, useCancelRmaMutation, useCreateRmaMutation, useGetRmasQuery, useLazyGetReturnableOrderQuery, useSetTrackingMutation } from '../returns-api';
+import { useCancelRmaMutation, useCreateRmaMutation, useGetRmasQuery, useLazyGetReturnableOrderQuery, useSetTrackingMutation } from '../returns-api';
 import { useReturnsScope } from '../use-returns-scope';
 import { ManualShipping } from '../components/ManualShipping';
 import { ReturnLabelModal } from '../components/ReturnLabelModal';
 import { RmaItems } from '../components/ReturnItemsTable';
+import { useKeyedAction } from '../../../lib/action-key';
 
 /** The menu: key 1 opens manual shipping, key 2 the new RMA view (spec section 2); the table is the default view. */
 const MENU_KEY_OF: Record<RmaView, string> = { dashboard: '0', manual: '1', rma: '2' };
@@ -58,6 +58,7 @@ function RmaTable({ menu }: { menu: React.ReactNode }) {
   const { canWrite } = useReturnsScope('RMA');
   const [tracking] = useSetTrackingMutation();
   const [cancel] = useCancelRmaMutation();
+  const act = useKeyedAction();
   const [trackingFor, setTrackingFor] = useState<number | null>(null);
   const [labelFor, setLabelFor] = useState<RmaSummary | null>(null);
   const [trackingNumber, setTrackingNumber] = useState('');
@@ -82,7 +83,7 @@ function RmaTable({ menu }: { menu: React.ReactNode }) {
             <Space.Compact>
               <Input size="small" placeholder={t('returns.rma.trackingNumber')} value={trackingNumber} onChange={(e) => setTrackingNumber(e.target.value)} />
               <Button size="small" type="primary" disabled={!trackingNumber.trim()}
-                onClick={async () => { if (await runMutation(tracking({ idempotencyKey: actionKey('tracking'), rmaId: r.rmaId, trackingNumber: trackingNumber.trim() }))) setTrackingFor(null); }}>
+                onClick={async () => { if (await act('tracking', { rmaId: r.rmaId, trackingNumber: trackingNumber.trim() }, tracking)) setTrackingFor(null); }}>
                 {t('returns.desk.save')}
               </Button>
             </Space.Compact>
@@ -94,7 +95,7 @@ function RmaTable({ menu }: { menu: React.ReactNode }) {
           )}
           {mayAct('RMA', r.status, 'cancel') && (
             <Popconfirm title={t('returns.rma.confirmCancel')} okText={t('returns.rma.cancel')} okButtonProps={{ danger: true }} cancelText={t('returns.rma.keep')}
-              onConfirm={() => runMutation(cancel({ idempotencyKey: actionKey('cancel'), rmaId: r.rmaId }))}>
+              onConfirm={() => act('cancel', { rmaId: r.rmaId }, cancel)}>
               <Button type="link" size="small" danger icon={<CloseOutlined />}>{t('returns.rma.cancel')}</Button>
             </Popconfirm>
           )}
@@ -131,6 +132,7 @@ function NewRma({ onDone }: { onDone: () => void }) {
   const { warehouseId, customerId } = useReturnsScope('RMA');
   const [find, found] = useLazyGetReturnableOrderQuery();
   const [create, creating] = useCreateRmaMutation();
+  const act = useKeyedAction();
   const [code, setCode] = useState('');
   const [choices, setChoices] = useState<Record<number, LineChoice>>({});
   const [resolution, setResolution] = useState<string>('refund');
@@ -142,11 +144,11 @@ function NewRma({ onDone }: { onDone: () => void }) {
   const lines = order ? order.lines.filter((l) => choice(l.orderLineId).quantity > 0) : [];
   const submit = async () => {
     if (!order) return;
-    const done = await runMutation(create({
-      idempotencyKey: actionKey('create-rma'), orderId: order.orderId, resolution: resolution as 'refund' | 'replace',
+    const done = await act('create-rma', {
+      orderId: order.orderId, resolution: resolution as 'refund' | 'replace',
       ...(expiresOn ? { expiresOn: expiresOn.format('YYYY-MM-DD') } : {}), ...(trackingNumber.trim() ? { trackingNumber: trackingNumber.trim() } : {}),
       lines: lines.map((l) => ({ orderLineId: l.orderLineId, ...choice(l.orderLineId) })) as never,
-    }));
+    }, create);
     if (done) onDone();
   };
   const columns: ColumnsType<ReturnableOrder['lines'][number]> = [
