@@ -176,8 +176,25 @@ describe('LTL freight on /FreightShipment', () => {
     await toast(`Freight shipment ${shipNumber} is Picked Up`).catch(async (e) => { await shot(page, 'freight-failure'); throw e; });
     await pane().getByTestId('pod-signed-by').fill('J. Receiver');
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4' + '5e0000000049454e44ae426082', 'hex');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), pane().getByTestId('pod-upload').click()]);
-    await chooser.setFiles({ name: 'pod.png', mimeType: 'image/png', buffer: png });
+    const choose = async () => {
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), pane().getByTestId('pod-upload').click()]);
+      await chooser.setFiles({ name: 'pod.png', mimeType: 'image/png', buffer: png });
+    };
+    // The first upload's answer is lost on the way back: the same file sent again is the same upload (its key).
+    const keys: (string | undefined)[] = [];
+    await page.route('**/UploadProofOfDelivery', async (route) => {
+      keys.push(route.request().headers()['idempotency-key']);
+      await route.fetch();
+      await route.abort('connectionreset');
+    }, { times: 1 });
+    await choose();
+    await page.locator('.Toastify__toast--error').filter({ hasText: 'No answer from the server: upload the same file again, it counts once.' }).first().waitFor();
+    const again = page.waitForResponse((r) => r.url().endsWith('/UploadProofOfDelivery'));
+    await choose();
+    const answer = await again;
+    expect(answer.headers()['idempotent-replay']).toBe('true');
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.request().headers()['idempotency-key']).toBe(keys[0]);
     await toast(/Proof of delivery kept/);
     await pane().getByTestId('pod-kept').waitFor();
     // The shipment's status comes with its next read, after the POD's answer.

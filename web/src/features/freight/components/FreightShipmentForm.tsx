@@ -357,7 +357,7 @@ function ProofOfDelivery({ shipment: s, canWrite }: { shipment: FreightShipmentD
     }
     setBusy(true);
     // The same file sent again for the same signature (a retry after no answer) is the same action: its key and time.
-    const idempotencyKey = podKey.begin({ shipmentId: s.shipmentId, signedBy, signedAt: signedAt?.toISOString() ?? null, file: [file.name, file.size, file.lastModified] });
+    const idempotencyKey = podKey.begin({ shipmentId: s.shipmentId, signedBy, signedAt: signedAt?.toISOString() ?? null, file: [file.name, file.size] });
     if (unanswered.current?.key !== idempotencyKey) unanswered.current = { key: idempotencyKey, at: dayjs().toISOString() };
     const at = signedAt?.toISOString() ?? unanswered.current.at;
     const result = await startUpload(store as never, {
@@ -370,7 +370,8 @@ function ProofOfDelivery({ shipment: s, canWrite }: { shipment: FreightShipmentD
     if (result.ok) {
       notifySuccess(result.message);
       store.dispatch({ type: 'api/invalidateTags', payload: ['Freight'] });
-    } else notifyError(`Error: ${typeof result.details === 'string' ? result.details : result.message}`);
+    } else if (!answered && !('aborted' in result && result.aborted)) notifyError('No answer from the server: upload the same file again, it counts once.');
+    else notifyError(`Error: ${typeof result.details === 'string' ? result.details : result.message}`);
   };
   return (
     <Card size="small" title={t('freight.sec.pod')}>
