@@ -119,9 +119,9 @@ const BALANCE_COLUMNS = 'warehouse_id, customer_id, sku_id, location_id, lot, pa
  * `stock_held:<type>:<document>:<location code>`, which the engine turns into its 422 and 409. The hold is
  * checked after the take has locked the balance, so a hold placed meanwhile is seen. An arrival upserts its
  * balance; an arrival without its own expiry or receipt time takes those of the posting's first source of that SKU.
- * `fallback`: when that source is looked up for the expiry (migration 0049 narrows it); the condition's SQL on `NEW`.
+ * `expiryLookupWhen`: SQL on `NEW` for when that source is looked up for the expiry (always, unless given: 0049).
  */
-export async function createBalanceTrigger(db: Kysely<any>, d: Dialect, fallback = { expiry: 'TRUE' }) {
+export async function createBalanceTrigger(db: Kysely<any>, d: Dialect, expiryLookupWhen?: string) {
   const hold = (row: string) => `SELECT h.hold_type, h.document_id FROM stock_hold h WHERE h.is_open = 1 AND (
       (h.location_id = ${row}.location_id AND (h.customer_id IS NULL OR h.customer_id = ${row}.customer_id))
       OR h.balance_id = (SELECT b.id FROM inventory_balance b WHERE ${PLACE(row)}))`;
@@ -130,7 +130,7 @@ export async function createBalanceTrigger(db: Kysely<any>, d: Dialect, fallback
         AND s.sku_id = ${row}.sku_id ORDER BY s.id LIMIT 1)`;
   const upsert = (row: string, guard: string) => `INSERT INTO inventory_balance (${BALANCE_COLUMNS}, on_hand, allocated, updated_at, expiry_date, received_at)
       SELECT ${row}.warehouse_id, ${row}.customer_id, ${row}.sku_id, ${row}.location_id, ${row}.lot, ${row}.pallet, ${row}.qty_change, 0, ${row}.at,
-        coalesce(${row}.expiry_date, ${fallback.expiry === 'TRUE' ? source(row, 'expiry_date') : `CASE WHEN ${fallback.expiry} THEN ${source(row, 'expiry_date')} END`}),
+        coalesce(${row}.expiry_date, ${expiryLookupWhen ? `CASE WHEN ${expiryLookupWhen} THEN ${source(row, 'expiry_date')} END` : source(row, 'expiry_date')}),
         coalesce(${row}.received_at, ${source(row, 'received_at')}, ${row}.at)
       ${guard}
       ON CONFLICT (${BALANCE_COLUMNS}) DO UPDATE SET on_hand = inventory_balance.on_hand + excluded.on_hand,
