@@ -155,25 +155,22 @@ export async function makeUser(database: Database, u: {
 
 /**
  * Collects hub events delivered after commit (on PostgreSQL they arrive through NOTIFY, a moment later). Events
- * committed before the recorder started are left out, even when their notification arrives late.
+ * committed before the recorder started are left out, even when their notification arrives late. Resolves once the
+ * recorder knows where it starts, so that every event committed after the await is seen (a test that committed before
+ * the starting point was read lost its first events: stops 28 and 29).
  */
-export function recordEvents(app: FastifyInstance) {
+export async function recordEvents(app: FastifyInstance) {
   const heard: DeliveredEvent[] = [];
-  const seen: DeliveredEvent[] = [];
-  const floor = app.services.events.latestId();
   let known: number | undefined;
-  void floor.then((id) => {
-    known = id;
-    seen.push(...heard.filter((e) => e.id > id));
-  });
+  const seen: DeliveredEvent[] = [];
   const stop = app.services.events.subscribe((e) => (known === undefined ? heard.push(e) : e.id > known && seen.push(e)));
+  const floor = await app.services.events.latestId();
+  known = floor;
+  seen.push(...heard.filter((e) => e.id > floor));
   return {
     seen,
-    /** Resolves once the recorder knows where it starts: events committed after this are all seen. */
-    ready: floor.then(() => undefined),
     /** The events seen once there are `enough` (a count, or a test of them), or when `ms` have passed. */
     async until(enough: number | ((events: DeliveredEvent[]) => boolean), ms = 3000): Promise<DeliveredEvent[]> {
-      await floor;
       const deadline = Date.now() + ms;
       const done = typeof enough === 'number' ? () => seen.length >= enough : () => enough(seen);
       while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -85,7 +85,7 @@ describe('ReceiveUserData, raised by the API', () => {
 
     const update = async (userId: number) => {
       const details = (await admin.get(`/Warehouse/User/GetUserDetails?userId=${userId}`)).json();
-      const events = recordEvents(t.app);
+      const events = await recordEvents(t.app);
       const res = await admin.put(`/Warehouse/User/UpdateUser?userId=${userId}`, {
         username: details.username, email: details.email, firstName: 'Renamed', lastName: details.lastName, usertype: details.usertype,
         warehouses: details.warehouses.map((w: { warehouseId: number }) => w.warehouseId), customers: details.customers.map((c: { customerId: number }) => c.customerId),

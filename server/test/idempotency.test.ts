@@ -178,7 +178,7 @@ describe('a crash', () => {
     const key = newKey();
     const [documents, atSource] = [await moveDocuments(), await onHand(from)];
     const lastEvent = Number((await t.database.db.selectFrom('event_outbox').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id ?? 0);
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     crash = { at: 'preSerialization', url: MOVE };
     const crashed = await move(4, key);
     expect(crashed.statusCode).toBe(500);

@@ -171,7 +171,7 @@ describe('audit log', () => {
 
 describe('outbox events', () => {
   it('are delivered after commit, and never for a rolled-back change', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     {
       await expect(inTransaction(t.database.db, async ({ tx, afterCommit }) => {
         await t.app.services.events.record(tx, { target: 'ReceiveWareHousedata', payload: { subEvent: 'AddWarehouse', payload: { n: 'rolled-back' } } }, afterCommit);
@@ -189,8 +189,7 @@ describe('outbox events', () => {
   });
 
   it('are delivered in commit order, even when many commit at once', async () => {
-    const events = recordEvents(t.app);
-    await events.ready; // else the first commits may land before the recorder's starting point, and be left out
+    const events = await recordEvents(t.app);
     const count = 60;
     for (let n = 0; n < count; n++) {
       await inTransaction(t.database.db, async ({ tx, afterCommit }) => {
@@ -207,12 +206,12 @@ describe('outbox events', () => {
       const record = (app: TestApp, n: string) => inTransaction(app.database.db, async ({ tx, afterCommit }) => {
         await app.app.services.events.record(tx, { target: 'ReceiveWareHousedata', payload: { subEvent: 'AddWarehouse', payload: { n } } }, afterCommit);
       });
-      const delivered = recordEvents(t.app);
+      const delivered = await recordEvents(t.app);
       await record(t, 'here');
       await delivered.until(1);
       // The other schema's outbox ids run up to this one's, so a misrouted id would load a row here.
       const { id: lastHere } = await t.database.db.selectFrom('event_outbox').select(({ fn }) => fn.max('id').as('id')).executeTakeFirstOrThrow();
-      const heardHere = recordEvents(t.app);
+      const heardHere = await recordEvents(t.app);
       for (let n = 0; n < Number(lastHere); n++) await record(other, 'elsewhere');
       expect(await heardHere.until(1, 1000)).toEqual([]);
     } finally {

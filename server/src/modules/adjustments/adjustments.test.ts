@@ -47,7 +47,7 @@ describe('reason codes', () => {
 
 describe('approval threshold', () => {
   it('posts at or below the customer’s threshold at once, kept as a Posted row with its ledger document', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(50, { note: 'shelf found' }));
     expect(res.statusCode).toBe(200);
     const { adjustmentId, document } = res.json().data;
@@ -73,7 +73,7 @@ describe('approval threshold', () => {
   });
 
   it('holds a larger one as pending: nothing posted, an audit row and an event', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const before = await ledgerCount();
     const res = await staff.post('/Warehouse/Adjustment/CreateAdjustment', body(-51, { reasonCode: 'DAMAGED', note: 'forklift' }));
     expect(res.statusCode).toBe(200);

@@ -21,7 +21,7 @@ type Item = { customerId: number; customerName: string; customerCode: string; wa
 
 describe('AddNewCustomer', () => {
   it('creates with its warehouses, audits and raises ReceiveCustomerData AddCustomer', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await admin.post(`${B}/AddNewCustomer`, valid([wh1, wh2], { customerCode: 'acme1', email: 'OPS@Acme.example' }));
     const seen = await events.until(1);
     expect(res.statusCode).toBe(200);
@@ -104,7 +104,7 @@ describe('UpdateCustomer', () => {
 
   it('updates with before and after in the audit and raises UpdateCustomer', async () => {
     // Listen from before the create: on PostgreSQL its event may arrive after the update's request started.
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const created = (await admin.post(`${B}/AddNewCustomer`, valid([wh1]))).json().data;
     const res = await admin.post(`${B}/UpdateCustomer`, { ...valid([wh2], { customerCode: created.customerCode, customerName: 'Acme Renamed', isActive: false }), customerId: created.customerId });
     const seen = await events.until(2);

@@ -86,7 +86,7 @@ describe('a count by location range, blind, with a recount and approval', () => 
   let lines: { lineId: number; locationId: number; expectedQty: number | null }[];
 
   it('snapshots the range, hides expected quantities from counters, shows them to managers', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await create(staff, { selection: 'location', locationFrom: `${tag}-a-01`, locationTo: `${tag}-A-02`, countType: 'cycle' });
     expect(res.statusCode).toBe(200);
     countId = res.json().data.count.cycleCountId;

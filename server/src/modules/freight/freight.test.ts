@@ -96,7 +96,7 @@ describe('freight shipments', () => {
   it('plans a master shipment of two orders: FRT number, VICS 17-digit BOL number, an SSCC per pallet, orders, audit and hub event; listed', async () => {
     const a = await packedOrder();
     const b = await packedOrder();
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await staff.post(`${F}/CreateFreightShipment`, shipment([a.orderId, b.orderId], {
       proNumber: '123456789', trailerNumber: 'TR-88', sealNumber: 'S-1001', codAmountMinor: 12_550, declaredValueMinor: 500_000, declaredValuePer: 'shipment',
       handlingUnits: [unit({ orderId: a.orderId }), unit({ orderId: b.orderId, weightKg: 150 }), unit({ handlingType: 'Loose', orderId: null, pieces: 2, weightKg: 30 })],

@@ -59,7 +59,7 @@ afterAll(async () => { await t?.close(); });
 describe('tickets', () => {
   it('a client opens a ticket on its own order; it is numbered, due by its SLA, linked both ways, and mailed', async () => {
     const o = await order(cust);
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const mailsBefore = await count('mail_outbox');
     const ticket = await opened(client, { title: 'Order short one unit', priority: 'High', category: 'order', link: { kind: 'order', id: o.id } });
     expect(ticket.ticketNumber).toMatch(/^TKT-\d{6}$/);

@@ -40,7 +40,7 @@ const balanced = async () => (await admin.get(`/Warehouse/Inventory/Reconcile?wa
 
 describe('UploadInventory', () => {
   it('Opening Stock adds every row through the ledger in one document, audited, with one hub event', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await upload(admin, 'SKU,Quantity,Lot,Expiry Date,Pallet\nimp-drill,40,,,\nIMP-SAW,5,L1,2027-03-31,P-9\n');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ message: 'Opening stock imported: 45 units on 2 rows', data: { rows: 2, posted: 2, units: 45, fileName: 'count.csv' } });

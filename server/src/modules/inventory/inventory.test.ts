@@ -28,7 +28,7 @@ const reconcile = async () => (await admin.get(`/Warehouse/Inventory/Reconcile?w
 
 describe('adjustments', () => {
   it('add stock with a ledger row, an audit row and an event', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await adjust(admin, a, 100, { lot: 'LOT1', expiryDate: '2027-06-30' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.entries).toMatchObject([{ txnType: 'adjust', qtyChange: 100, lot: 'LOT1', documentType: 'ADJUSTMENT' }]);

@@ -82,7 +82,7 @@ describe('AllocateOrders', () => {
     await put(cust, s, pick2, 5, { lot: 'SOON', expiryDate: '2098-01-01' });
     await put(cust, s, bulk, 50); // not pickable: never allocated
     const o = await create([{ skuId: s, quantity: 8 }]);
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await allocate([o.orderId]);
     expect(res.done).toEqual([{ orderId: o.orderId, soNumber: o.soNumber, status: 'Allocated' }]);
     expect(res.orders[0]).toMatchObject({ status: 'Allocated', orderedQuantity: 8, allocatedQuantity: 8, lines: [{ quantity: 8, allocatedQuantity: 8, shortQuantity: 0, shortReason: null }] });
@@ -108,7 +108,7 @@ describe('AllocateOrders', () => {
     await put(cust, whole, pick, 5);
     await put(cust, short, pick, 1);
     const o = await create([{ skuId: whole, quantity: 3 }, { skuId: short, quantity: 2 }], { shipToName: 'Summary Check', notes: 'read once' });
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const counter = statementCounter(t.database.sqlite);
     let res;
     try {

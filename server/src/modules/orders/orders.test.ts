@@ -63,7 +63,7 @@ afterAll(async () => { await t?.close(); });
 
 describe('intake', () => {
   it('creates an order with an SO number, answers it with its lines, lists it, counts it, and tells the hub', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const input = order({ lines: [{ skuId: sku, quantity: 5, notes: 'Fragile' }, { skuId: cased, quantity: 24, packageId: caseId }, { skuId: lotSku, quantity: 2, lot: 'L-7' }] });
     const counter = statementCounter(t.database.sqlite);
     let res;
@@ -237,7 +237,7 @@ describe('status moves', () => {
 
   it('hold, release and cancel each write a history row, an audit row and a hub event, shown on the order', async () => {
     const o = await create();
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     expect((await staff.post(`${C}/HoldOrder`, { orderId: o.orderId, reason: 'Address check' })).json().data.status).toBe('On Hold');
     expect((await staff.post(`${C}/ReleaseHold`, { orderId: o.orderId })).json().data.status).toBe('New');
     const cancelled = await staff.post(`${C}/CancelOrder`, { orderId: o.orderId, reason: 'Customer asked' });

@@ -77,7 +77,7 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 
 /** Whether the hub delivered an order event of this kind (after commit; on PostgreSQL a moment later). */
-async function heard(events: ReturnType<typeof recordEvents>, subEvent: string) {
+async function heard(events: Awaited<ReturnType<typeof recordEvents>>, subEvent: string) {
   const deadline = Date.now() + 3000;
   const found = () => events.seen.some((e) => e.target === 'ReceiveOrderData' && (e.payload as { subEvent: string }).subEvent === subEvent);
   while (!found() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -307,7 +307,7 @@ describe('CloseCarton', () => {
 
   it('moves the carton’s units from the tote to the pack station with their reservation; the order is Packed when every unit is in a closed carton', async () => {
     const o = await picked([{ quantity: 3 }, { quantity: 1 }]);
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const first = await openCarton(o.orderId);
     expect((await packItem(first.cartonId, await skuCode(o.skus[0]), { quantity: 2 })).statusCode).toBe(200);
     const closed = await staff.post(`${P}/CloseCarton`, { cartonId: first.cartonId, weightKg: 2.5 });

@@ -232,7 +232,7 @@ describe('ConfirmPick', () => {
     const cold1 = job.stops.find((s) => s.skuId === cold)!;
     expect(await orderStatus(b.orderId)).toBe('Picked');
     expect(await orderStatus(a.orderId)).toBe('Picking');
-    const heard = recordEvents(t.app);
+    const heard = await recordEvents(t.app);
     const last = await ok(await confirm(f.staff, job, cold1));
     expect(last.job.status).toBe('Done');
     const events0 = (await heard.until(4)).map((e) => [e.target, (e.payload as { subEvent: string; payload: { status: string } }).subEvent, (e.payload as { payload: { status: string } }).payload.status]);

@@ -64,7 +64,7 @@ const statusHistory = async (id: number) => (await t.database.db.selectFrom('doc
 
 describe('creating and changing a receiving order', () => {
   it('creates an Open RO with a number, its lines, an audit row and an event after commit', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await admin.post(`${R}/CreateReceivingOrder`, order([{ skuId: lotSku, expectedQuantity: 10 }, { skuId: plainSku, expectedQuantity: 5 }]));
     expect(res.statusCode).toBe(200);
     const ro = res.json().data;
@@ -140,7 +140,7 @@ describe('receiving, putaway and finalizing', () => {
   });
 
   it('receives a scanned SKU code into the dock with lot, expiry and pallet: ledger, balance and line move together', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await receive(admin, { receivingOrderId: ro.receivingOrderId, scanCode: 'rcv-lot', lot: 'L-2026-01', expiryDate: '2027-03-31', pallet: 'PLT-0001', quantity: 7 });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
@@ -181,7 +181,7 @@ describe('receiving, putaway and finalizing', () => {
 
   it('refuses a bad receipt with a clear message, and writes and announces nothing', async () => {
     const before = { txn: await count('inventory_txn'), receipts: await count('receiving_receipt'), events: await count('event_outbox') };
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const cases: [Record<string, unknown>, number, string][] = [
       [{ scanCode: 'NOPE-123', quantity: 1 }, 422, 'No SKU of'],
       [{ scanCode: 'RCV-OTHER', quantity: 1 }, 422, 'No SKU of'],
@@ -409,7 +409,7 @@ describe('receive as expected (issue 10, item 19)', () => {
 
   it('receives every line as expected into the dock: lots and expiries from the order, one transaction, one ledger document', async () => {
     const ro = await createOrder([{ skuId: lotSku, expectedQuantity: 9, lot: 'L-AE-1', expiryDate: '2030-05-31' }, { skuId: plainSku, expectedQuantity: 4 }] as never);
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await asExpected({ receivingOrderId: ro.receivingOrderId });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe(`Received 13 units on 2 lines of ${ro.roNumber} as expected into DOCK-01`);

@@ -70,7 +70,7 @@ describe('a long report as a background job', () => {
     expect(onScreen.statusCode).toBe(400);
     expect(onScreen.json().message).toBe(REPORT_MAX_RANGE_MESSAGE);
 
-    const heard = recordEvents(t.app);
+    const heard = await recordEvents(t.app);
     const queued = await admin.post('/Warehouse/OrderReport/RunReportJob', body);
     expect(queued.statusCode, queued.body).toBe(202);
     const jobId = queued.json().data.jobId;

@@ -80,7 +80,7 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 
 /** Whether the hub delivered an order event of this kind (after commit; on PostgreSQL a moment later). */
-async function heard(events: ReturnType<typeof recordEvents>, subEvent: string) {
+async function heard(events: Awaited<ReturnType<typeof recordEvents>>, subEvent: string) {
   const deadline = Date.now() + 3000;
   const found = () => events.seen.some((e) => e.target === 'ReceiveOrderData' && (e.payload as { subEvent: string }).subEvent === subEvent);
   while (!found() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -91,7 +91,7 @@ describe('ConfirmShipment', () => {
   it('takes a packed order out of the building: ship rows per line, balances and reservations gone, shipped quantities, Shipped with its date, tracking, floor events', async () => {
     const o = await picked([{ quantity: 2 }, { quantity: 1 }]);
     const cartonId = await pack(o);
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await staff.post(SHIP, { warehouseId: wh, orderIds: [o.orderId], tracking: [{ cartonId, trackingNumber: '1Z999' }] });
     expect(res.statusCode, res.body).toBe(200);
     const today = new Date().toISOString().slice(0, 10);

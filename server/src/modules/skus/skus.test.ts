@@ -44,8 +44,8 @@ const audits = (entity: string, id: number) => t.database.db.selectFrom('audit_l
  * PostgreSQL they arrive a moment later (NOTIFY), so a test waits for the ones it names and ignores stragglers
  * from its set-up (their SkuAdd, or other SKUs).
  */
-function watchSkuEvents() {
-  const recorder = recordEvents(t.app);
+async function watchSkuEvents() {
+  const recorder = await recordEvents(t.app);
   const sku = () => recorder.seen.filter((e) => e.target === 'ReceiveSkuData').map((e) => ({ ...(e.payload as Json), eventCustomerId: e.customerId }));
   return {
     async until(count: number, match: (e: Json) => boolean): Promise<Json[]> {
@@ -73,7 +73,7 @@ describe('GTIN check digits', () => {
 
 describe('AddNewSku', () => {
   it('creates the SKU, audits it and raises SkuAdd for its customer', async () => {
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     const res = await staff.post(`${B}/AddNewSku`, skuBody({ skuCode: 'DRL-18V', category: 'Tools', upc: '036000291452', weightKg: 1.5, minQty: 5, maxQty: 50 }));
     expect(res.statusCode, res.body).toBe(200);
     const { message, data } = res.json();
@@ -163,7 +163,7 @@ describe('GetSKUInfoById and UpdateSku', () => {
 
   it('updates with before/after in the audit and raises SkuUpdate', async () => {
     const sku = await addSku({ description: 'Old text' });
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     const res = await staff.put(`${B}/UpdateSku`, { ...skuBody({ skuCode: sku.skuCode, description: 'New text', abcClass: 'A', isActive: false }), skuId: sku.skuId });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ message: 'SKU updated successfully', data: { description: 'New text', abcClass: 'A', isActive: false } });
@@ -255,7 +255,7 @@ describe('kit components', () => {
   it('adds, lists, updates and deletes components with audit and events', async () => {
     const kit = await addSku({ iskititem: true });
     const part = await addSku();
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     const added = await staff.post(`${B}/AddKitComponent`, { kitSkuId: kit.skuId, componentSkuId: part.skuId, quantity: 2 });
     expect(added.statusCode, added.body).toBe(200);
     const comp = added.json().data;
@@ -325,7 +325,7 @@ describe('kit components', () => {
 describe('packages', () => {
   it('builds a hierarchy, lists it as parents with childPackages, and raises package events', async () => {
     const sku = await addSku();
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     const create = (body: Json) => staff.post(`${B}/CreateSkuPackage`, { skuId: sku.skuId, customerid: custA, ...body });
     const pallet = (await create({ packageType: 'Pallet', packageName: 'Pallet of 40', quantity: 1, lengthCm: 120, widthCm: 80, heightCm: 150, weightKg: 400 })).json().data;
     const caseRes = await create({ packageType: 'Case', packageName: 'Case of 12', parentPackageId: pallet.packageid, quantity: 40, gtin: `1003600029145${gtinCheckDigit('1003600029145')}` });
@@ -352,7 +352,7 @@ describe('packages', () => {
     const refused = await staff.delete(`${B}/DeleteSkuPackageByid?packageid=${parent.packageid}`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Package Case has child packages; delete or move them first');
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     expect((await staff.delete(`${B}/DeleteSkuPackageByid?packageid=${child.packageid}`)).statusCode).toBe(200);
     expect(await events.until(1, ofSku(sku.skuId, 'DeletePackage'))).toEqual([expect.objectContaining({ subEvent: 'DeletePackage', skuId: sku.skuId, customerId: custA })]);
     expect((await staff.delete(`${B}/DeleteSkuPackageByid?packageid=${parent.packageid}`)).statusCode).toBe(200);
@@ -369,7 +369,7 @@ describe('packages', () => {
     const foreignParent = (await mk(otherSku, { packageName: 'Elsewhere' })).json().data;
     const update = (id: number, body: Json) => staff.put(`${B}/UpdateSkuPackage?SkuPackId=${id}`, { packageType: 'Case', packageName: 'Top', quantity: 1, ...body });
 
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     const ok = await update(top.packageid, { packageName: 'Top pallet', packageType: 'Pallet', weightKg: 500 });
     expect(ok.json().data).toMatchObject({ packageName: 'Top pallet', packageType: 'Pallet', weightKg: 500 });
     expect(await events.until(1, ofSku(sku.skuId, 'UpdatePackage'))).toEqual([expect.objectContaining({ subEvent: 'UpdatePackage', skuId: sku.skuId })]);
@@ -434,7 +434,7 @@ describe('barcodes', () => {
   it('lists, updates and deletes (DeletsSkuBarcode) with audit and events', async () => {
     const sku = await addSku();
     const other = await addSku();
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     const created = (await staff.post(`${B}/CreateSkuBarcode`, { skuId: sku.skuId, barcode: 'BX-1', barcodeType: 'CODE128' })).json().data;
     const taken = (await staff.post(`${B}/CreateSkuBarcode`, { skuId: other.skuId, barcode: 'BX-2', barcodeType: 'CODE128' })).json().data;
     expect((await client.get(`${B}/GetSkuBarcodebySkuid?skuid=${sku.skuId}`)).json()).toEqual([created]);
@@ -465,7 +465,7 @@ describe('barcodes', () => {
 describe('attributes', () => {
   it('creates, lists and updates attributes with audit and events', async () => {
     const sku = await addSku();
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     const created = await staff.post(`${B}/CreateAttribute`, { skuId: sku.skuId, attributeName: 'Colour', attributeValue: 'Red' });
     expect(created.statusCode, created.body).toBe(200);
     const attr = created.json().data;
@@ -495,7 +495,7 @@ describe('attributes', () => {
   });
 
   it('DeleteAttribute removes one attribute with audit and event; 404, 403 and another customer refused', async () => {
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     const sku = await addSku();
     const keep = (await admin.post(`${B}/CreateAttribute`, { skuId: sku.skuId, attributeName: 'Colour', attributeValue: 'Red' })).json().data;
     const gone = (await admin.post(`${B}/CreateAttribute`, { skuId: sku.skuId, attributeName: 'Size', attributeValue: 'L' })).json().data;
@@ -546,7 +546,7 @@ describe('dimensions', () => {
   });
 
   it('captures a package’s and a SKU’s measures, with events and audit', async () => {
-    const events = watchSkuEvents();
+    const events = await watchSkuEvents();
     const p = await staff.put(`${B}/UpdateDimensions`, { skuId: sku.skuId, packageId: pkg.packageid, lengthCm: 40, widthCm: 30, heightCm: 20, weightKg: 6.5 });
     expect(p.statusCode).toBe(404); // staff does not serve Dim Co: its SKUs are not revealed
     const res = await admin.put(`${B}/UpdateDimensions`, { skuId: sku.skuId, packageId: pkg.packageid, lengthCm: 40, widthCm: 30, heightCm: 20, weightKg: 6.5 });

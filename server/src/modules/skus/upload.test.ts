@@ -34,7 +34,7 @@ const skusOf = (customerId: number) => t.database.db.selectFrom('sku').selectAll
 
 describe('UploadSkus', () => {
   it('creates every SKU of a good CSV with the form’s category, audited, one SkuAdd each', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const csv = [HEADER, 'UP-DRILL,Cordless drill,EA,,1.5,30,20,10,5,50', 'up-saw,"Saw, hand",,,,,,,,'].join('\n');
     const res = await upload(admin, 'skus.csv', csv);
     expect(res.statusCode, res.body).toBe(200);

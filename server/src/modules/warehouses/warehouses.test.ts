@@ -18,7 +18,7 @@ const auditCount = async () => Number((await t.database.db.selectFrom('audit_log
 
 describe('AddWarehouse', () => {
   it('creates, audits and raises ReceiveWareHousedata after commit', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await admin.post('/Warehouse/Warehouse/AddWarehouse', valid({ warehouseCode: 'reno1' }));
     const seen = await events.until(1);
     expect(res.statusCode).toBe(200);

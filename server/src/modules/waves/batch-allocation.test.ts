@@ -136,7 +136,7 @@ describe('RunBatchAllocation', () => {
     // Held after the job was queued: refused when its turn comes.
     expect((await f.staff.post('/Warehouse/Order/HoldOrder', { orderId: held.orderId })).statusCode).toBe(200);
 
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     await t.app.services.jobs.start({ pollMs: 10, lockMs: 5000, concurrency: 1 });
     const done = await finished(job.jobId);
     await t.app.services.jobs.stop();

@@ -86,7 +86,7 @@ describe('AssignJob, GetJobs, CancelJob', () => {
   it('assigns to a picker of the warehouse (UpdateJob, audit), lists it as theirs, and gives it back to Open', async () => {
     const { jobIds } = await wave(1);
     const p = await picker([f.wh]);
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await f.staff.post(`${J}/AssignJob`, { jobId: jobIds[0], userId: p.id });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ status: 'Assigned', assignedTo: p.id });

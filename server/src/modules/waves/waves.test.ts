@@ -141,7 +141,7 @@ describe('CreateWave: releasing', () => {
     const s = await f.sku();
     await f.put(s, await f.place({ zone: 'R' }), 10);
     const o = await f.order([{ skuId: s, quantity: 4 }]);
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const { wave, released } = await createWave({ orderIds: [o.orderId], strategy: 'discrete' });
     expect(released).toEqual([{ orderId: o.orderId, soNumber: o.soNumber }]);
     expect(wave).toMatchObject({ waveNumber: expect.stringMatching(/^WAVE-\d{6}$/), orderCount: 1, jobCount: 1, units: 4 });
@@ -253,7 +253,7 @@ describe('GetWaves, GetWave, CancelWave', () => {
     expect(await f.status(waits.orderId)).toBe('Backordered');
     const { wave } = await createWave({ orderIds: [whole.orderId, waits.orderId], strategy: 'cluster', totesPerJob: 1 });
     const reservedBefore = await db().selectFrom('stock_reservation').select(['document_id', 'quantity']).where('sku_id', '=', s).orderBy('id').execute();
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const res = await f.staff.post(`${W}/CancelWave`, { waveId: wave.waveId, reason: 'carrier late' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.status).toBe('Cancelled');

@@ -36,7 +36,7 @@ const reconcile = async () => (await admin.get(`/Warehouse/Inventory/Reconcile?w
 
 describe('post', () => {
   it('writes the ledger row (document line, business day), the balance, its audit row and its event — no caller call', async () => {
-    const events = recordEvents(t.app);
+    const events = await recordEvents(t.app);
     const posted = await add(a, 12, 'ENG-1');
     expect(posted.entries).toMatchObject([{ qtyChange: 12, txnType: 'adjust', documentType: 'ADJUSTMENT', documentId: 'ENG-1', documentLine: '1' }]);
     const row = await t.database.db.selectFrom('inventory_txn').select(['business_day', 'at']).where('document_id', '=', 'ENG-1').executeTakeFirstOrThrow();
