@@ -433,3 +433,42 @@ describe('client accounts', () => {
     expect(principal?.scope.warehouses).toEqual([wh]);
   });
 });
+
+describe('the caller behind a token', () => {
+  const principalOf = (token: string) => t.app.services.auth.principalFromToken(token);
+  const moduleId = async (key: string) => (await t.database.db.selectFrom('module').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
+
+  it('holds a staff user’s warehouses, customers and modules as they are at each request, with the same token', async () => {
+    const [w1, w2] = [await makeWarehouse(t.database), await makeWarehouse(t.database)];
+    const [c1, c2] = [await makeCustomer(t.database, [w1]), await makeCustomer(t.database, [w2])];
+    const [orders, skus] = [await moduleId('OrderDashboard'), await moduleId('SKU')];
+    const u = await makeUser(t.database, { role: 'WarehouseStaff', warehouseIds: [w1, w2], customerIds: [c1, c2], modules: { OrderDashboard: 'write', SKU: 'read' } });
+    const { accesstoken } = await login(t.app, u.username, u.password);
+    let p = await principalOf(accesstoken);
+    expect([p?.scope.warehouses, p?.scope.customers, p?.modules]).toEqual([[w1, w2], [c1, c2], new Map([['OrderDashboard', 'write'], ['SKU', 'read']])]);
+
+    const db = t.database.db;
+    await db.deleteFrom('user_warehouse').where('user_id', '=', u.id).where('warehouse_id', '=', w2).execute();
+    await db.deleteFrom('user_customer').where('user_id', '=', u.id).where('customer_id', '=', c1).execute();
+    await db.deleteFrom('user_module').where('user_id', '=', u.id).where('module_id', '=', skus).execute();
+    await db.updateTable('user_module').set({ permission: 'read' }).where('user_id', '=', u.id).where('module_id', '=', orders).execute();
+    p = await principalOf(accesstoken);
+    expect([p?.scope.warehouses, p?.scope.customers, p?.modules]).toEqual([[w1], [c2], new Map([['OrderDashboard', 'read']])]);
+
+    await db.deleteFrom('user_warehouse').where('user_id', '=', u.id).execute();
+    await db.deleteFrom('user_customer').where('user_id', '=', u.id).execute();
+    await db.deleteFrom('user_module').where('user_id', '=', u.id).execute();
+    p = await principalOf(accesstoken);
+    expect([p?.scope.warehouses, p?.scope.customers, p?.modules]).toEqual([[], [], new Map()]);
+  });
+
+  it('holds a client account to its customer’s warehouses as they are at each request', async () => {
+    const [w1, w2] = [await makeWarehouse(t.database), await makeWarehouse(t.database)];
+    const mine = await makeCustomer(t.database, [w1, w2]);
+    const u = await makeUser(t.database, { role: 'Client', customerId: mine });
+    const { accesstoken } = await login(t.app, u.username, u.password);
+    expect((await principalOf(accesstoken))?.scope.warehouses).toEqual([w1, w2]);
+    await t.database.db.deleteFrom('customer_warehouse').where('customer_id', '=', mine).where('warehouse_id', '=', w1).execute();
+    expect((await principalOf(accesstoken))?.scope).toMatchObject({ warehouses: [w2], customers: [mine] });
+  });
+});
