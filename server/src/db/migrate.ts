@@ -42,6 +42,7 @@ import * as m0046 from './migrations/0046_billing_partial_indexes.js';
 import * as m0047 from './migrations/0047_duplicate_prefix_indexes.js';
 import * as m0048 from './migrations/0048_sql_refusal.js';
 import * as m0049 from './migrations/0049_arrival_expiry_fallback.js';
+import * as m0050 from './migrations/0050_arrival_source_same_lot.js';
 
 type Step = { up(db: Kysely<any>, d: Dialect): Promise<void> };
 /** Every migration in order. A new one is appended here; a landed one is never edited. */
@@ -88,6 +89,7 @@ export const STEPS: Record<string, Step> = {
   '0047_duplicate_prefix_indexes': m0047,
   '0048_sql_refusal': m0048,
   '0049_arrival_expiry_fallback': m0049,
+  '0050_arrival_source_same_lot': m0050,
 };
 
 class StaticProvider implements MigrationProvider {

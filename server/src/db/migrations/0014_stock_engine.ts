@@ -119,15 +119,16 @@ const BALANCE_COLUMNS = 'warehouse_id, customer_id, sku_id, location_id, lot, pa
  * `stock_held:<type>:<document>:<location code>`, which the engine turns into its 422 and 409. The hold is
  * checked after the take has locked the balance, so a hold placed meanwhile is seen. An arrival upserts its
  * balance; an arrival without its own expiry or receipt time takes those of the posting's first source of that SKU.
- * `expiryLookupWhen`: SQL on `NEW` for when that source is looked up for the expiry (always, unless given: 0049).
+ * Options of later migrations: `expiryLookupWhen`, SQL on `NEW` for when that source is looked up for the expiry
+ * (always, unless given: 0049); `sourceOfSameLot`, the source must be of the arrival's lot too (0050).
  */
-export async function createBalanceTrigger(db: Kysely<any>, d: Dialect, expiryLookupWhen?: string) {
+export async function createBalanceTrigger(db: Kysely<any>, d: Dialect, { expiryLookupWhen, sourceOfSameLot = false }: { expiryLookupWhen?: string; sourceOfSameLot?: boolean } = {}) {
   const hold = (row: string) => `SELECT h.hold_type, h.document_id FROM stock_hold h WHERE h.is_open = 1 AND (
       (h.location_id = ${row}.location_id AND (h.customer_id IS NULL OR h.customer_id = ${row}.customer_id))
       OR h.balance_id = (SELECT b.id FROM inventory_balance b WHERE ${PLACE(row)}))`;
   const source = (row: string, column: string) => `(SELECT b.${column} FROM inventory_txn s JOIN inventory_balance b ON ${PLACE('s')}
       WHERE s.document_type = ${row}.document_type AND s.document_id = ${row}.document_id AND s.at = ${row}.at AND s.qty_change < 0
-        AND s.sku_id = ${row}.sku_id ORDER BY s.id LIMIT 1)`;
+        AND s.sku_id = ${row}.sku_id${sourceOfSameLot ? ` AND s.lot = ${row}.lot` : ''} ORDER BY s.id LIMIT 1)`;
   const upsert = (row: string, guard: string) => `INSERT INTO inventory_balance (${BALANCE_COLUMNS}, on_hand, allocated, updated_at, expiry_date, received_at)
       SELECT ${row}.warehouse_id, ${row}.customer_id, ${row}.sku_id, ${row}.location_id, ${row}.lot, ${row}.pallet, ${row}.qty_change, 0, ${row}.at,
         coalesce(${row}.expiry_date, ${expiryLookupWhen ? `CASE WHEN ${expiryLookupWhen} THEN ${source(row, 'expiry_date')} END` : source(row, 'expiry_date')}),

@@ -13,5 +13,5 @@ import { createBalanceTrigger } from './0014_stock_engine.js';
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   await sql.raw('DROP TRIGGER IF EXISTS inventory_txn_moves_balance' + (d.engine === 'postgres' ? ' ON inventory_txn' : '')).execute(db);
   if (d.engine === 'postgres') await sql.raw('DROP FUNCTION IF EXISTS inventory_txn_moves_balance()').execute(db);
-  await createBalanceTrigger(db, d, 'NEW.received_at IS NULL');
+  await createBalanceTrigger(db, d, { expiryLookupWhen: 'NEW.received_at IS NULL' });
 }

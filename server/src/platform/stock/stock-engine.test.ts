@@ -87,6 +87,26 @@ describe('an arrival\'s expiry and receipt time', () => {
     expect(arrived.expiry_date).toBeNull();
     expect(new Date(arrived.received_at!).toISOString()).toBe('2026-05-06T07:08:09.000Z');
   });
+
+  it('without either, come from the source of the same lot when a posting moves several lots of the SKU (a replenishment across lots)', async () => {
+    await inTransaction(t.database.db, (uow) => stock().post(uow, {
+      documentType: 'ADJUSTMENT', documentId: 'ENG-EXP-5', reason: null, record: { after: {} },
+      legs: [
+        { place: at(a, { lot: 'EXP-C' }), qty: 4, txnType: 'adjust', expiryDate: '2027-01-31', receivedAt: '2026-01-01T00:00:00.000Z' },
+        { place: at(a, { lot: 'EXP-D' }), qty: 4, txnType: 'adjust', expiryDate: '2027-06-30', receivedAt: '2026-03-01T00:00:00.000Z' },
+      ],
+    }, actor));
+    await inTransaction(t.database.db, (uow) => stock().post(uow, {
+      documentType: 'MOVE', documentId: 'ENG-EXP-6', reason: null, record: { after: {} },
+      legs: [
+        { place: at(a, { lot: 'EXP-C' }), qty: -2, txnType: 'move_out' }, { place: at(a, { lot: 'EXP-D' }), qty: -3, txnType: 'move_out' },
+        { place: at(b, { lot: 'EXP-C' }), qty: 2, txnType: 'move_in' }, { place: at(b, { lot: 'EXP-D' }), qty: 3, txnType: 'move_in' },
+      ],
+    }, actor));
+    const [c, d] = [await lotAt(b, 'EXP-C'), await lotAt(b, 'EXP-D')];
+    expect([c.expiry_date, new Date(c.received_at!).toISOString()]).toEqual(['2027-01-31', '2026-01-01T00:00:00.000Z']);
+    expect([d.expiry_date, new Date(d.received_at!).toISOString()]).toEqual(['2027-06-30', '2026-03-01T00:00:00.000Z']);
+  });
 });
 
 describe('reverse', () => {
