@@ -82,7 +82,7 @@ function stopQuery(db: Executor) {
     .select(['t.id', 't.seq', 't.order_id', 't.order_line_id', 't.warehouse_id', 't.customer_id', 't.sku_id', 't.location_id', 't.lot', 't.pallet',
       't.quantity', 't.picked_qty', 't.short_qty', 't.status', 'l.code as location_code', 'l.zone', 's.sku_code', 's.description', 's.is_lot_tracked',
       'o.so_number', 'o.status as order_status', 'jo.slot', 'jo.tote_location_id', 'tl.code as tote_code',
-      sql<string | null>`(select min(b.expiry_date) from inventory_balance b where b.location_id = t.location_id and b.sku_id = t.sku_id
+      sql<string | null>`(select min(b.expiry_date) from inventory_balance b where b.warehouse_id = t.warehouse_id and b.location_id = t.location_id and b.sku_id = t.sku_id
         and b.customer_id = t.customer_id and b.lot = t.lot and b.pallet = t.pallet)`.as('expiry_date')]);
 }
 
