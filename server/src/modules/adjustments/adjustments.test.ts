@@ -67,7 +67,7 @@ describe('approval threshold', () => {
     expect((await staff.post('/Warehouse/Adjustment/GetAdjustments', {})).json().items.map((r: { adjustmentId: number }) => r.adjustmentId)).toContain(adjustmentId);
     const audit = await t.database.db.selectFrom('audit_log').select('action').where('entity', '=', 'adjustment_request').where('entity_id', '=', String(adjustmentId)).execute();
     expect(audit.map((a) => a.action)).toEqual(['post']);
-    const seen = await events.until(2, 1500);
+    const seen = await events.until((es) => es.some((e) => e.target === 'ReceiveAdjustmentData'));
     expect(seen.find((e) => e.target === 'ReceiveAdjustmentData')).toMatchObject({ payload: { subEvent: 'AdjustmentPosted', payload: { adjustmentId, status: 'Posted' } } });
     expect(await balanced()).toBe(true);
   });
@@ -85,7 +85,7 @@ describe('approval threshold', () => {
     const audit = await t.database.db.selectFrom('audit_log').selectAll().where('entity', '=', 'adjustment_request').where('entity_id', '=', String(id)).execute();
     expect(audit.map((a) => a.action)).toEqual(['request']);
     // On PostgreSQL events arrive through NOTIFY, a moment later; an earlier test's may still be arriving.
-    const seen = await events.until(3, 1500);
+    const seen = await events.until((es) => es.some((e) => e.target === 'ReceiveAdjustmentData'));
     expect(seen.find((e) => e.target === 'ReceiveAdjustmentData')).toMatchObject({ payload: { subEvent: 'AdjustmentRequested', payload: { adjustmentId: id, status: 'Pending' } } });
     const list = (await staff.post('/Warehouse/Adjustment/GetAdjustments', { filters: { status: 'Pending' } })).json();
     expect(list.items).toEqual([expect.objectContaining({ adjustmentId: id, quantityChange: -51, reasonCode: 'DAMAGED', note: 'forklift', status: 'Pending' })]);
