@@ -157,7 +157,7 @@ export async function makeUser(database: Database, u: {
  * Collects hub events delivered after commit (on PostgreSQL they arrive through NOTIFY, a moment later). Events
  * committed before the recorder started are left out, even when their notification arrives late. Resolves once the
  * recorder knows where it starts, so that every event committed after the await is seen (a test that committed before
- * the starting point was read lost its first events: stops 28 and 29).
+ * the starting point was read lost its first events: stop 28).
  */
 export async function recordEvents(app: FastifyInstance) {
   const heard: DeliveredEvent[] = [];
