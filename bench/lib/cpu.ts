@@ -88,3 +88,21 @@ export async function profileTo(file: string | undefined): Promise<{ stop(): Pro
     },
   };
 }
+
+/**
+ * Diagnostics: `perf record` of the whole machine (every process, PostgreSQL's backends too) into `file` until stopped;
+ * nothing without a file. Read it with `perf report -i file --comm postgres --sort sym`.
+ */
+export async function perfTo(file: string | undefined): Promise<{ stop(): Promise<void> }> {
+  if (!file) return { async stop() {} };
+  const { spawn } = await import('node:child_process');
+  const perf = spawn('perf', ['record', '-a', '-F', '1999', '-o', file], { stdio: 'ignore' });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return {
+    async stop() {
+      const exited = new Promise((resolve) => perf.once('exit', resolve));
+      perf.kill('SIGINT');
+      await exited;
+    },
+  };
+}

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { openCaptureApp } from './capture-app.js';
-import { cpuSampler, profileTo } from './cpu.js';
+import { cpuSampler, perfTo, profileTo } from './cpu.js';
 import { readChildConfig } from './child.js';
 import { takeSnapshot } from './db-snapshot.js';
 import { writePlans } from './plans.js';
@@ -156,9 +156,11 @@ const picks: FloorFigures = { appMs: [], rawMs: [], statements: 0, units: stopsB
     } : {}),
   });
   const profiler = await profileTo(process.env.BENCH_PICKS_PROFILE);
+  const perf = await perfTo(process.env.BENCH_PICKS_PERF);
   picks.appMs.push(await timed(() => Promise.all(pickJobs.map(async ({ jobId }, k) => { for (const s of stopsByJob[k]) await confirm(jobId, s); }))));
   const cpu = await sampler.stop();
   await profiler.stop();
+  await perf.stop();
   await writePlans(database.pool, process.env.BENCH_PLANS);
   const perPick = (share: number) => (share / 100) * picks.appMs[0] / picks.units!;
   cpuNote = `CPU per pick: ${Object.entries(cpu.groups).map(([name, share]) => `${name === 'load generator' ? 'Node' : name} ${perPick(share).toFixed(2)} ms`).join(', ')}; machine ${cpu.machineBusy.toFixed(0)}% busy`;

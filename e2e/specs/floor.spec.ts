@@ -189,6 +189,8 @@ describe('the floor on a handheld', () => {
         await page.getByRole('button', { name: 'New carton' }).click();
         await page.getByText(/Empty: scan items into it/).waitFor();
         for (const code of units.slice(1)) await scan(page, code);
+        // Once the last scan's answer is in: until then the carton buttons wait (disabled) for it.
+        await page.locator('button:not([disabled])', { hasText: 'Close carton' }).waitFor();
         await shot(page, 'floor-pack-second-carton-390');
       } else {
         for (const code of units) await scan(page, code);

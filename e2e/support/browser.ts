@@ -24,7 +24,8 @@ export async function newPage(browser: Browser, baseURL: string, options: Browse
 export async function shot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path, fullPage: false });
+  // Transitions finished first: a button just enabled is otherwise caught mid-fade, looking disabled.
+  await page.screenshot({ path, fullPage: false, animations: 'disabled' });
   return path;
 }
 
