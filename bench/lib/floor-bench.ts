@@ -7,6 +7,7 @@
 //   print:   POST /Warehouse/BatchPrint/PickLists of those jobs before they are picked (`pickers` × `pickLines` lines).
 // The replays start from the database as it was before the app's run (db-snapshot.ts), so they do the same work.
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { sql } from 'kysely';
 import { openCaptureApp } from './capture-app.js';
 import { cpuSampler, perfTo, profileTo } from './cpu.js';
@@ -163,7 +164,10 @@ const picks: FloorFigures = { appMs: [], rawMs: [], statements: 0, units: stopsB
   await perf.stop();
   await writePlans(database.pool, process.env.BENCH_PLANS);
   const perPick = (share: number) => (share / 100) * picks.appMs[0] / picks.units!;
-  cpuNote = `CPU per pick: ${Object.entries(cpu.groups).map(([name, share]) => `${name === 'load generator' ? 'Node' : name} ${perPick(share).toFixed(2)} ms`).join(', ')}; machine ${cpu.machineBusy.toFixed(0)}% busy`;
+  // The most this machine could give at these costs, all its cores busy: what a pick's CPU must come down to.
+  const msPerPick = Object.values(cpu.groups).reduce((sum, share) => sum + perPick(share), 0);
+  cpuNote = `CPU per pick: ${Object.entries(cpu.groups).map(([name, share]) => `${name === 'load generator' ? 'Node' : name} ${perPick(share).toFixed(2)} ms`).join(', ')}; machine ${cpu.machineBusy.toFixed(0)}% busy`
+    + `; ceiling ${availableParallelism()} cores ÷ ${msPerPick.toFixed(2)} ms = ${Math.round((availableParallelism() * 1000) / msPerPick)} picks/s`;
   await settle();
   let trace = recorder.take();
   if (before.restore) {
