@@ -6,6 +6,9 @@
 //   picks:   `pickers` pickers confirming their own jobs' stops at once (a loop each over app.inject): picks/s.
 //   print:   POST /Warehouse/BatchPrint/PickLists of those jobs before they are picked (`pickers` × `pickLines` lines).
 // The replays start from the database as it was before the app's run (db-snapshot.ts), so they do the same work.
+// Diagnostics of the pickers' run, each into the file it names: BENCH_PICKS_PROFILE (V8 CPU profile of this process),
+// BENCH_PICKS_PERF (`perf record` of the whole machine), BENCH_PLANS (PostgreSQL's plans), BENCH_STATEMENT_TIMES
+// (the replay's ms per pick by statement).
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { sql } from 'kysely';
